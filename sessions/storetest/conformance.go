@@ -1,0 +1,939 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/connect4/connect4/engine"
+	"github.com/connect4/connect4/sessions"
+)
+
+// Players and a channel used throughout the suite.
+var (
+	Alice   = sessions.Player{ID: "UALICE", Name: "Alice"}
+	Bob     = sessions.Player{ID: "UBOB", Name: "Bob"}
+	Channel = sessions.Key{Platform: "slack", Workspace: "T1", Channel: "C1"}
+)
+
+// ttler is implemented by stores that can tell the remaining lives of a
+// channel's keys (both of ours do).
+type ttler interface {
+	TTL(ctx context.Context, k sessions.Key) (game, leaderboard time.Duration, err error)
+}
+
+// Conformance runs the one suite every sessions.Store must pass. newStore is
+// called once per subtest and must return an empty store (for Redis: a fresh
+// Prefix) built with Options{Now: now} and otherwise default TTLs and
+// MaxRetries, since the suite checks them.
+func Conformance(t *testing.T, newStore func(t *testing.T, now func() time.Time) sessions.Store) {
+	env := func(t *testing.T) (sessions.Store, *Clock) {
+		clk := NewClock(time.Now().UTC().Truncate(time.Millisecond))
+		return newStore(t, clk.Now), clk
+	}
+	for _, tc := range []struct {
+		name string
+		run  func(t *testing.T, s sessions.Store, clk *Clock)
+	}{
+		{"CreateLoad", testCreateLoad},
+		{"CreateBusy", testCreateBusy},
+		{"CreateOverFinished", testCreateOverFinished},
+		{"CreateOverExpired", testCreateOverExpired},
+		{"CreateInvalid", testCreateInvalid},
+		{"LoadMissing", testLoadMissing},
+		{"Update", testUpdate},
+		{"UpdateFnError", testUpdateFnError},
+		{"UpdateNoChange", testUpdateNoChange},
+		{"UpdateMissing", testUpdateMissing},
+		{"UpdateInvalid", testUpdateInvalid},
+		{"UpdateConflict", testUpdateConflict},
+		{"Deadline", testDeadline},
+		{"Delete", testDelete},
+		{"Leaderboard", testLeaderboard},
+		{"TallyOnceAcrossRetries", testTallyOnceAcrossRetries},
+		{"TTL", testTTL},
+		{"ExpiryByClock", testExpiryByClock},
+		{"InvalidKey", testInvalidKey},
+		{"RaceMoves", testRaceMoves},
+		{"RaceChallenges", testRaceChallenges},
+		{"RaceFinish", testRaceFinish},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, clk := env(t)
+			tc.run(t, s, clk)
+		})
+	}
+}
+
+// Challenge returns a pending classic challenge from Alice to Bob in k.
+func Challenge(k sessions.Key) *sessions.Record {
+	return &sessions.Record{
+		Key: k, Status: sessions.StatusPending, Challenger: Alice, Opponent: Bob,
+		Rows: 6, Cols: 7, Connect: 4, FirstTo: 1,
+		Message: sessions.MessageRef{Channel: "C1", Timestamp: "1712345678.000100"},
+	}
+}
+
+// Playing returns a classic game in k between Alice (Red) and Bob after the
+// given moves (0-based columns, Red first).
+func Playing(t testing.TB, k sessions.Key, moves ...int) *sessions.Record {
+	t.Helper()
+	r := Challenge(k)
+	r.Status = sessions.StatusPlaying
+	r.RedID = Alice.ID
+	g, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, col := range moves {
+		if err := g.Play(g.Turn(), col); err != nil {
+			t.Fatalf("set up moves %v: %v", moves, err)
+		}
+	}
+	r.Game = mustMarshal(t, g)
+	return r
+}
+
+func mustMarshal(t testing.TB, g *engine.Game) []byte {
+	b, err := g.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func mustCreate(t *testing.T, s sessions.Store, r *sessions.Record) *sessions.Record {
+	t.Helper()
+	if err := s.Create(t.Context(), r); err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	return r
+}
+
+func mustLoad(t *testing.T, s sessions.Store, k sessions.Key) *sessions.Record {
+	t.Helper()
+	r, err := s.Load(t.Context(), k)
+	if err != nil {
+		t.Fatalf("Load(%v): %v", k, err)
+	}
+	return r
+}
+
+func sameRecord(t *testing.T, what string, got, want *sessions.Record) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\n got %+v\nwant %+v", what, got, want)
+	}
+}
+
+func testCreateLoad(t *testing.T, s sessions.Store, clk *Clock) {
+	r := Challenge(Channel)
+	r.ExpiresAt = clk.Now().Add(10 * time.Minute)
+	r.AILevel, r.Rematches = "", 2
+	mustCreate(t, s, r)
+	if len(r.ID) < 12 || strings.Trim(r.ID, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != "" {
+		t.Errorf("ID = %q, want 12+ URL-safe characters", r.ID)
+	}
+	if r.Version != 1 {
+		t.Errorf("Version = %d, want 1", r.Version)
+	}
+	if now := clk.Now(); !r.Created.Equal(now) || !r.Updated.Equal(now) {
+		t.Errorf("Created, Updated = %v, %v, want both %v", r.Created, r.Updated, now)
+	}
+	sameRecord(t, "Load after Create", mustLoad(t, s, Channel), r)
+
+	// A second channel is independent, and so is a record with a game.
+	other := Channel
+	other.Channel = "C2"
+	p := mustCreate(t, s, Playing(t, other, 3, 3, 4))
+	if p.ID == r.ID {
+		t.Errorf("two creates gave the same ID %q", p.ID)
+	}
+	got := mustLoad(t, s, other)
+	sameRecord(t, "Load of the second channel", got, p)
+	g, err := got.DecodeGame()
+	if err != nil {
+		t.Fatalf("DecodeGame: %v", err)
+	}
+	if h := g.History(); !slices.Equal(h, []int{3, 3, 4}) {
+		t.Errorf("History() = %v, want [3 3 4]", h)
+	}
+}
+
+func testCreateBusy(t *testing.T, s sessions.Store, clk *Clock) {
+	first := mustCreate(t, s, Playing(t, Channel))
+	second := Challenge(Channel)
+	second.Challenger = sessions.Player{ID: "UCAROL", Name: "Carol"}
+	err := s.Create(t.Context(), second)
+	var busy *sessions.BusyError
+	if !errors.As(err, &busy) || !errors.Is(err, sessions.ErrBusy) {
+		t.Fatalf("Create on a busy channel: err = %v, want a *BusyError matching ErrBusy", err)
+	}
+	sameRecord(t, "BusyError.Existing", busy.Existing, first)
+	for _, name := range []string{"Alice", "Bob"} {
+		if !strings.Contains(err.Error(), name) {
+			t.Errorf("error %q does not name %s", err, name)
+		}
+	}
+	if second.ID != "" || second.Version != 0 {
+		t.Errorf("failed Create changed the record: ID %q, Version %d", second.ID, second.Version)
+	}
+	sameRecord(t, "Load after a refused Create", mustLoad(t, s, Channel), first)
+
+	// A pending challenge without expiry blocks too.
+	k := Channel
+	k.Channel = "C2"
+	mustCreate(t, s, Challenge(k))
+	if err := s.Create(t.Context(), Challenge(k)); !errors.Is(err, sessions.ErrBusy) {
+		t.Errorf("Create over a pending challenge: err = %v, want ErrBusy", err)
+	}
+}
+
+// finish marks r finished as a win for winner, returning the tally.
+func finish(r *sessions.Record, how sessions.Finish, winner, loser sessions.Player) sessions.Tally {
+	r.Status, r.Finish = sessions.StatusFinished, how
+	r.Rounds = append(r.Rounds, sessions.RoundResult{Winner: winner.ID, Finish: how})
+	return sessions.Tally{Winner: winner, Loser: loser}
+}
+
+func testCreateOverFinished(t *testing.T, s sessions.Store, clk *Clock) {
+	first := mustCreate(t, s, Playing(t, Channel))
+	if _, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+		return finish(r, sessions.FinishResign, Bob, Alice), nil
+	}); err != nil {
+		t.Fatalf("Update to finished: %v", err)
+	}
+	second := mustCreate(t, s, Challenge(Channel))
+	if second.ID == first.ID || second.Version != 1 {
+		t.Errorf("Create over a finished game: ID %q (old %q), Version %d; want a new ID and version 1", second.ID, first.ID, second.Version)
+	}
+	sameRecord(t, "Load after Create over a finished game", mustLoad(t, s, Channel), second)
+
+	// A declined challenge is finished too.
+	if _, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+		r.Status, r.Finish = sessions.StatusFinished, sessions.FinishDeclined
+		return sessions.Tally{}, nil
+	}); err != nil {
+		t.Fatalf("decline: %v", err)
+	}
+	mustCreate(t, s, Challenge(Channel))
+}
+
+func testCreateOverExpired(t *testing.T, s sessions.Store, clk *Clock) {
+	r := Challenge(Channel)
+	r.ExpiresAt = clk.Now().Add(time.Minute)
+	mustCreate(t, s, r)
+	clk.Advance(time.Minute) // ExpiresAt == now: still active
+	if err := s.Create(t.Context(), Challenge(Channel)); !errors.Is(err, sessions.ErrBusy) {
+		t.Fatalf("Create at the expiry instant: err = %v, want ErrBusy", err)
+	}
+	clk.Advance(time.Millisecond)
+	n := mustCreate(t, s, Challenge(Channel))
+	sameRecord(t, "Load after Create over an expired challenge", mustLoad(t, s, Channel), n)
+}
+
+func testCreateInvalid(t *testing.T, s sessions.Store, clk *Clock) {
+	for _, tc := range []struct {
+		name   string
+		modify func(r *sessions.Record)
+	}{
+		{"finished", func(r *sessions.Record) { r.Status, r.Finish = sessions.StatusFinished, sessions.FinishDraw }},
+		{"no status", func(r *sessions.Record) { r.Status = sessions.StatusNone }},
+		{"bad variant", func(r *sessions.Record) { r.Rows = 99 }},
+		{"first-to 0", func(r *sessions.Record) { r.FirstTo = 0 }},
+		{"no challenger", func(r *sessions.Record) { r.Challenger = sessions.Player{} }},
+		{"self challenge", func(r *sessions.Record) { r.Opponent = r.Challenger }},
+		{"pending with a game", func(r *sessions.Record) { r.Game = Playing(t, Channel).Game }},
+		{"playing without a game", func(r *sessions.Record) { r.Status, r.RedID = sessions.StatusPlaying, Alice.ID }},
+		{"garbage game", func(r *sessions.Record) {
+			r.Status, r.RedID, r.Game = sessions.StatusPlaying, Alice.ID, []byte{9, 9, 9}
+		}},
+		{"red is a stranger", func(r *sessions.Record) { r.RedID = "UCAROL" }},
+		{"long name", func(r *sessions.Record) { r.Challenger.Name = strings.Repeat("x", 1000) }},
+	} {
+		r := Challenge(Channel)
+		tc.modify(r)
+		if err := s.Create(t.Context(), r); !errors.Is(err, sessions.ErrInvalid) {
+			t.Errorf("Create(%s): err = %v, want ErrInvalid", tc.name, err)
+		}
+	}
+	if _, err := s.Load(t.Context(), Channel); !errors.Is(err, sessions.ErrNoGame) {
+		t.Errorf("Load after invalid creates: err = %v, want ErrNoGame", err)
+	}
+}
+
+func testLoadMissing(t *testing.T, s sessions.Store, clk *Clock) {
+	if r, err := s.Load(t.Context(), Channel); !errors.Is(err, sessions.ErrNoGame) {
+		t.Errorf("Load of an empty channel = %v, %v; want ErrNoGame", r, err)
+	}
+}
+
+// play returns an Update function that plays col for the player with id, on
+// the condition that the game has exactly moveNo moves (the move number the
+// button was drawn for), finishing the record and tallying on a win or draw.
+func play(id string, moveNo, col int) func(r *sessions.Record) (sessions.Tally, error) {
+	return func(r *sessions.Record) (sessions.Tally, error) {
+		if r.Status != sessions.StatusPlaying {
+			return sessions.Tally{}, errOver
+		}
+		g, err := r.DecodeGame()
+		if err != nil {
+			return sessions.Tally{}, err
+		}
+		if g.Moves() != moveNo {
+			return sessions.Tally{}, errStale
+		}
+		me := engine.Yellow
+		if id == r.RedID {
+			me = engine.Red
+		}
+		if err := g.Play(me, col); err != nil {
+			return sessions.Tally{}, err
+		}
+		if r.Game, err = g.MarshalBinary(); err != nil {
+			return sessions.Tally{}, err
+		}
+		p, _ := r.PlayerByID(id)
+		other := r.Opponent
+		if id == r.Opponent.ID {
+			other = r.Challenger
+		}
+		switch g.State() {
+		case engine.Won:
+			return finish(r, sessions.FinishWin, p, other), nil
+		case engine.Draw:
+			r.Status, r.Finish = sessions.StatusFinished, sessions.FinishDraw
+			r.Rounds = append(r.Rounds, sessions.RoundResult{Finish: sessions.FinishDraw})
+			return sessions.Tally{Winner: p, Loser: other, Draw: true}, nil
+		}
+		return sessions.Tally{}, nil
+	}
+}
+
+var (
+	errStale = errors.New("stale click")
+	errOver  = errors.New("game over")
+)
+
+func testUpdate(t *testing.T, s sessions.Store, clk *Clock) {
+	created := mustCreate(t, s, Playing(t, Channel))
+	clk.Advance(time.Second)
+	calls := 0
+	got, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+		calls++
+		sameRecord(t, "fn's record", r, created)
+		// Changes to the identity are ignored.
+		r.Key.Channel, r.ID, r.Version, r.Created = "C9", "other", 99, time.Time{}
+		return play(Alice.ID, 0, 3)(r)
+	})
+	if err != nil {
+		t.Fatalf("Update: %v", err)
+	}
+	if calls != 1 {
+		t.Errorf("fn called %d times, want 1", calls)
+	}
+	if got.Version != 2 || got.ID != created.ID || got.Key != Channel || !got.Created.Equal(created.Created) {
+		t.Errorf("after Update: Version %d ID %q Key %v Created %v; want 2, %q, %v, %v",
+			got.Version, got.ID, got.Key, got.Created, created.ID, Channel, created.Created)
+	}
+	if !got.Updated.Equal(clk.Now()) {
+		t.Errorf("Updated = %v, want %v", got.Updated, clk.Now())
+	}
+	sameRecord(t, "Load after Update", mustLoad(t, s, Channel), got)
+	got, err = s.Update(t.Context(), Channel, play(Bob.ID, 1, 3))
+	if err != nil {
+		t.Fatalf("second Update: %v", err)
+	}
+	g, _ := got.DecodeGame()
+	if got.Version != 3 || !slices.Equal(g.History(), []int{3, 3}) {
+		t.Errorf("after two moves: Version %d History %v, want 3, [3 3]", got.Version, g.History())
+	}
+}
+
+func testUpdateFnError(t *testing.T, s sessions.Store, clk *Clock) {
+	created := mustCreate(t, s, Playing(t, Channel))
+	_, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+		r.Rematches = 5 // must not be written
+		return finish(r, sessions.FinishWin, Alice, Bob), fmt.Errorf("wrapped: %w", errStale)
+	})
+	if !errors.Is(err, errStale) {
+		t.Fatalf("Update with a failing fn: err = %v, want errStale", err)
+	}
+	_, err = s.Update(t.Context(), Channel, play(Bob.ID, 0, 3)) // not Bob's turn
+	var me *engine.MoveError
+	if !errors.As(err, &me) {
+		t.Fatalf("Update with a wrong-turn move: err = %v, want an *engine.MoveError", err)
+	}
+	sameRecord(t, "Load after failed updates", mustLoad(t, s, Channel), created)
+	if lb, err := s.Leaderboard(t.Context(), Channel, 0); err != nil || len(lb) != 0 {
+		t.Errorf("Leaderboard after a failed update = %v, %v; want empty", lb, err)
+	}
+}
+
+func testUpdateNoChange(t *testing.T, s sessions.Store, clk *Clock) {
+	created := mustCreate(t, s, Playing(t, Channel))
+	clk.Advance(time.Second)
+	got, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+		r.Rematches = 5
+		return sessions.Tally{Winner: Alice, Loser: Bob}, fmt.Errorf("nothing to do: %w", sessions.ErrNoChange)
+	})
+	if err != nil {
+		t.Fatalf("Update returning ErrNoChange: err = %v, want nil", err)
+	}
+	sameRecord(t, "Update's record on ErrNoChange", got, created)
+	sameRecord(t, "Load after ErrNoChange", mustLoad(t, s, Channel), created)
+	if st, _ := s.Stats(t.Context(), Channel, Alice.ID); st.Games() != 0 {
+		t.Errorf("ErrNoChange applied its tally: %+v", st)
+	}
+}
+
+func testUpdateMissing(t *testing.T, s sessions.Store, clk *Clock) {
+	called := false
+	_, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+		called = true
+		return sessions.Tally{}, nil
+	})
+	if !errors.Is(err, sessions.ErrNoGame) || called {
+		t.Errorf("Update of an empty channel: err = %v, fn called %v; want ErrNoGame, false", err, called)
+	}
+}
+
+func testUpdateInvalid(t *testing.T, s sessions.Store, clk *Clock) {
+	created := mustCreate(t, s, Playing(t, Channel))
+	for _, tc := range []struct {
+		name string
+		fn   func(r *sessions.Record) (sessions.Tally, error)
+	}{
+		{"unknown status", func(r *sessions.Record) (sessions.Tally, error) { r.Status = 42; return sessions.Tally{}, nil }},
+		{"finished without finish", func(r *sessions.Record) (sessions.Tally, error) {
+			r.Status = sessions.StatusFinished
+			return sessions.Tally{}, nil
+		}},
+		{"garbage game", func(r *sessions.Record) (sessions.Tally, error) { r.Game = []byte("xx"); return sessions.Tally{}, nil }},
+		{"game of another variant", func(r *sessions.Record) (sessions.Tally, error) { r.Cols = 8; return sessions.Tally{}, nil }},
+		{"round won by a stranger", func(r *sessions.Record) (sessions.Tally, error) {
+			r.Rounds = []sessions.RoundResult{{Winner: "UCAROL", Finish: sessions.FinishWin}}
+			return sessions.Tally{}, nil
+		}},
+		{"self tally", func(r *sessions.Record) (sessions.Tally, error) {
+			return sessions.Tally{Winner: Alice, Loser: Alice}, nil
+		}},
+		{"tally without loser", func(r *sessions.Record) (sessions.Tally, error) {
+			return sessions.Tally{Winner: Alice}, nil
+		}},
+	} {
+		if _, err := s.Update(t.Context(), Channel, tc.fn); !errors.Is(err, sessions.ErrInvalid) {
+			t.Errorf("Update(%s): err = %v, want ErrInvalid", tc.name, err)
+		}
+	}
+	sameRecord(t, "Load after invalid updates", mustLoad(t, s, Channel), created)
+	if lb, _ := s.Leaderboard(t.Context(), Channel, 0); len(lb) != 0 {
+		t.Errorf("Leaderboard after invalid updates = %+v, want empty", lb)
+	}
+}
+
+func testUpdateConflict(t *testing.T, s sessions.Store, clk *Clock) {
+	mustCreate(t, s, Playing(t, Channel))
+	calls := 0
+	_, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+		calls++
+		// Someone else writes between our read and our write, every time.
+		if _, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+			r.Rematches++
+			return sessions.Tally{}, nil
+		}); err != nil {
+			t.Errorf("nested Update: %v", err)
+		}
+		return finish(r, sessions.FinishWin, Alice, Bob), nil
+	})
+	if !errors.Is(err, sessions.ErrConflict) {
+		t.Fatalf("Update that always conflicts: err = %v, want ErrConflict", err)
+	}
+	if want := sessions.DefaultMaxRetries + 1; calls != want {
+		t.Errorf("fn called %d times, want %d", calls, want)
+	}
+	got := mustLoad(t, s, Channel)
+	if got.Status != sessions.StatusPlaying || got.Rematches != calls || got.Version != int64(1+calls) {
+		t.Errorf("after conflicts: Status %v Rematches %d Version %d; want playing, %d, %d", got.Status, got.Rematches, got.Version, calls, 1+calls)
+	}
+	if st, _ := s.Stats(t.Context(), Channel, Alice.ID); st.Games() != 0 {
+		t.Errorf("a conflicting update was tallied: %+v", st)
+	}
+}
+
+func testDeadline(t *testing.T, s sessions.Store, clk *Clock) {
+	mustCreate(t, s, Playing(t, Channel))
+	check := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, sessions.ErrUnavailable) {
+			t.Errorf("%s past the deadline: err = %v, want DeadlineExceeded and ErrUnavailable", what, err)
+		}
+	}
+	ctx, cancel := context.WithDeadline(t.Context(), time.Now().Add(-time.Second))
+	defer cancel()
+	_, err := s.Load(ctx, Channel)
+	check("Load", err)
+	_, err = s.Update(ctx, Channel, play(Alice.ID, 0, 0))
+	check("Update", err)
+	k := Channel
+	k.Channel = "C2"
+	check("Create", s.Create(ctx, Challenge(k)))
+
+	// A deadline that hits while Update is retrying.
+	ctx, cancel = context.WithTimeout(t.Context(), 20*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = s.Update(ctx, Channel, func(r *sessions.Record) (sessions.Tally, error) {
+		s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+			r.Rematches++
+			return sessions.Tally{}, nil
+		})
+		time.Sleep(2 * time.Millisecond)
+		return sessions.Tally{}, nil
+	})
+	if !errors.Is(err, sessions.ErrConflict) { // retries may run out first on a slow machine
+		check("Update while retrying", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("Update with a 20ms deadline took %v", d)
+	}
+	if _, err := s.Load(t.Context(), k); !errors.Is(err, sessions.ErrNoGame) {
+		t.Errorf("Load of the channel a late Create was for: err = %v, want ErrNoGame", err)
+	}
+}
+
+func testDelete(t *testing.T, s sessions.Store, clk *Clock) {
+	mustCreate(t, s, Playing(t, Channel, 0, 0, 1, 1, 2, 2))
+	if _, err := s.Update(t.Context(), Channel, play(Alice.ID, 6, 3)); err != nil {
+		t.Fatalf("winning move: %v", err)
+	}
+	if err := s.Delete(t.Context(), Channel); err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	if _, err := s.Load(t.Context(), Channel); !errors.Is(err, sessions.ErrNoGame) {
+		t.Errorf("Load after Delete: err = %v, want ErrNoGame", err)
+	}
+	if err := s.Delete(t.Context(), Channel); err != nil {
+		t.Errorf("Delete of nothing: %v", err)
+	}
+	if st, err := s.Stats(t.Context(), Channel, Alice.ID); err != nil || st.Wins != 1 {
+		t.Errorf("Stats after Delete = %+v, %v; want the leaderboard kept (1 win)", st, err)
+	}
+	mustCreate(t, s, Challenge(Channel))
+}
+
+func testLeaderboard(t *testing.T, s sessions.Store, clk *Clock) {
+	if lb, err := s.Leaderboard(t.Context(), Channel, 10); err != nil || len(lb) != 0 {
+		t.Errorf("empty Leaderboard = %+v, %v", lb, err)
+	}
+	p := func(n int) sessions.Player {
+		return sessions.Player{ID: fmt.Sprintf("U%d", n), Name: fmt.Sprintf("P%d", n)}
+	}
+	d := sessions.Player{ID: "UD", Name: "Dummy"}
+	win := func(w, l sessions.Player) sessions.Tally { return sessions.Tally{Winner: w, Loser: l} }
+	draw := func(a, b sessions.Player) sessions.Tally { return sessions.Tally{Winner: a, Loser: b, Draw: true} }
+	p1old := sessions.Player{ID: "U1", Name: "Old name"}
+	tallies := []sessions.Tally{
+		win(p(6), d), win(d, p(6)), // U6 1-1: ties U5 on everything but the id
+		win(p1old, d), win(p(1), d), win(d, p(1)), win(p(1), d), // U1 3-1, renamed
+		win(p(2), d), win(p(2), d), draw(d, p(2)), // U2 2-0-1
+		win(p(3), d), win(p(3), d), // U3 2-0-0: fewer games than U2
+		win(p(4), d), win(p(4), d), win(d, p(4)), // U4 2-1
+		win(p(5), d), win(d, p(5)), // U5 1-1
+	}
+	mustCreate(t, s, Playing(t, Channel))
+	for _, tl := range tallies {
+		if _, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+			r.Rematches++
+			return tl, nil
+		}); err != nil {
+			t.Fatalf("Update with tally %+v: %v", tl, err)
+		}
+	}
+	want := []sessions.Standing{
+		{Player: d, Wins: 4, Losses: 11, Draws: 1},
+		{Player: p(1), Wins: 3, Losses: 1},
+		{Player: p(2), Wins: 2, Draws: 1},
+		{Player: p(3), Wins: 2},
+		{Player: p(4), Wins: 2, Losses: 1},
+		{Player: p(5), Wins: 1, Losses: 1},
+		{Player: p(6), Wins: 1, Losses: 1},
+	}
+	for _, n := range []int{0, 3, 7, 100} {
+		got, err := s.Leaderboard(t.Context(), Channel, n)
+		w := want
+		if n > 0 && n < len(w) {
+			w = w[:n]
+		}
+		if err != nil || !reflect.DeepEqual(got, w) {
+			t.Errorf("Leaderboard(%d) = %+v, %v\nwant %+v", n, got, err, w)
+		}
+	}
+	if st, err := s.Stats(t.Context(), Channel, "U2"); err != nil || !reflect.DeepEqual(st, want[2]) {
+		t.Errorf("Stats(U2) = %+v, %v; want %+v", st, err, want[2])
+	}
+	if st, err := s.Stats(t.Context(), Channel, "UNOBODY"); err != nil || st != (sessions.Standing{Player: sessions.Player{ID: "UNOBODY"}}) {
+		t.Errorf("Stats(UNOBODY) = %+v, %v; want a zero standing with the id", st, err)
+	}
+	if got := want[1].WinRate(); got != 0.75 {
+		t.Errorf("WinRate of 3-1 = %v, want 0.75", got)
+	}
+	other := Channel
+	other.Channel = "C2"
+	if lb, err := s.Leaderboard(t.Context(), other, 0); err != nil || len(lb) != 0 {
+		t.Errorf("another channel's Leaderboard = %+v, %v; want empty", lb, err)
+	}
+}
+
+func testTallyOnceAcrossRetries(t *testing.T, s sessions.Store, clk *Clock) {
+	mustCreate(t, s, Playing(t, Channel))
+	calls := 0
+	got, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+		calls++
+		if calls == 1 { // force one conflict
+			if _, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+				r.Rematches++
+				return sessions.Tally{}, nil
+			}); err != nil {
+				t.Errorf("nested Update: %v", err)
+			}
+		}
+		return finish(r, sessions.FinishTimeout, Bob, Alice), nil
+	})
+	if err != nil || calls != 2 {
+		t.Fatalf("Update = %v after %d calls; want nil after 2", err, calls)
+	}
+	if got.Rematches != 1 || len(got.Rounds) != 1 {
+		t.Errorf("record after a retried finish: Rematches %d Rounds %v; want 1 and one round", got.Rematches, got.Rounds)
+	}
+	lb, err := s.Leaderboard(t.Context(), Channel, 0)
+	want := []sessions.Standing{{Player: Bob, Wins: 1}, {Player: Alice, Losses: 1}}
+	if err != nil || !reflect.DeepEqual(lb, want) {
+		t.Errorf("Leaderboard = %+v, %v; want %+v", lb, err, want)
+	}
+}
+
+func testTTL(t *testing.T, s sessions.Store, clk *Clock) {
+	tt, ok := s.(ttler)
+	if !ok {
+		t.Skipf("%T has no TTL method", s)
+	}
+	near := func(what string, got, want time.Duration) {
+		t.Helper()
+		if got > want || got < want-10*time.Second {
+			t.Errorf("%s TTL = %v, want %v (less at most 10s)", what, got, want)
+		}
+	}
+	ttls := func() (time.Duration, time.Duration) {
+		t.Helper()
+		g, l, err := tt.TTL(t.Context(), Channel)
+		if err != nil {
+			t.Fatalf("TTL: %v", err)
+		}
+		return g, l
+	}
+	mustCreate(t, s, Playing(t, Channel))
+	g, l := ttls()
+	near("new game", g, sessions.DefaultIdleTTL)
+	if l != 0 {
+		t.Errorf("leaderboard TTL before any result = %v, want 0 (no key)", l)
+	}
+	clk.Advance(time.Hour)
+	if _, err := s.Update(t.Context(), Channel, play(Alice.ID, 0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	g, _ = ttls()
+	near("game after a move an hour later", g, sessions.DefaultIdleTTL)
+	if _, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+		return finish(r, sessions.FinishResign, Bob, Alice), nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	g, l = ttls()
+	near("finished game", g, sessions.DefaultFinishedTTL)
+	near("leaderboard", l, sessions.DefaultLeaderboardTTL)
+}
+
+func testExpiryByClock(t *testing.T, s sessions.Store, clk *Clock) {
+	tt, ok := s.(ttler)
+	if !ok {
+		t.Skipf("%T has no TTL method", s)
+	}
+	mustCreate(t, s, Playing(t, Channel))
+	before, _, _ := tt.TTL(t.Context(), Channel)
+	clk.Advance(time.Hour)
+	after, _, _ := tt.TTL(t.Context(), Channel)
+	if before-after < time.Hour {
+		t.Skipf("%T expires keys by its own clock, not Options.Now: its own tests check expiry", s)
+	}
+	clk.Advance(sessions.DefaultIdleTTL - time.Hour - time.Millisecond)
+	mustLoad(t, s, Channel)
+	clk.Advance(time.Millisecond)
+	if _, err := s.Load(t.Context(), Channel); !errors.Is(err, sessions.ErrNoGame) {
+		t.Fatalf("Load of a game idle for IdleTTL: err = %v, want ErrNoGame", err)
+	}
+	mustCreate(t, s, Playing(t, Channel, 0, 0, 1, 1, 2, 2))
+	if _, err := s.Update(t.Context(), Channel, play(Alice.ID, 6, 3)); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(sessions.DefaultFinishedTTL - time.Millisecond)
+	mustLoad(t, s, Channel)
+	clk.Advance(time.Millisecond)
+	if _, err := s.Load(t.Context(), Channel); !errors.Is(err, sessions.ErrNoGame) {
+		t.Fatalf("Load of a game finished FinishedTTL ago: err = %v, want ErrNoGame", err)
+	}
+	if st, _ := s.Stats(t.Context(), Channel, Alice.ID); st.Wins != 1 {
+		t.Errorf("Stats after the game expired = %+v, want 1 win", st)
+	}
+	clk.Advance(sessions.DefaultLeaderboardTTL)
+	if lb, _ := s.Leaderboard(t.Context(), Channel, 0); len(lb) != 0 {
+		t.Errorf("Leaderboard after LeaderboardTTL = %+v, want empty", lb)
+	}
+}
+
+func testInvalidKey(t *testing.T, s sessions.Store, clk *Clock) {
+	for _, k := range []sessions.Key{
+		{},
+		{Platform: "slack", Workspace: "T1"},
+		{Platform: "slack", Workspace: "T{1}", Channel: "C1"},
+		{Platform: "slack", Workspace: "T1", Channel: "C:1"},
+		{Platform: "slack", Workspace: "T 1", Channel: "C1"},
+		{Platform: "slack", Workspace: "T1", Channel: "C\n1"},
+		{Platform: "slack", Workspace: "T1", Channel: "C\x001"},
+		{Platform: "slack", Workspace: "T1", Channel: strings.Repeat("C", 129)},
+		{Platform: "slack", Workspace: "T1", Channel: "\xff"},
+	} {
+		if k.Validate() == nil {
+			t.Errorf("%q.Validate() = nil, want an error", k)
+		}
+		r := Challenge(k)
+		errs := map[string]error{"Create": s.Create(t.Context(), r), "Delete": s.Delete(t.Context(), k)}
+		_, errs["Load"] = s.Load(t.Context(), k)
+		_, errs["Update"] = s.Update(t.Context(), k, func(*sessions.Record) (sessions.Tally, error) { return sessions.Tally{}, nil })
+		_, errs["Leaderboard"] = s.Leaderboard(t.Context(), k, 1)
+		_, errs["Stats"] = s.Stats(t.Context(), k, Alice.ID)
+		for op, err := range errs {
+			if err == nil || errors.Is(err, sessions.ErrNoGame) || !strings.HasPrefix(err.Error(), "sessions: ") {
+				t.Errorf("%s(%q) = %v, want a key error", op, k, err)
+			}
+		}
+	}
+	for _, k := range []sessions.Key{Channel, {Platform: "discord", Workspace: "123456789012345678", Channel: strings.Repeat("9", 128)}} {
+		if err := k.Validate(); err != nil {
+			t.Errorf("%q.Validate() = %v, want nil", k, err)
+		}
+	}
+	if got := Channel.String(); got != "slack:T1:C1" {
+		t.Errorf("String() = %q, want slack:T1:C1", got)
+	}
+}
+
+// testRaceMoves races many clients clicking in one game: right and wrong
+// players, stale and current move numbers, same and different columns.
+func testRaceMoves(t *testing.T, s sessions.Store, clk *Clock) {
+	const workers, maxMoves = 60, 24
+	mustCreate(t, s, Playing(t, Channel))
+	type move struct {
+		no, col int
+		id      string
+	}
+	var (
+		mu       sync.Mutex
+		accepted []move
+		rejected atomic.Int64
+	)
+	deadline := time.Now().Add(30 * time.Second)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(w), 42))
+			<-start
+			for time.Now().Before(deadline) {
+				cur, err := s.Load(t.Context(), Channel)
+				if err != nil {
+					t.Errorf("Load: %v", err)
+					return
+				}
+				g, err := cur.DecodeGame()
+				if err != nil {
+					t.Errorf("DecodeGame: %v", err)
+					return
+				}
+				if cur.Status != sessions.StatusPlaying || g.Moves() >= maxMoves {
+					return
+				}
+				m := move{no: g.Moves(), col: rng.IntN(4) + 1, id: Alice.ID}
+				if rng.IntN(4) == 0 && m.no > 0 {
+					m.no-- // a click on an old board
+				}
+				if right := rng.IntN(3) != 0; (g.Turn() == engine.Red) != right { // the right player two times in three
+					m.id = Bob.ID
+				}
+				_, err = s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+					runtime.Gosched() // widen the window between read and write
+					return play(m.id, m.no, m.col)(r)
+				})
+				var me *engine.MoveError
+				switch {
+				case err == nil:
+					mu.Lock()
+					accepted = append(accepted, m)
+					mu.Unlock()
+				case errors.Is(err, errStale), errors.As(err, &me), errors.Is(err, sessions.ErrConflict), errors.Is(err, errOver):
+					rejected.Add(1)
+				default:
+					t.Errorf("Update(%+v): %v", m, err)
+					return
+				}
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if time.Now().After(deadline) {
+		t.Fatal("the game did not finish in 30s")
+	}
+	slices.SortFunc(accepted, func(a, b move) int { return a.no - b.no })
+	final := mustLoad(t, s, Channel)
+	if final.Version != int64(1+len(accepted)) {
+		t.Errorf("Version %d after %d accepted moves, want %d", final.Version, len(accepted), 1+len(accepted))
+	}
+	g, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range accepted {
+		if m.no != i {
+			t.Fatalf("accepted move numbers %v: want 0, 1, 2, ... each once", accepted)
+		}
+		want := engine.Yellow
+		if m.id == Alice.ID {
+			want = engine.Red
+		}
+		if err := g.Play(want, m.col); err != nil {
+			t.Fatalf("replaying accepted move %+v: %v", m, err)
+		}
+	}
+	if got := mustMarshal(t, g); string(got) != string(final.Game) {
+		fg, _ := final.DecodeGame()
+		t.Errorf("stored game %v differs from the replay of accepted moves %v", fg.History(), g.History())
+	}
+	lb, _ := s.Leaderboard(t.Context(), Channel, 0)
+	games := 0
+	for _, st := range lb {
+		games += st.Games()
+	}
+	if wantGames := map[bool]int{true: 2, false: 0}[final.Status == sessions.StatusFinished]; games != wantGames {
+		t.Errorf("leaderboard counts %d player-games (%+v), want %d", games, lb, wantGames)
+	}
+	t.Logf("%d workers: %d moves accepted, %d clicks rejected, final status %v", workers, len(accepted), rejected.Load(), final.Status)
+	if len(accepted) < 7 {
+		t.Errorf("only %d moves accepted", len(accepted))
+	}
+}
+
+func testRaceChallenges(t *testing.T, s sessions.Store, clk *Clock) {
+	const workers = 50
+	errs := make([]error, workers)
+	recs := make([]*sessions.Record, workers)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := Challenge(Channel)
+			r.Challenger = sessions.Player{ID: fmt.Sprintf("U%02d", i), Name: fmt.Sprintf("Player %d", i)}
+			recs[i] = r
+			<-start
+			errs[i] = s.Create(t.Context(), r)
+		}()
+	}
+	close(start)
+	wg.Wait()
+	winner := -1
+	for i, err := range errs {
+		if err == nil {
+			if winner >= 0 {
+				t.Fatalf("two challenges won: %d and %d", winner, i)
+			}
+			winner = i
+		}
+	}
+	if winner < 0 {
+		t.Fatalf("no challenge won: %v", errs[0])
+	}
+	for i, err := range errs {
+		var busy *sessions.BusyError
+		if i != winner && (!errors.As(err, &busy) || busy.Existing.ID != recs[winner].ID) {
+			t.Errorf("challenge %d: err = %v, want a BusyError naming challenge %d", i, err, winner)
+		}
+	}
+	sameRecord(t, "Load after racing challenges", mustLoad(t, s, Channel), recs[winner])
+}
+
+// testRaceFinish races the winning move against resignations by both
+// players: one wins, and the leaderboard counts the game once.
+func testRaceFinish(t *testing.T, s sessions.Store, clk *Clock) {
+	for round := range 3 {
+		k := Channel
+		k.Channel = fmt.Sprintf("C%d", round)
+		mustCreate(t, s, Playing(t, k, 0, 0, 1, 1, 2, 2))
+		resign := func(loser, winner sessions.Player) func(r *sessions.Record) (sessions.Tally, error) {
+			return func(r *sessions.Record) (sessions.Tally, error) {
+				if r.Status != sessions.StatusPlaying {
+					return sessions.Tally{}, errOver
+				}
+				return finish(r, sessions.FinishResign, winner, loser), nil
+			}
+		}
+		fns := []func(r *sessions.Record) (sessions.Tally, error){play(Alice.ID, 6, 3), resign(Alice, Bob), resign(Bob, Alice)}
+		const workers = 50
+		var wins atomic.Int64
+		winners := make([]string, workers)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				r, err := s.Update(t.Context(), k, fns[i%len(fns)])
+				switch {
+				case err == nil:
+					wins.Add(1)
+					winners[i] = r.Rounds[0].Winner
+				case errors.Is(err, errOver), errors.Is(err, errStale), errors.Is(err, sessions.ErrConflict):
+				default:
+					t.Errorf("Update: %v", err)
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		if wins.Load() != 1 {
+			t.Fatalf("%d finishing updates succeeded, want 1", wins.Load())
+		}
+		final := mustLoad(t, s, k)
+		w := final.Rounds[0].Winner
+		lb, err := s.Leaderboard(t.Context(), k, 0)
+		if err != nil || len(lb) != 2 || lb[0].Player.ID != w || lb[0].Wins != 1 || lb[0].Games() != 1 || lb[1].Losses != 1 || lb[1].Games() != 1 {
+			t.Errorf("Leaderboard after a raced finish won by %s = %+v, %v; want one win and one loss", w, lb, err)
+		}
+		if final.Version != 2 {
+			t.Errorf("Version %d after one finishing update, want 2", final.Version)
+		}
+	}
+}
