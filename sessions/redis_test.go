@@ -1,0 +1,320 @@
+package sessions_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/connect4/connect4/engine"
+	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
+)
+
+func TestRedisConformance(t *testing.T) {
+	c := storetest.Redis(t)
+	storetest.Conformance(t, func(t *testing.T, now func() time.Time) sessions.Store {
+		return sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c), Now: now})
+	})
+}
+
+// roundTrips counts commands and pipelines sent through a client.
+type roundTrips struct{ n atomic.Int64 }
+
+func (h *roundTrips) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h *roundTrips) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		h.n.Add(1)
+		return next(ctx, cmd)
+	}
+}
+func (h *roundTrips) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		h.n.Add(1)
+		return next(ctx, cmds)
+	}
+}
+
+// countingClient returns a fresh client for RedisURL with a round-trip counter.
+func countingClient(t *testing.T) (redis.UniversalClient, *roundTrips) {
+	storetest.Redis(t) // skip or fail when unreachable
+	opt, err := redis.ParseURL(storetest.RedisURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := redis.NewClient(opt)
+	t.Cleanup(func() { c.Close() })
+	h := &roundTrips{}
+	c.AddHook(h)
+	return c, h
+}
+
+func moveFn(id string, moveNo, col int) func(r *sessions.Record) (sessions.Tally, error) {
+	return func(r *sessions.Record) (sessions.Tally, error) {
+		g, err := r.DecodeGame()
+		if err != nil {
+			return sessions.Tally{}, err
+		}
+		if g.Moves() != moveNo {
+			return sessions.Tally{}, errors.New("stale")
+		}
+		me := engine.Yellow
+		if id == r.RedID {
+			me = engine.Red
+		}
+		if err := g.Play(me, col); err != nil {
+			return sessions.Tally{}, err
+		}
+		r.Game, err = g.MarshalBinary()
+		return sessions.Tally{}, err
+	}
+}
+
+func TestRedisRoundTrips(t *testing.T) {
+	c, h := countingClient(t)
+	s := sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c)})
+	ctx := t.Context()
+	if err := s.Create(ctx, storetest.Playing(t, storetest.Channel)); err != nil {
+		t.Fatal(err)
+	}
+	// The first move may find the script uncached (NOSCRIPT, then EVAL).
+	if _, err := s.Update(ctx, storetest.Channel, moveFn(storetest.Alice.ID, 0, 3)); err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range []string{storetest.Bob.ID, storetest.Alice.ID, storetest.Bob.ID} {
+		before := h.n.Load()
+		if _, err := s.Update(ctx, storetest.Channel, moveFn(id, i+1, 3)); err != nil {
+			t.Fatal(err)
+		}
+		if n := h.n.Load() - before; n > 2 {
+			t.Errorf("move %d cost %d round trips, want at most 2", i+2, n)
+		}
+	}
+	// A rejected click costs the read only.
+	before := h.n.Load()
+	if _, err := s.Update(ctx, storetest.Channel, moveFn(storetest.Bob.ID, 4, 3)); err == nil {
+		t.Fatal("a move out of turn was accepted")
+	}
+	if n := h.n.Load() - before; n != 1 {
+		t.Errorf("a rejected click cost %d round trips, want 1", n)
+	}
+	for _, op := range []struct {
+		name string
+		run  func() error
+	}{
+		{"Load", func() error { _, err := s.Load(ctx, storetest.Channel); return err }},
+		{"Leaderboard", func() error { _, err := s.Leaderboard(ctx, storetest.Channel, 10); return err }},
+		{"Stats", func() error { _, err := s.Stats(ctx, storetest.Channel, storetest.Alice.ID); return err }},
+	} {
+		before := h.n.Load()
+		if err := op.run(); err != nil {
+			t.Fatalf("%s: %v", op.name, err)
+		}
+		if n := h.n.Load() - before; n != 1 {
+			t.Errorf("%s cost %d round trips, want 1", op.name, n)
+		}
+	}
+}
+
+// TestRedisNoScript shows what a cold script cache costs: on a fresh server
+// the first move pays one more round trip (EVALSHA is refused with NOSCRIPT,
+// then EVAL), later ones do not.
+func TestRedisNoScript(t *testing.T) {
+	srv := storetest.StartServer(t)
+	c := srv.Client(t)
+	h := &roundTrips{}
+	c.AddHook(h)
+	s := sessions.NewRedis(c, sessions.Options{})
+	ctx := t.Context()
+	if err := s.Create(ctx, storetest.Playing(t, storetest.Channel)); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int64{3, 2, 2} {
+		id := storetest.Alice.ID
+		if i%2 == 1 {
+			id = storetest.Bob.ID
+		}
+		before := h.n.Load()
+		if _, err := s.Update(ctx, storetest.Channel, moveFn(id, i, 3)); err != nil {
+			t.Fatal(err)
+		}
+		if n := h.n.Load() - before; n != want {
+			t.Errorf("move %d on a fresh server cost %d round trips, want %d", i+1, n, want)
+		}
+	}
+}
+
+func TestRedisCorrupt(t *testing.T) {
+	c := storetest.Redis(t)
+	prefix := storetest.Prefix(t, c)
+	var hookErrs atomic.Int64
+	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix, Hooks: sessions.Hooks{
+		Error: func(op string, err error) { hookErrs.Add(1) },
+	}})
+	ctx := t.Context()
+	k := storetest.Channel
+	gameKey := prefix + "{" + k.String() + "}:game"
+	good := storetest.Playing(t, k, 3)
+	if err := s.Create(ctx, good); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := c.Get(ctx, gameKey).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, value, why string
+		replaceable      bool // the Create script sees a finished record and may replace it
+	}{
+		{"garbage", "\x00\xffnot json", "not a JSON object", false},
+		{"empty", "", "not a JSON object", false},
+		{"array", "[1,2,3]", "not a JSON object", false},
+		{"no schema", `{"id":"x"}`, "no schema version", false},
+		{"future schema", strings.Replace(raw, `"schema":1`, `"schema":2`, 1), "schema version 2", false},
+		{"unknown field", strings.Replace(raw, `"schema":1`, `"schema":1,"extra":true`, 1), "unknown field", false},
+		{"other channel", strings.Replace(raw, `"channel":"C1"`, `"channel":"C2"`, 1), "for channel slack:T1:C2", false},
+		{"version 0", strings.Replace(raw, `"version":1`, `"version":0`, 1), "version 0", false},
+		{"status 9", strings.Replace(raw, `"status":2`, `"status":9`, 1), "unknown status", false},
+		{"finished without finish", strings.Replace(raw, `"status":2`, `"status":3`, 1), "finished with finish none", true},
+		{"illegal game", strings.Replace(raw, `"game":"AQYHBAEBAw=="`, `"game":"AQYHBAEXAw=="`, 1), "decode game", false},
+		{"game of another variant", strings.Replace(raw, `"cols":7`, `"cols":8`, 1), "variant", false},
+		{"bad variant", strings.Replace(raw, `"rows":6`, `"rows":60`, 1), "variant", false},
+		{"stranger red", strings.Replace(raw, `"red":"UALICE"`, `"red":"UEVE"`, 1), "neither player", false},
+		{"long name", strings.Replace(raw, `"name":"Alice"`, `"name":"`+strings.Repeat("A", 300)+`"`, 1), "longer than", false},
+		{"huge", `{"schema":1,"id":"` + strings.Repeat("x", 70000) + `"}`, "more than", false},
+		{"expiry mismatch", strings.Replace(raw, `"expires_ms":0`, `"expires_ms":5`, 1), "expires_ms", false},
+		{"wrong type", strings.Replace(raw, `"version":1`, `"version":"1"`, 1), "parse", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.value == raw {
+				t.Fatalf("the replacement did not apply to %s", raw)
+			}
+			if err := c.Set(ctx, gameKey, tc.value, 0).Err(); err != nil {
+				t.Fatal(err)
+			}
+			_, err := s.Load(ctx, k)
+			var ce *sessions.CorruptError
+			if !errors.As(err, &ce) || !errors.Is(err, sessions.ErrCorrupt) || ce.Key != k || !strings.Contains(err.Error(), tc.why) {
+				t.Fatalf("Load = %v, want a CorruptError for %v saying %q", err, k, tc.why)
+			}
+			_, err = s.Update(ctx, k, func(r *sessions.Record) (sessions.Tally, error) {
+				t.Error("Update ran fn on a corrupt record")
+				return sessions.Tally{}, nil
+			})
+			if !errors.Is(err, sessions.ErrCorrupt) {
+				t.Errorf("Update = %v, want ErrCorrupt", err)
+			}
+			if err := s.Create(ctx, storetest.Challenge(k)); tc.replaceable && err != nil || !tc.replaceable && !errors.Is(err, sessions.ErrCorrupt) {
+				t.Errorf("Create over a corrupt record = %v, want ErrCorrupt (or nil if it says finished)", err)
+			}
+			if err := s.Delete(ctx, k); err != nil {
+				t.Fatalf("Delete: %v", err)
+			}
+			if _, err := s.Load(ctx, k); !errors.Is(err, sessions.ErrNoGame) {
+				t.Errorf("Load after Delete = %v, want ErrNoGame", err)
+			}
+		})
+	}
+	if hookErrs.Load() == 0 {
+		t.Error("corrupt records never reached the Error hook")
+	}
+
+	lbKey := prefix + "{" + k.String() + "}:lb"
+	for _, field := range []string{"w:UALICE", "nonsense", "x:UALICE"} {
+		c.Del(ctx, lbKey)
+		c.HSet(ctx, lbKey, field, "-3")
+		if _, err := s.Leaderboard(ctx, k, 0); !errors.Is(err, sessions.ErrCorrupt) {
+			t.Errorf("Leaderboard with field %s=-3: err = %v, want ErrCorrupt", field, err)
+		}
+	}
+	c.HSet(ctx, lbKey, "w:UALICE", "many")
+	if _, err := s.Stats(ctx, k, "UALICE"); !errors.Is(err, sessions.ErrCorrupt) {
+		t.Errorf("Stats with a negative count: err = %v, want ErrCorrupt", err)
+	}
+}
+
+// TestRedisExpiry checks, against the server's own clock, that idle and
+// finished records expire and that writes refresh the TTL.
+func TestRedisExpiry(t *testing.T) {
+	c := storetest.Redis(t)
+	s := sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c),
+		IdleTTL: 600 * time.Millisecond, FinishedTTL: 300 * time.Millisecond, LeaderboardTTL: 900 * time.Millisecond})
+	ctx := t.Context()
+	k := storetest.Channel
+	if err := s.Create(ctx, storetest.Playing(t, k, 0, 0, 1, 1, 2)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(400 * time.Millisecond)
+	if _, err := s.Update(ctx, k, moveFn(storetest.Bob.ID, 5, 2)); err != nil { // refreshes to 600ms
+		t.Fatal(err)
+	}
+	time.Sleep(400 * time.Millisecond) // 800ms after Create: alive only if refreshed
+	if _, err := s.Load(ctx, k); err != nil {
+		t.Fatalf("Load 400ms after a write with IdleTTL 600ms: %v", err)
+	}
+	if _, err := s.Update(ctx, k, func(r *sessions.Record) (sessions.Tally, error) {
+		r.Status, r.Finish = sessions.StatusFinished, sessions.FinishResign
+		r.Rounds = []sessions.RoundResult{{Winner: storetest.Bob.ID, Finish: sessions.FinishResign}}
+		return sessions.Tally{Winner: storetest.Bob, Loser: storetest.Alice}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	g, l, err := s.TTL(ctx, k)
+	if err != nil || g <= 0 || g > 300*time.Millisecond || l <= 300*time.Millisecond || l > 900*time.Millisecond {
+		t.Errorf("TTL after finishing = %v, %v, %v; want ≤300ms and ≤900ms", g, l, err)
+	}
+	time.Sleep(350 * time.Millisecond)
+	if _, err := s.Load(ctx, k); !errors.Is(err, sessions.ErrNoGame) {
+		t.Errorf("Load 350ms after finishing with FinishedTTL 300ms: err = %v, want ErrNoGame", err)
+	}
+	if st, err := s.Stats(ctx, k, storetest.Bob.ID); err != nil || st.Wins != 1 {
+		t.Errorf("Stats after the record expired = %+v, %v; want 1 win", st, err)
+	}
+	time.Sleep(600 * time.Millisecond)
+	if lb, err := s.Leaderboard(ctx, k, 0); err != nil || len(lb) != 0 {
+		t.Errorf("Leaderboard after LeaderboardTTL = %+v, %v; want empty", lb, err)
+	}
+}
+
+// TestRedisUnavailable checks that every operation fails within its
+// deadline, with ErrUnavailable, when nothing listens.
+func TestRedisUnavailable(t *testing.T) {
+	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", DialTimeout: 100 * time.Millisecond})
+	defer c.Close()
+	var hooked atomic.Int64
+	s := sessions.NewRedis(c, sessions.Options{Hooks: sessions.Hooks{Error: func(string, error) { hooked.Add(1) }}})
+	k := storetest.Channel
+	ops := []struct {
+		name string
+		run  func(ctx context.Context) error
+	}{
+		{"Ping", s.Ping},
+		{"Create", func(ctx context.Context) error { return s.Create(ctx, storetest.Challenge(k)) }},
+		{"Delete", func(ctx context.Context) error { return s.Delete(ctx, k) }},
+		{"Load", func(ctx context.Context) error { _, err := s.Load(ctx, k); return err }},
+		{"Update", func(ctx context.Context) error { _, err := s.Update(ctx, k, moveFn("x", 0, 0)); return err }},
+		{"Leaderboard", func(ctx context.Context) error { _, err := s.Leaderboard(ctx, k, 0); return err }},
+		{"Stats", func(ctx context.Context) error { _, err := s.Stats(ctx, k, "U1"); return err }},
+	}
+	const deadline = 300 * time.Millisecond
+	for _, op := range ops {
+		ctx, cancel := context.WithTimeout(t.Context(), deadline)
+		start := time.Now()
+		err := op.run(ctx)
+		took := time.Since(start)
+		cancel()
+		if !errors.Is(err, sessions.ErrUnavailable) || !strings.HasPrefix(err.Error(), "sessions: ") {
+			t.Errorf("%s with Redis down: err = %v, want ErrUnavailable", op.name, err)
+		}
+		if took > deadline+200*time.Millisecond {
+			t.Errorf("%s with Redis down took %v, deadline %v", op.name, took, deadline)
+		}
+	}
+	if hooked.Load() != int64(len(ops)) {
+		t.Errorf("Error hook called %d times for %d failures", hooked.Load(), len(ops))
+	}
+}
