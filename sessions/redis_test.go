@@ -318,3 +318,15 @@ func TestRedisUnavailable(t *testing.T) {
 		t.Errorf("Error hook called %d times for %d failures", hooked.Load(), len(ops))
 	}
 }
+
+func newGame(t testing.TB, rows, cols, connect int) []byte {
+	g, err := engine.New(engine.Config{Rows: rows, Cols: cols, Connect: connect})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := g.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

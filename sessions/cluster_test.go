@@ -1,0 +1,46 @@
+package sessions_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
+)
+
+// TestClusterConformance runs the suite on a three-master Redis Cluster
+// started for the test: every script touches keys of one hash tag, so it
+// must behave exactly as on one node.
+func TestClusterConformance(t *testing.T) {
+	c := storetest.Cluster(t)
+	storetest.Conformance(t, func(t *testing.T, now func() time.Time) sessions.Store {
+		return sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c), Now: now})
+	})
+
+	// The channels used above spread over the masters, and a channel's keys share a slot.
+	cc := c.(*redis.ClusterClient)
+	s := sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c)})
+	masters := map[string]bool{}
+	for _, ch := range []string{"C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8"} {
+		k := sessions.Key{Platform: "slack", Workspace: "T1", Channel: ch}
+		if err := s.Create(t.Context(), storetest.Playing(t, k, 3)); err != nil {
+			t.Fatal(err)
+		}
+		game, lb := "{"+k.String()+"}:game", "{"+k.String()+"}:lb"
+		gs, _ := cc.ClusterKeySlot(t.Context(), game).Result()
+		ls, _ := cc.ClusterKeySlot(t.Context(), lb).Result()
+		if gs != ls {
+			t.Errorf("%s: game in slot %d, leaderboard in slot %d", k, gs, ls)
+		}
+		n, err := cc.MasterForKey(t.Context(), game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		masters[n.Options().Addr] = true
+	}
+	if len(masters) < 2 {
+		t.Errorf("8 channels all landed on one master %v: the cluster test would not test a cluster", masters)
+	}
+}
