@@ -1,0 +1,6 @@
+//go:build !linux
+
+package solver
+
+// allocSlots returns n zeroed table slots.
+func allocSlots(owner *table, n int) []uint64 { return make([]uint64, n) }

@@ -1,0 +1,43 @@
+package solver
+
+import "testing"
+
+// benchmarkSet solves every position of a set (or its first limit positions),
+// each from a cleared transposition table, and reports nodes per position.
+func benchmarkSet(b *testing.B, name string, limit int) {
+	cases := loadSet(b, name)
+	if limit > 0 && limit < len(cases) {
+		cases = cases[:limit]
+	}
+	positions := make([]Position, len(cases))
+	for i, c := range cases {
+		p, err := ParsePosition(c.moves)
+		if err != nil {
+			b.Fatalf("line %d: %v", c.line, err)
+		}
+		positions[i] = p
+	}
+	s := NewSolver()
+	var nodes, solved uint64
+	for b.Loop() {
+		for i, p := range positions {
+			s.Reset()
+			if got := s.Solve(p); got != cases[i].score {
+				b.Fatalf("line %d %s: Solve = %d, want %d", cases[i].line, cases[i].moves, got, cases[i].score)
+			}
+			nodes += s.Nodes()
+			solved++
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(solved), "µs/pos")
+	b.ReportMetric(float64(nodes)/float64(solved), "nodes/pos")
+}
+
+func BenchmarkSolve_L3_R1(b *testing.B) { benchmarkSet(b, "Test_L3_R1", 0) }
+func BenchmarkSolve_L2_R1(b *testing.B) { benchmarkSet(b, "Test_L2_R1", 0) }
+func BenchmarkSolve_L2_R2(b *testing.B) { benchmarkSet(b, "Test_L2_R2", 0) }
+func BenchmarkSolve_L1_R1(b *testing.B) { benchmarkSet(b, "Test_L1_R1", 0) }
+
+// The two hard sets are run on the leading subsets the reference figures use.
+func BenchmarkSolve_L1_R2(b *testing.B) { benchmarkSet(b, "Test_L1_R2", 500) }
+func BenchmarkSolve_L1_R3(b *testing.B) { benchmarkSet(b, "Test_L1_R3", 12) }

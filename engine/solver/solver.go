@@ -1,0 +1,285 @@
+package solver
+
+import (
+	"math/bits"
+	"time"
+)
+
+// centreFirst is the order in which columns are tried when nothing else tells
+// them apart: central columns take part in more lines.
+var centreFirst = [Width]int{3, 2, 4, 1, 5, 0, 6}
+
+// checkEvery is the number of nodes between two looks at the clock when a
+// search has a deadline; it must be a power of two.
+const checkEvery = 4096
+
+// Solver computes exact values of positions on the standard board. It keeps a
+// transposition table of 64 MiB between calls; Reset clears it in constant time.
+// A Solver is not safe for concurrent use; use one per goroutine.
+type Solver struct {
+	// Two tables: positions with fewer than split discs go to the large far
+	// table, the rest to the near one, which is small enough to stay in the CPU
+	// caches. Nearly all nodes are deep ones, and a probe that misses the cache
+	// costs more than the search of a small subtree; the few shallow nodes root
+	// the big subtrees and deserve a slot that is not overwritten soon.
+	near, far *table
+	split     int
+	nodes     uint64
+
+	// Stop control for bounded searches; zero values mean no limit.
+	limited  bool
+	deadline time.Time
+	done     <-chan struct{}
+	aborted  bool
+}
+
+// NewSolver returns a Solver with an empty transposition table of 2^23 entries
+// (64 MiB).
+func NewSolver() *Solver { return newSolver(defaultNearLog, defaultFarLog, defaultSplit) }
+
+func newSolver(nearLog, farLog uint, split int) *Solver {
+	return &Solver{near: newTable(nearLog), far: newTable(farLog), split: split}
+}
+
+// tableFor returns the table for positions with the given number of discs.
+func (s *Solver) tableFor(moves int) *table {
+	if moves < s.split {
+		return s.far
+	}
+	return s.near
+}
+
+// Reset empties the transposition table and zeroes the node count, so that the
+// next Solve starts from scratch. It takes constant time.
+func (s *Solver) Reset() {
+	s.near.reset()
+	s.far.reset()
+	s.nodes = 0
+}
+
+// Nodes returns the number of positions searched since the last Reset.
+func (s *Solver) Nodes() uint64 { return s.nodes }
+
+// Solve returns the exact value of p for the player to move: 0 for a draw, 22
+// minus the number of discs the player to move will have played when they
+// connect four if they win with best play, and the negative of the same count for
+// the opponent if they lose. p must not be already won (ParsePosition rejects
+// such positions). Solve reuses what the transposition table holds; call Reset
+// first to solve from scratch.
+func (s *Solver) Solve(p Position) int {
+	s.limited, s.aborted = false, false
+	v, _ := s.solve(p)
+	return v
+}
+
+// solveUntil is Solve with a deadline and a cancel channel (either may be
+// zero). ok is false when the search was cut short; the value is then meaningless.
+func (s *Solver) solveUntil(p Position, deadline time.Time, done <-chan struct{}) (value int, ok bool) {
+	s.limited, s.deadline, s.done, s.aborted = true, deadline, done, false
+	defer func() { s.limited, s.done = false, nil }()
+	v, ok := s.solve(p)
+	return v, ok
+}
+
+func (s *Solver) solve(p Position) (int, bool) {
+	if p.CanWinNext() {
+		return (cells + 1 - p.moves) / 2, true
+	}
+	lo := -(cells - p.moves) / 2
+	hi := (cells + 1 - p.moves) / 2
+	// Narrow [lo, hi] with null-window searches. Probing near zero first, then
+	// halfway towards the bound, is cheaper than bisecting: small values are
+	// the common case and are proved fastest.
+	for lo < hi {
+		probe := lo + (hi-lo)/2
+		if probe <= 0 && lo/2 < probe {
+			probe = lo / 2
+		} else if probe >= 0 && hi/2 > probe {
+			probe = hi / 2
+		}
+		r := s.negamax(p, probe, probe+1)
+		if s.aborted {
+			return 0, false
+		}
+		if r <= probe {
+			hi = r
+		} else {
+			lo = r
+		}
+	}
+	return lo, true
+}
+
+// BestMove returns a column (0-based) that keeps the exact value of p, and that
+// value (as Solve gives it). Among equally good columns it prefers the most
+// central. col is -1 when the board is full. p must not be already won.
+func (s *Solver) BestMove(p Position) (col, value int) {
+	s.limited, s.aborted = false, false
+	col, value, _ = s.bestMove(p)
+	return col, value
+}
+
+func (s *Solver) bestMove(p Position) (col, value int, ok bool) {
+	if p.moves >= cells {
+		return -1, 0, true
+	}
+	for _, c := range centreFirst {
+		if p.CanPlay(c) && p.IsWinningMove(c) {
+			return c, (cells + 1 - p.moves) / 2, true
+		}
+	}
+	value, ok = s.solve(p)
+	if !ok {
+		return -1, 0, false
+	}
+	next := p.nonLosingMoves()
+	if next == 0 {
+		// Every move loses at once; block one threat anyway.
+		block := p.possible() & p.opponentWinningCells()
+		if block == 0 {
+			block = p.possible()
+		}
+		return bits.TrailingZeros64(block) / stride, value, true
+	}
+	for _, c := range centreFirst {
+		if next&columnBits(c) == 0 {
+			continue
+		}
+		q := p
+		q.Play(c)
+		// The child's value is at most -value exactly when this move keeps value.
+		if r := s.negamax(q, -value, -value+1); s.aborted {
+			return -1, 0, false
+		} else if r <= -value {
+			return c, value, true
+		}
+	}
+	// Unreachable when the search is exact; fall back to the first candidate.
+	return bits.TrailingZeros64(next) / stride, value, true
+}
+
+// expired reports whether a bounded search must stop.
+func (s *Solver) expired() bool {
+	if !s.deadline.IsZero() && time.Now().After(s.deadline) {
+		return true
+	}
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// negamax returns the value of p if it lies strictly between alpha and beta, an
+// upper bound no greater than alpha if the value is at most alpha, and a lower
+// bound no less than beta if the value is at least beta. The player to move must
+// not be able to win at once.
+func (s *Solver) negamax(p Position, alpha, beta int) int {
+	s.nodes++
+	if s.limited && s.nodes&(checkEvery-1) == 0 && s.expired() {
+		s.aborted = true
+	}
+	if s.aborted {
+		return 0
+	}
+
+	next := p.nonLosingMoves()
+	if next == 0 {
+		return -(cells - p.moves) / 2 // the opponent wins with their next disc
+	}
+	if p.moves >= cells-2 {
+		return 0 // neither can connect in the last two moves
+	}
+
+	// We cannot win with the next disc, nor lose with the opponent's next one.
+	if lo := -(cells - 2 - p.moves) / 2; alpha < lo {
+		alpha = lo
+		if alpha >= beta {
+			return alpha
+		}
+	}
+	if hi := (cells - 1 - p.moves) / 2; beta > hi {
+		beta = hi
+		if alpha >= beta {
+			return beta
+		}
+	}
+
+	key := p.Key()
+	tt := s.tableFor(p.moves)
+	childTT := s.tableFor(p.moves + 1)
+	ttMove := 0
+	if v, lower, m, ok := tt.get(key); ok {
+		ttMove = m
+		if lower {
+			if v > alpha {
+				alpha = v
+				if alpha >= beta {
+					return alpha
+				}
+			}
+		} else if v < beta {
+			beta = v
+			if alpha >= beta {
+				return beta
+			}
+		}
+	}
+
+	// Order the candidates: the move stored in the table first, then by the
+	// number of winning cells the move creates, then centre first.
+	var (
+		moves [Width]uint64
+		cols  [Width]int8
+		ranks [Width]int
+		n     int
+	)
+	for _, c := range centreFirst {
+		m := next & columnBits(c)
+		if m == 0 {
+			continue
+		}
+		// Enhanced transposition cutoff: a child already known to be bad
+		// enough for the opponent refutes the window without a search.
+		// Looking all children up here also lets their table slots load in
+		// parallel rather than one miss at a time.
+		q := p
+		q.playBit(m)
+		if p.moves < etcBelow {
+			if v, lower, _, ok := childTT.get(q.Key()); ok && !lower && -v >= beta {
+				return -v
+			}
+		}
+		rank := p.moveScore(m)
+		if c+1 == ttMove {
+			rank = 1 << 10
+		}
+		i := n
+		for ; i > 0 && ranks[i-1] < rank; i-- {
+			moves[i], cols[i], ranks[i] = moves[i-1], cols[i-1], ranks[i-1]
+		}
+		moves[i], cols[i], ranks[i] = m, int8(c), rank
+		n++
+	}
+
+	best := int(cols[0])
+	for i := range n {
+		q := p
+		q.playBit(moves[i])
+		v := -s.negamax(q, -beta, -alpha)
+		if s.aborted {
+			return 0
+		}
+		if v >= beta {
+			tt.put(key, v, true, int(cols[i])+1)
+			return v
+		}
+		if v > alpha {
+			alpha = v
+			best = int(cols[i])
+		}
+	}
+	tt.put(key, alpha, false, best+1)
+	return alpha
+}
