@@ -1,6 +1,8 @@
 package sessions_test
 
 import (
+	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +25,7 @@ func TestClusterConformance(t *testing.T) {
 	cc := c.(*redis.ClusterClient)
 	s := sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c)})
 	masters := map[string]bool{}
+	var mu sync.Mutex
 	for _, ch := range []string{"C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8"} {
 		k := sessions.Key{Platform: "slack", Workspace: "T1", Channel: ch}
 		if err := s.Create(t.Context(), storetest.Playing(t, k, 3)); err != nil {
@@ -39,6 +42,27 @@ func TestClusterConformance(t *testing.T) {
 			t.Fatal(err)
 		}
 		masters[n.Options().Addr] = true
+	}
+	prefix := "c4test:cleanup:"
+	ps := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+	for _, ch := range []string{"C1", "C2", "C3", "C4", "C5", "C6"} {
+		if err := ps.Create(t.Context(), storetest.Playing(t, sessions.Key{Platform: "slack", Workspace: "T1", Channel: ch})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := storetest.DeleteKeys(t.Context(), c, prefix); err != nil {
+		t.Fatalf("DeleteKeys: %v", err)
+	}
+	left := 0
+	cc.ForEachMaster(t.Context(), func(ctx context.Context, n *redis.Client) error {
+		keys, _ := n.Keys(ctx, prefix+"*").Result()
+		mu.Lock()
+		left += len(keys)
+		mu.Unlock()
+		return nil
+	})
+	if left != 0 {
+		t.Errorf("%d keys left under %s after DeleteKeys", left, prefix)
 	}
 	if len(masters) < 2 {
 		t.Errorf("8 channels all landed on one master %v: the cluster test would not test a cluster", masters)

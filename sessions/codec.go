@@ -142,7 +142,7 @@ func parseRecord(b []byte) (*Record, error) {
 		Challenger: Player(j.Challenger), Opponent: Player(j.Opponent), RedID: j.RedID,
 		Rows: j.Rows, Cols: j.Cols, Connect: j.Connect, FirstTo: j.FirstTo,
 		Game: j.Game, AILevel: j.AILevel, Rematches: j.Rematches, Message: MessageRef(j.Message),
-		Created: j.Created, Updated: j.Updated, ExpiresAt: j.Expires,
+		Created: normTime(j.Created), Updated: normTime(j.Updated), ExpiresAt: normTime(j.Expires),
 	}
 	if len(j.Rounds) > maxRounds {
 		return nil, fmt.Errorf("%d rounds, more than %d", len(j.Rounds), maxRounds)

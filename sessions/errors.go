@@ -106,8 +106,12 @@ func unavailable(err error) bool {
 // operation op on channel k: unavailability also matches ErrUnavailable, and
 // the original error stays reachable through errors.Is.
 func storeError(op string, k Key, err error) error {
-	if unavailable(err) {
-		return fmt.Errorf("sessions: %s %s: %w: %w", op, k, ErrUnavailable, err)
+	where := op
+	if k != (Key{}) {
+		where += " " + k.String()
 	}
-	return fmt.Errorf("sessions: %s %s: %w", op, k, err)
+	if unavailable(err) {
+		return fmt.Errorf("sessions: %s: %w: %w", where, ErrUnavailable, err)
+	}
+	return fmt.Errorf("sessions: %s: %w", where, err)
 }

@@ -41,7 +41,9 @@ func (s *Redis) lbKey(k Key) string   { return s.cfg.prefix + "{" + k.String() +
 // fail wraps a client error for op on k and reports it to the Error hook.
 func (s *Redis) fail(op string, k Key, err error) error {
 	err = storeError(op, k, err)
-	s.cfg.failed(op, err)
+	if !errors.Is(err, context.Canceled) { // the caller gave up: not the store's failure
+		s.cfg.failed(op, err)
+	}
 	return err
 }
 
@@ -170,6 +172,9 @@ func (s *Redis) Leaderboard(ctx context.Context, k Key, n int) ([]Standing, erro
 	if err != nil {
 		return nil, s.fail("leaderboard", k, err)
 	}
+	if len(h) == 0 {
+		return nil, nil
+	}
 	byID := map[string]*Standing{}
 	for f, v := range h {
 		kind, id, ok := strings.Cut(f, ":")
@@ -254,13 +259,7 @@ func (s *Redis) Ping(ctx context.Context) error {
 		return s.cfg.invalid
 	}
 	if err := s.c.Ping(ctx).Err(); err != nil {
-		if unavailable(err) {
-			err = fmt.Errorf("sessions: ping: %w: %w", ErrUnavailable, err)
-		} else {
-			err = fmt.Errorf("sessions: ping: %w", err)
-		}
-		s.cfg.failed("ping", err)
-		return err
+		return s.fail("ping", Key{}, err)
 	}
 	return nil
 }
