@@ -1,0 +1,166 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+)
+
+// DefaultBudget is the time ChooseMove allows itself when given no budget.
+const DefaultBudget = time.Second
+
+const (
+	easyTakeChance = 0.5  // how often easy takes a win, and how often it blocks a loss
+	mediumDepth    = 4    // plies medium looks ahead
+	mediumMistake  = 0.15 // how often medium plays a random column instead
+	exactShare     = 0.7  // share of hard's budget the exact solver may use on the standard board
+)
+
+// ChooseMove returns the 0-based column the computer plays next at the given
+// level, on a board of rows x cols where connect discs in a line win, after the
+// moves in history (0-based columns in play order from the empty board, first
+// player first). rng supplies the level's randomness; nil means a freshly
+// seeded generator.
+//
+// It searches for at most budget (DefaultBudget when budget <= 0) and stops
+// earlier when ctx is done, returning the best move found so far; it never
+// returns ctx's error. It returns an *Error for a size outside 4-10 rows and
+// columns and connect 3 up to the larger of the two (ReasonBadSize), an invalid
+// history (ReasonBadColumn, ReasonColumnFull, ReasonGameOver), a full board
+// (ReasonBoardFull) or an unknown level (ReasonBadLevel).
+//
+// ChooseMove is safe for concurrent use, provided each goroutine passes its own
+// rng (a *rand.Rand is not safe for concurrent use). Hard on the standard board
+// allocates about 18 MiB for the duration of the call.
+func ChooseMove(ctx context.Context, rows, cols, connect int, history []int, level Level, rng *rand.Rand, budget time.Duration) (int, error) {
+	start := time.Now()
+	if level < Easy || level > Hard {
+		return -1, &Error{Reason: ReasonBadLevel, Detail: fmt.Sprintf("level %d", int(level))}
+	}
+	b, err := replay(rows, cols, connect, history)
+	if err != nil {
+		return -1, err
+	}
+	if rng == nil {
+		rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	}
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	// Leave a little of the budget for getting the answer back.
+	deadline := start.Add(budget - min(budget/20, 20*time.Millisecond))
+	if d, ok := ctx.Deadline(); ok {
+		if left := d.Sub(start); d.Before(deadline) {
+			deadline = start.Add(left - min(left/20, 20*time.Millisecond))
+		}
+	}
+	switch level {
+	case Easy:
+		return chooseEasy(b, rng), nil
+	case Medium:
+		return chooseMedium(b, rng, deadline, ctx.Done()), nil
+	default:
+		return chooseHard(b, history, start, deadline, ctx.Done()), nil
+	}
+}
+
+// chooseEasy plays at random, except that half the time it takes a win, and
+// half the time it blocks the opponent's.
+func chooseEasy(b *board, rng *rand.Rand) int {
+	me := b.mover()
+	if wins := b.winningCols(me); len(wins) > 0 && rng.Float64() < easyTakeChance {
+		return wins[rng.IntN(len(wins))]
+	}
+	if threats := b.winningCols(1 - me); len(threats) > 0 && rng.Float64() < easyTakeChance {
+		return threats[rng.IntN(len(threats))]
+	}
+	legal := b.legalCols()
+	return legal[rng.IntN(len(legal))]
+}
+
+// chooseMedium always takes a win, now and then plays at random, and otherwise
+// plays one of the best columns of a shallow search.
+func chooseMedium(b *board, rng *rand.Rand, deadline time.Time, done <-chan struct{}) int {
+	me := b.mover()
+	if wins := b.winningCols(me); len(wins) > 0 {
+		return wins[rng.IntN(len(wins))]
+	}
+	legal := b.legalCols()
+	if rng.Float64() < mediumMistake {
+		return legal[rng.IntN(len(legal))]
+	}
+	s := newSearcher(b, deadline, done)
+	scores, ok := s.rootScores(mediumDepth)
+	if !ok {
+		if threats := b.winningCols(1 - me); len(threats) > 0 {
+			return threats[0]
+		}
+		return legal[rng.IntN(len(legal))]
+	}
+	var best []int
+	for _, c := range legal {
+		switch {
+		case len(best) == 0 || scores[c] > scores[best[0]]:
+			best = append(best[:0], c)
+		case scores[c] == scores[best[0]]:
+			best = append(best, c)
+		}
+	}
+	return best[rng.IntN(len(best))]
+}
+
+// chooseHard takes a win, blocks a loss, then on the standard board asks the
+// exact solver for a best move within its share of the time, and otherwise (or
+// when the solver runs out of time) plays the best move of an
+// iterative-deepening search that runs until the deadline.
+func chooseHard(b *board, history []int, start, deadline time.Time, done <-chan struct{}) int {
+	s := newSearcher(b, deadline, done)
+	me := b.mover()
+	for _, c := range s.order {
+		if b.canPlay(c) && b.wins(c, me) {
+			return c
+		}
+	}
+	for _, c := range s.order {
+		if b.canPlay(c) && b.wins(c, 1-me) {
+			return c // with two threats, the game is lost whatever we block
+		}
+	}
+
+	if b.rows == Height && b.cols == Width && b.connect == 4 {
+		var p Position
+		for _, c := range history {
+			p.Play(c)
+		}
+		exactEnd := start.Add(time.Duration(float64(deadline.Sub(start)) * exactShare))
+		// The far table grows with the time there is to fill it.
+		farLog := uint(18)
+		if deadline.Sub(start) > 300*time.Millisecond {
+			farLog = 20
+		}
+		sv := newSolver(defaultNearLog, farLog, defaultSplit)
+		sv.limited, sv.deadline, sv.done, sv.aborted = true, exactEnd, done, false
+		if col, _, ok := sv.bestMove(p); ok && col >= 0 {
+			return col
+		}
+	}
+
+	if col, _, _ := s.iterate(b.rows * b.cols); col >= 0 {
+		return col
+	}
+	// Not even one ply finished: any column that does not hand the opponent a
+	// win right above it, centre first.
+	for _, c := range s.order {
+		if !b.canPlay(c) {
+			continue
+		}
+		b.play(c)
+		gives := b.canPlay(c) && b.wins(c, 1-me)
+		b.undo(c)
+		if !gives {
+			return c
+		}
+	}
+	return b.legalCols()[0]
+}
