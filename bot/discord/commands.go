@@ -1,0 +1,90 @@
+package discord
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	discordgo "github.com/bwmarrin/discordgo"
+
+	"github.com/connect4/connect4/bot"
+)
+
+// commandName is the one application command.
+const commandName = "connect4"
+
+// The ranges Discord enforces on the challenge options; they mirror the
+// engine's limits (4 to 10 rows and columns, connect 3 to 10) and
+// bot.MaxFirstTo. bot.Service checks them again.
+const (
+	minSize, maxSize       = 4, 10
+	minConnect, maxConnect = 3, 10
+)
+
+// Commands returns the /connect4 application command with its subcommands
+// challenge, ai, resign, claim, cancel, board, leaderboard, stats, reset and
+// help. Each call returns a new value.
+func Commands() []*discordgo.ApplicationCommand {
+	num := func(f float64) *float64 { return &f }
+	intOpt := func(name, desc string, lo, hi int) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger,
+			Name: name, Description: desc, MinValue: num(float64(lo)), MaxValue: float64(hi)}
+	}
+	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand,
+			Name: name, Description: desc, Options: opts}
+	}
+	contexts := []discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM}
+	return []*discordgo.ApplicationCommand{{
+		Name:        commandName,
+		Description: "Play Connect Four in this channel",
+		Contexts:    &contexts,
+		Options: []*discordgo.ApplicationCommandOption{
+			sub("challenge", "Challenge someone to a game",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser,
+					Name: "opponent", Description: "Who to play", Required: true},
+				intOpt("rows", "Rows on the board (default 6)", minSize, maxSize),
+				intOpt("cols", "Columns on the board (default 7)", minSize, maxSize),
+				intOpt("connect", "Discs in a row to win (default 4)", minConnect, maxConnect),
+				intOpt("first_to", "Wins needed to take the match (default 1)", 1, bot.MaxFirstTo)),
+			sub("ai", "Play against me",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString,
+					Name: "level", Description: "How hard I try (default medium)",
+					Choices: []*discordgo.ApplicationCommandOptionChoice{
+						{Name: "easy", Value: "easy"}, {Name: "medium", Value: "medium"}, {Name: "hard", Value: "hard"},
+					}}),
+			sub("resign", "Give up your current game"),
+			sub("claim", "Win a game your opponent has left idle for a day"),
+			sub("cancel", "Withdraw your open challenge"),
+			sub("board", "Show this channel's game again at the bottom"),
+			sub("leaderboard", "This channel's top 10"),
+			sub("stats", "One player's record in this channel",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser,
+					Name: "player", Description: "Whose record (default yours)"}),
+			sub("reset", "Clear a damaged saved game"),
+			sub("help", "How to play"),
+		},
+	}}
+}
+
+// RegisterCommands replaces the application's commands with Commands():
+// in Config.GuildID when set (they appear at once), else globally (they
+// may take a while to appear). It needs Config.ApplicationID and
+// Config.BotToken and returns an error naming the missing variables, or
+// the REST error.
+func (a *Adapter) RegisterCommands(ctx context.Context) error {
+	var errs []error
+	if a.cfg.ApplicationID == "" {
+		errs = append(errs, errors.New("discord: DISCORD_APPLICATION_ID is not set"))
+	}
+	if a.cfg.BotToken == "" {
+		errs = append(errs, errors.New("discord: DISCORD_BOT_TOKEN is not set"))
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if _, err := a.rest.ApplicationCommandBulkOverwrite(a.cfg.ApplicationID, a.cfg.GuildID, Commands(), discordgo.WithContext(ctx)); err != nil {
+		return fmt.Errorf("discord: register commands: %w", err)
+	}
+	return nil
+}

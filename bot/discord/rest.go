@@ -1,0 +1,87 @@
+package discord
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	discordgo "github.com/bwmarrin/discordgo"
+)
+
+// discordHost is the host of every REST URL discordgo builds.
+const discordHost = "discord.com"
+
+// rewriteTransport sends the requests discordgo makes to https://discord.com
+// to another base URL instead (a local fake in tests). Other requests pass
+// through unchanged.
+type rewriteTransport struct {
+	base *url.URL
+	next http.RoundTripper
+}
+
+func (t *rewriteTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Host != discordHost {
+		return t.next.RoundTrip(r)
+	}
+	r = r.Clone(r.Context())
+	u := *r.URL
+	u.Scheme, u.Host = t.base.Scheme, t.base.Host
+	if prefix := strings.TrimSuffix(t.base.Path, "/"); prefix != "" {
+		u.Path = prefix + u.Path
+		u.RawPath = ""
+	}
+	r.URL, r.Host = &u, ""
+	return t.next.RoundTrip(r)
+}
+
+// parseAPIURL checks DISCORD_API_URL: empty, or an absolute http(s) URL.
+func parseAPIURL(s string) (*url.URL, error) {
+	if s == "" {
+		return nil, nil
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("discord: DISCORD_API_URL %q: %w", s, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("discord: DISCORD_API_URL %q: want an absolute http or https URL", s)
+	}
+	return u, nil
+}
+
+// restClient returns the HTTP client for discordgo's REST calls: base (or a
+// client with discordgo's default 20 s timeout), sending discord.com
+// requests to apiURL when it is set.
+func restClient(base *http.Client, apiURL *url.URL) *http.Client {
+	c := &http.Client{Timeout: restTimeout}
+	if base != nil {
+		c = new(http.Client)
+		*c = *base
+	}
+	if apiURL == nil {
+		return c
+	}
+	next := c.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	c.Transport = &rewriteTransport{base: apiURL, next: next}
+	return c
+}
+
+// newSession returns a discordgo session for REST calls (and, once opened,
+// the Gateway) with token (without the "Bot " prefix; "" for webhook calls
+// only) and client.
+func newSession(token string, client *http.Client) (*discordgo.Session, error) {
+	if token != "" {
+		token = "Bot " + token
+	}
+	s, err := discordgo.New(token)
+	if err != nil {
+		return nil, fmt.Errorf("discord: new session: %w", err)
+	}
+	s.Client = client
+	s.Identify.Intents = discordgo.IntentsGuilds
+	return s, nil
+}
