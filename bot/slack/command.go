@@ -1,0 +1,53 @@
+package slack
+
+import (
+	"context"
+	"errors"
+
+	slackapi "github.com/slack-go/slack"
+
+	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/sessions"
+)
+
+// errBadRequest marks a request that lacks what every request from Slack
+// carries: it is answered 400 (or acked without a reply in Socket Mode).
+var errBadRequest = errors.New("slack: malformed request")
+
+// command runs a slash command and returns the message to answer with, in
+// the HTTP response body or the Socket Mode ack: in_channel for public
+// replies, ephemeral for the rest. It returns nil and errBadRequest for a
+// command without a team, channel or user. It fills in rep.
+func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, rep *report) (*slackapi.WebhookMessage, error) {
+	rep.channel = sc.ChannelID
+	key := sessions.Key{Platform: Platform, Workspace: sc.TeamID, Channel: sc.ChannelID}
+	if key.Validate() != nil || sc.UserID == "" {
+		rep.outcome, rep.reason = outcomeBadRequest, "command without a valid team, channel or user"
+		return nil, errBadRequest
+	}
+	ctx, cancel := context.WithTimeout(ctx, commandBudget)
+	defer cancel()
+	cmd := bot.Command{Key: key, User: sessions.Player{ID: sc.UserID, Name: sc.UserName}, Self: a.selfPlayer(ctx)}
+	var reply bot.Reply
+	req, err := bot.ParseText(sc.Text)
+	if err != nil {
+		reply = a.svc.HandleText(ctx, cmd, sc.Text) // the refusal, with the help
+	} else {
+		rep.kind = req.Kind.String()
+		if req.Kind == bot.KindChallenge && req.Opponent.ID != cmd.Self.ID && req.Opponent.ID != cmd.User.ID {
+			req.OpponentIsBot = a.isBot(ctx, req.Opponent.ID)
+		}
+		cmd.Request = req
+		reply = a.svc.Handle(ctx, cmd)
+	}
+	rep.outcome = outcomeOf(reply)
+	if reply.Visibility == bot.VisibilityNone {
+		return nil, nil
+	}
+	msg := message(reply)
+	msg.ResponseType = ephemeral
+	if reply.Visibility == bot.Public || reply.Visibility == bot.Update {
+		msg.ResponseType = inChannel
+	}
+	return msg, nil
+}

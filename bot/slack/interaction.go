@@ -1,0 +1,141 @@
+package slack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	slackapi "github.com/slack-go/slack"
+
+	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/sessions"
+)
+
+// notMine is told to someone who clicks a button the bot did not draw (or
+// whose value was tampered with).
+const notMine = "That button isn't one of mine, so it did nothing."
+
+// errForeign marks a click on a button the bot did not draw: it is answered
+// with an ephemeral note.
+var errForeign = errors.New("slack: not one of our buttons")
+
+// click is a parsed button click.
+type click struct {
+	cmd         bot.Command // Self is filled in later
+	responseURL string
+}
+
+// parseClick checks a block_actions callback and returns the click.
+// Callbacks that lack a team, channel, user, action or usable response_url
+// (or are of another type) return an error wrapping errBadRequest; clicks
+// on buttons the bot did not draw return the click (without a request)
+// and an error wrapping errForeign.
+func parseClick(ic slackapi.InteractionCallback) (click, error) {
+	if ic.Type != slackapi.InteractionTypeBlockActions {
+		return click{}, fmt.Errorf("%w: interaction type %q", errBadRequest, ic.Type)
+	}
+	channel := ic.Container.ChannelID
+	if channel == "" {
+		channel = ic.Channel.ID
+	}
+	c := click{cmd: bot.Command{
+		Key:     sessions.Key{Platform: Platform, Workspace: ic.Team.ID, Channel: channel},
+		User:    sessions.Player{ID: ic.User.ID, Name: ic.User.Name},
+		Message: sessions.MessageRef{Channel: channel, Timestamp: ic.Container.MessageTs},
+	}, responseURL: ic.ResponseURL}
+	switch {
+	case c.cmd.Key.Validate() != nil:
+		return click{}, fmt.Errorf("%w: no valid team or channel", errBadRequest)
+	case c.cmd.User.ID == "":
+		return click{}, fmt.Errorf("%w: no user", errBadRequest)
+	case !webURL(ic.ResponseURL):
+		return click{}, fmt.Errorf("%w: no usable response_url", errBadRequest)
+	case len(ic.ActionCallback.BlockActions) == 0 || ic.ActionCallback.BlockActions[0] == nil:
+		return click{}, fmt.Errorf("%w: no action", errBadRequest)
+	}
+	act := ic.ActionCallback.BlockActions[0]
+	if !strings.HasPrefix(act.ActionID, actionPrefix) {
+		return c, fmt.Errorf("%w: action id %q", errForeign, act.ActionID)
+	}
+	req, err := bot.ParseAction(act.Value)
+	if err != nil {
+		return c, fmt.Errorf("%w: %w", errForeign, err)
+	}
+	c.cmd.Request = req
+	return c, nil
+}
+
+// webURL reports whether s is an absolute http(s) URL.
+func webURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
+}
+
+// interact handles a button click: it checks the callback and starts the
+// background work that runs the command and posts the reply to the click's
+// response_url. It returns errBadRequest (wrapped) for a malformed
+// callback, which gets no reply; the caller has already acknowledged, or
+// will answer 400. It owns rep from here on: rep is finished when the
+// work is.
+func (a *Adapter) interact(ic slackapi.InteractionCallback, rep *report) error {
+	c, err := parseClick(ic)
+	rep.channel = c.cmd.Key.Channel
+	if errors.Is(err, errBadRequest) {
+		rep.outcome, rep.reason = outcomeBadRequest, err.Error()
+		a.done(rep)
+		return err
+	}
+	if err == nil {
+		rep.kind = c.cmd.Kind.String()
+	}
+	started := a.spawn(func(ctx context.Context) {
+		defer a.done(rep)
+		if err != nil { // a foreign button: say so, privately
+			rep.outcome, rep.reason = outcomeRefused, "foreign button"
+			msg := &slackapi.WebhookMessage{Text: notMine, ResponseType: ephemeral}
+			if perr := a.post(ctx, c.responseURL, msg); perr != nil {
+				rep.outcome = outcomeError
+			}
+			return
+		}
+		c.cmd.Self = a.selfPlayer(ctx)
+		reply := a.svc.Handle(ctx, c.cmd)
+		rep.outcome = outcomeOf(reply)
+		if reply.Visibility == bot.VisibilityNone {
+			return
+		}
+		msg := message(reply)
+		switch reply.Visibility {
+		case bot.Update:
+			msg.ReplaceOriginal = true
+		case bot.Public:
+			msg.ResponseType = inChannel
+		default:
+			msg.ResponseType = ephemeral
+		}
+		if perr := a.post(ctx, c.responseURL, msg); perr != nil {
+			rep.outcome = outcomeError
+		}
+	})
+	if !started {
+		rep.outcome, rep.reason = outcomeError, "shutting down"
+		a.done(rep)
+	}
+	return nil
+}
+
+// post sends msg to a response_url. Failures are logged (without the URL,
+// which is a credential for the message) and returned.
+func (a *Adapter) post(ctx context.Context, responseURL string, msg *slackapi.WebhookMessage) error {
+	err := slackapi.PostWebhookCustomHTTPContext(ctx, responseURL, a.http, msg)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // url.Error's text carries the URL
+		}
+		a.log.Error("slack response_url post failed", "platform", Platform, "err", err)
+	}
+	return err
+}

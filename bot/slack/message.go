@@ -1,0 +1,103 @@
+package slack
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	slackapi "github.com/slack-go/slack"
+
+	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/render"
+)
+
+// Block Kit limits (docs.slack.dev/reference/block-kit).
+const (
+	maxText          = 3000 // characters in a text object
+	maxButtonLabel   = 75   // characters in a button's plain_text
+	maxActionButtons = 25   // elements in one actions block
+)
+
+// Response types of a message sent to Slack.
+const (
+	inChannel = "in_channel"
+	ephemeral = "ephemeral"
+)
+
+// actionPrefix starts the action_id of every button the adapter draws.
+const actionPrefix = "c4_"
+
+// fallbackText is the notification text when a reply has none.
+const fallbackText = "Connect Four"
+
+// message lays r out as a Slack message: Block Kit blocks and the plain
+// text fallback. The caller sets how it is delivered (response type,
+// replace_original).
+func message(r bot.Reply) *slackapi.WebhookMessage {
+	m := r.Format(render.Slack())
+	text := clip(m.Fallback, maxText)
+	if strings.TrimSpace(text) == "" {
+		text = fallbackText
+	}
+	msg := &slackapi.WebhookMessage{Text: text}
+	if bs := blocks(m, r.Buttons); len(bs) > 0 {
+		msg.Blocks = &slackapi.Blocks{BlockSet: bs}
+	}
+	return msg
+}
+
+// blocks returns a section with the header and the board, a context block
+// with the status, and actions blocks with the buttons that are not
+// disabled (Slack has no disabled buttons).
+func blocks(m bot.Message, buttons []bot.Button) []slackapi.Block {
+	var bs []slackapi.Block
+	section := func(s string) {
+		if strings.TrimSpace(s) != "" {
+			bs = append(bs, slackapi.NewSectionBlock(mrkdwn(clip(s, maxText)), nil, nil))
+		}
+	}
+	switch body := strings.TrimSpace(m.Header + "\n" + m.Board); {
+	case utf8.RuneCountInString(body) <= maxText:
+		section(body)
+	default: // a long announcement over a big board: one section each
+		section(m.Header)
+		section(m.Board)
+	}
+	if strings.TrimSpace(m.Status) != "" {
+		bs = append(bs, slackapi.NewContextBlock("c4_status", mrkdwn(clip(m.Status, maxText))))
+	}
+	var elems []slackapi.BlockElement
+	for i, b := range buttons {
+		if b.Disabled {
+			continue
+		}
+		label := slackapi.NewTextBlockObject(slackapi.PlainTextType, clip(b.Label, maxButtonLabel), true, false)
+		btn := slackapi.NewButtonBlockElement(actionPrefix+strconv.Itoa(i), b.Value, label)
+		switch b.Style {
+		case bot.StylePrimary:
+			btn = btn.WithStyle(slackapi.StylePrimary)
+		case bot.StyleDanger:
+			btn = btn.WithStyle(slackapi.StyleDanger)
+		}
+		elems = append(elems, btn)
+	}
+	for n := 0; len(elems) > 0; n++ {
+		k := min(len(elems), maxActionButtons)
+		bs = append(bs, slackapi.NewActionBlock("c4_buttons_"+strconv.Itoa(n), elems[:k]...))
+		elems = elems[k:]
+	}
+	return bs
+}
+
+func mrkdwn(s string) *slackapi.TextBlockObject {
+	return slackapi.NewTextBlockObject(slackapi.MarkdownType, s, false, false)
+}
+
+// clip cuts s to at most n characters (runes), marking a cut with "…".
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}

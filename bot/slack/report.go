@@ -1,0 +1,67 @@
+package slack
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/connect4/connect4/bot"
+)
+
+// The outcomes of a request, for logs and Config.Observe.
+const (
+	outcomeOK           = "ok"
+	outcomeRefused      = "refused"
+	outcomeError        = "error"
+	outcomeUnauthorized = "unauthorized"
+	outcomeBadRequest   = "bad_request"
+	outcomeTooLarge     = "too_large"
+)
+
+// kindUnknown is the kind of a request that never became a command.
+const kindUnknown = "unknown"
+
+// report is what is logged and observed about one request: never tokens,
+// secrets or message text.
+type report struct {
+	start   time.Time
+	via     string // "http" or "socket"
+	what    string // "command" or "click"
+	channel string
+	kind    string
+	outcome string
+	reason  string // why a request was refused before it reached the bot
+}
+
+func newReport(via, what string) *report {
+	return &report{start: time.Now(), via: via, what: what, kind: kindUnknown}
+}
+
+// outcomeOf is the outcome of a reply.
+func outcomeOf(r bot.Reply) string {
+	switch r.Problem {
+	case bot.ProblemNone:
+		return outcomeOK
+	case bot.ProblemInternal, bot.ProblemUnavailable, bot.ProblemCorrupt:
+		return outcomeError
+	}
+	return outcomeRefused
+}
+
+// done logs rep (at Warn when unauthorized, else Info) and observes it.
+func (a *Adapter) done(rep *report) {
+	elapsed := time.Since(rep.start)
+	level := slog.LevelInfo
+	if rep.outcome == outcomeUnauthorized {
+		level = slog.LevelWarn
+	}
+	attrs := []any{"platform", Platform, "via", rep.via, "request", rep.what,
+		"channel", rep.channel, "kind", rep.kind, "outcome", rep.outcome, "duration", elapsed}
+	if rep.reason != "" {
+		attrs = append(attrs, "reason", rep.reason)
+	}
+	a.log.Log(context.Background(), level, "slack request", attrs...)
+	if a.cfg.Observe != nil {
+		a.cfg.Observe(rep.kind, rep.outcome, elapsed)
+	}
+}

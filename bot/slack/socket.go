@@ -1,0 +1,129 @@
+package slack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	slackapi "github.com/slack-go/slack"
+	"github.com/slack-go/slack/socketmode"
+)
+
+// ackBudget bounds sending one Socket Mode ack.
+const ackBudget = 2 * time.Second
+
+// acker acknowledges Socket Mode envelopes; *socketmode.Client is one.
+type acker interface {
+	AckCtx(ctx context.Context, envelopeID string, payload any) error
+}
+
+var _ acker = (*socketmode.Client)(nil)
+
+// RunSocketMode connects to Slack over Socket Mode (with the app token) and
+// serves slash commands and button clicks through the same code as the
+// HTTP endpoints, until ctx is done (returning nil) or the connection
+// fails for good (returning the error). It needs Config.AppToken and
+// Config.BotToken.
+func (a *Adapter) RunSocketMode(ctx context.Context) error {
+	if a.cfg.AppToken == "" || a.cfg.BotToken == "" {
+		return errors.New("slack: Socket Mode needs SLACK_APP_TOKEN and SLACK_BOT_TOKEN")
+	}
+	sm := socketmode.New(a.client(),
+		socketmode.OptionLog(slog.NewLogLogger(a.log.Handler(), slog.LevelDebug)))
+	a.selfPlayer(ctx) // learn our user id before the first command
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() { errc <- sm.RunContext(ctx) }()
+	for {
+		select {
+		case evt := <-sm.Events:
+			a.dispatch(ctx, sm, evt)
+		case err := <-errc:
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("slack: socket mode: %w", err)
+		case <-ctx.Done():
+			<-errc
+			return nil
+		}
+	}
+}
+
+// dispatch routes one Socket Mode event. Slash commands are answered in
+// their ack, from the background so that one slow command does not hold up
+// the others; clicks are acked at once and then handled like HTTP clicks.
+func (a *Adapter) dispatch(ctx context.Context, ack acker, evt socketmode.Event) {
+	switch evt.Type {
+	case socketmode.EventTypeConnecting:
+		a.log.Info("slack socket mode connecting", "platform", Platform)
+		return
+	case socketmode.EventTypeConnected:
+		a.log.Info("slack socket mode connected", "platform", Platform)
+		return
+	case socketmode.EventTypeConnectionError, socketmode.EventTypeIncomingError,
+		socketmode.EventTypeErrorBadMessage, socketmode.EventTypeErrorWriteFailed:
+		a.log.Warn("slack socket mode trouble", "platform", Platform, "event", string(evt.Type))
+		return
+	case socketmode.EventTypeInvalidAuth:
+		a.log.Error("slack socket mode: the app token was refused", "platform", Platform)
+		return
+	}
+	if evt.Request == nil || evt.Request.EnvelopeID == "" {
+		return // hello, disconnect: handled by the client
+	}
+	envelope := evt.Request.EnvelopeID
+	switch evt.Type {
+	case socketmode.EventTypeSlashCommand:
+		rep := newReport("socket", "command")
+		sc, ok := evt.Data.(slackapi.SlashCommand)
+		if !ok {
+			a.ack(ctx, ack, envelope, nil)
+			rep.outcome, rep.reason = outcomeBadRequest, "unreadable slash command"
+			a.done(rep)
+			return
+		}
+		if !a.spawn(func(ctx context.Context) {
+			msg, _ := a.command(ctx, sc, rep)
+			var payload any
+			if msg != nil {
+				payload = msg
+			}
+			if err := a.ack(ctx, ack, envelope, payload); err != nil {
+				rep.outcome = outcomeError
+			}
+			a.done(rep)
+		}) {
+			a.ack(ctx, ack, envelope, nil)
+			rep.outcome, rep.reason = outcomeError, "shutting down"
+			a.done(rep)
+		}
+	case socketmode.EventTypeInteractive:
+		a.ack(ctx, ack, envelope, nil) // block_actions acks carry no message
+		rep := newReport("socket", "click")
+		ic, ok := evt.Data.(slackapi.InteractionCallback)
+		if !ok {
+			rep.outcome, rep.reason = outcomeBadRequest, "unreadable interaction"
+			a.done(rep)
+			return
+		}
+		_ = a.interact(ic, rep) // a malformed click is logged; there is nobody to answer
+	default:
+		a.ack(ctx, ack, envelope, nil) // events we did not subscribe to
+	}
+}
+
+// ack acknowledges an envelope, with payload (nil for none), logging a
+// failure.
+func (a *Adapter) ack(ctx context.Context, ack acker, envelope string, payload any) error {
+	ctx, cancel := context.WithTimeout(ctx, ackBudget)
+	defer cancel()
+	err := ack.AckCtx(ctx, envelope, payload)
+	if err != nil {
+		a.log.Warn("slack socket mode ack failed", "platform", Platform, "err", err)
+	}
+	return err
+}
