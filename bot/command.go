@@ -1,0 +1,323 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/connect4/connect4/engine"
+	"github.com/connect4/connect4/sessions"
+)
+
+// Kind is what a command asks for. The zero value KindNone asks for nothing
+// and gets the help text.
+type Kind uint8
+
+// The kinds of command. New kinds are only ever appended.
+const (
+	KindNone Kind = iota
+	KindHelp
+	KindChallenge
+	KindAI
+	KindAccept
+	KindDecline
+	KindCancel
+	KindDrop
+	KindResign
+	KindClaim
+	KindBoard
+	KindLeaderboard
+	KindStats
+	KindRematch
+	KindNextRound
+	KindReset
+)
+
+var kindNames = [...]string{
+	KindNone: "none", KindHelp: "help", KindChallenge: "challenge", KindAI: "ai",
+	KindAccept: "accept", KindDecline: "decline", KindCancel: "cancel", KindDrop: "drop",
+	KindResign: "resign", KindClaim: "claim", KindBoard: "board", KindLeaderboard: "leaderboard",
+	KindStats: "stats", KindRematch: "rematch", KindNextRound: "next", KindReset: "reset",
+}
+
+// String returns the kind's lower-case name, as used in logs and metrics.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Variant is the board and match chosen in a challenge. A zero field means
+// the default: 6 rows, 7 columns, connect 4, first to 1 win.
+type Variant struct {
+	Rows, Cols, Connect int
+	FirstTo             int
+}
+
+// MaxFirstTo is the longest match a challenge may ask for.
+const MaxFirstTo = 9
+
+// withDefaults fills the zero fields of v.
+func (v Variant) withDefaults() Variant {
+	d := engine.DefaultConfig()
+	if v.Rows == 0 {
+		v.Rows = d.Rows
+	}
+	if v.Cols == 0 {
+		v.Cols = d.Cols
+	}
+	if v.Connect == 0 {
+		v.Connect = min(d.Connect, max(v.Rows, v.Cols))
+	}
+	if v.FirstTo == 0 {
+		v.FirstTo = 1
+	}
+	return v
+}
+
+// config returns the engine size of v (with defaults filled).
+func (v Variant) config() engine.Config {
+	return engine.Config{Rows: v.Rows, Cols: v.Cols, Connect: v.Connect}
+}
+
+// validate returns a *UserError naming the allowed range of the first bad
+// value of v (with defaults filled).
+func (v Variant) validate() error {
+	if err := v.config().Validate(); err != nil {
+		var ce *engine.ConfigError
+		if errors.As(err, &ce) {
+			return userErr(ProblemBadVariant, ce.Field, ce.Value, ce.Min, ce.Max)
+		}
+		return err
+	}
+	if v.FirstTo < 1 || v.FirstTo > MaxFirstTo {
+		return userErr(ProblemBadVariant, "first-to", v.FirstTo, 1, MaxFirstTo)
+	}
+	return nil
+}
+
+// Request is what a person asked for, whatever the platform.
+type Request struct {
+	Kind Kind
+
+	// Challenge: whom, whether the platform marks them as a bot user, and the
+	// variant.
+	Opponent      sessions.Player
+	OpponentIsBot bool
+	Variant       Variant
+
+	// AI: the level ("easy", "medium", "hard"; "" for the default).
+	Level string
+
+	// Stats: whose; the zero Player means the person asking.
+	Target sessions.Player
+
+	// Buttons: the game the button was drawn for, the move number it was
+	// drawn at, and for a drop the 0-based column.
+	GameID string
+	Move   int
+	Column int
+}
+
+// Command is one request from one person in one channel.
+type Command struct {
+	Key  sessions.Key    // the channel
+	User sessions.Player // who asked
+	// Self is this bot's own user on the platform: challenging it starts a
+	// game against the AI, which plays under this identity. Its ID may be
+	// empty where the platform does not tell.
+	Self sessions.Player
+	// Message is the message a button was clicked on, if any.
+	Message sessions.MessageRef
+	Request
+}
+
+// FromButton reports whether the command came from a button on a message,
+// so that the reply can update that message in place.
+func (c Command) FromButton() bool { return c.GameID != "" }
+
+// mention is <@ID> or <@ID|name>, the escaped form Slack sends; Discord and
+// the terminal adapter use <@ID> too.
+var mention = regexp.MustCompile(`^<@([A-Za-z0-9_.\-]{1,128})(?:\|([^<>]{0,256}))?>$`)
+
+// ParseMention returns the player named by a <@ID> or <@ID|name> token.
+func ParseMention(s string) (sessions.Player, bool) {
+	m := mention.FindStringSubmatch(s)
+	if m == nil {
+		return sessions.Player{}, false
+	}
+	return sessions.Player{ID: m[1], Name: m[2]}, true
+}
+
+var sizeWord = regexp.MustCompile(`^(\d{1,2})\s*[x×]\s*(\d{1,2})$`)
+
+// ParseText parses the text typed after /connect4 (as on Slack and in the
+// terminal): "@user [ROWSxCOLS] [connect N] [first-to N]", "challenge @user
+// ...", "ai [easy|medium|hard]", "accept", "decline", "cancel", "resign",
+// "claim", "board", "leaderboard", "stats [@user]", "rematch", "reset",
+// "help". Mentions must already be in the <@ID> form. Anything else
+// returns a *UserError (ProblemUsage) whose reply is the help text.
+func ParseText(text string) (Request, error) {
+	words := strings.Fields(text)
+	if len(words) == 0 {
+		return Request{Kind: KindHelp}, nil
+	}
+	head := strings.ToLower(words[0])
+	if _, ok := ParseMention(words[0]); ok {
+		head = "challenge"
+	} else {
+		words = words[1:]
+	}
+	simple := map[string]Kind{
+		"help": KindHelp, "accept": KindAccept, "decline": KindDecline, "cancel": KindCancel,
+		"resign": KindResign, "claim": KindClaim, "board": KindBoard, "leaderboard": KindLeaderboard,
+		"top": KindLeaderboard, "rematch": KindRematch, "reset": KindReset,
+	}
+	if k, ok := simple[head]; ok {
+		if len(words) > 0 {
+			return Request{}, userErr(ProblemUsage, text)
+		}
+		return Request{Kind: k}, nil
+	}
+	switch head {
+	case "stats":
+		switch len(words) {
+		case 0:
+			return Request{Kind: KindStats}, nil
+		case 1:
+			if p, ok := ParseMention(words[0]); ok {
+				return Request{Kind: KindStats, Target: p}, nil
+			}
+		}
+	case "ai", "bot":
+		switch len(words) {
+		case 0:
+			return Request{Kind: KindAI}, nil
+		case 1:
+			return Request{Kind: KindAI, Level: strings.ToLower(words[0])}, nil
+		}
+	case "challenge", "play", "vs":
+		if len(words) == 0 {
+			break
+		}
+		p, ok := ParseMention(words[0])
+		if !ok {
+			break
+		}
+		v, err := parseVariant(words[1:])
+		if err != nil {
+			return Request{}, err
+		}
+		return Request{Kind: KindChallenge, Opponent: p, Variant: v}, nil
+	}
+	return Request{}, userErr(ProblemUsage, text)
+}
+
+// parseVariant reads "8x9", "connect 5" and "first-to 3" (also "first to
+// 3") in any order. A value given as 0 is refused rather than taken as the
+// default.
+func parseVariant(words []string) (Variant, error) {
+	var v Variant
+	for i := 0; i < len(words); i++ {
+		w := strings.ToLower(words[i])
+		var field string
+		var dst *int
+		switch {
+		case sizeWord.MatchString(w):
+			m := sizeWord.FindStringSubmatch(w)
+			v.Rows, _ = strconv.Atoi(m[1])
+			v.Cols, _ = strconv.Atoi(m[2])
+			if v.Rows == 0 {
+				return Variant{}, userErr(ProblemBadVariant, "rows", 0, engine.MinSize, engine.MaxSize)
+			}
+			if v.Cols == 0 {
+				return Variant{}, userErr(ProblemBadVariant, "cols", 0, engine.MinSize, engine.MaxSize)
+			}
+			continue
+		case w == "connect" || w == "line":
+			field, dst = "connect", &v.Connect
+		case w == "first-to" || w == "first_to" || w == "firstto" || w == "ft":
+			field, dst = "first-to", &v.FirstTo
+		case w == "first" && i+1 < len(words) && strings.ToLower(words[i+1]) == "to":
+			field, dst = "first-to", &v.FirstTo
+			i++
+		default:
+			return Variant{}, userErr(ProblemUsage, fmt.Sprintf("unknown option %q", words[i]))
+		}
+		i++
+		if i >= len(words) {
+			return Variant{}, userErr(ProblemUsage, field+" needs a number")
+		}
+		n, err := strconv.Atoi(words[i])
+		if err != nil || n < 1 || n > 99 {
+			if err != nil {
+				return Variant{}, userErr(ProblemUsage, fmt.Sprintf("%q is not a number for %s", words[i], field))
+			}
+			lo, hi := engine.MinConnect, engine.MaxSize
+			if field == "first-to" {
+				lo, hi = 1, MaxFirstTo
+			}
+			return Variant{}, userErr(ProblemBadVariant, field, n, lo, hi)
+		}
+		*dst = n
+	}
+	return v, nil
+}
+
+// Action is what a button does; its encoded form goes in a button's value
+// (Slack) or custom_id (Discord) and carries the game id and the move
+// number it was drawn at, so stale and repeated clicks are recognised.
+type Action struct {
+	Kind   Kind // KindAccept, KindDecline, KindCancel, KindDrop, KindRematch or KindNextRound
+	GameID string
+	Move   int
+	Column int // 0-based; drops only
+}
+
+// actionPrefix starts every encoded action.
+const actionPrefix = "c4"
+
+// MaxActionLen is the longest encoded action, within Discord's 100
+// characters for a custom_id.
+const MaxActionLen = 100
+
+var buttonKinds = map[string]Kind{
+	"accept": KindAccept, "decline": KindDecline, "cancel": KindCancel,
+	"drop": KindDrop, "rematch": KindRematch, "next": KindNextRound,
+}
+
+var gameIDPattern = regexp.MustCompile(`^[A-Za-z0-9_\-]{1,64}$`)
+
+// String encodes a as "c4:<kind>:<game>:<move>:<column>".
+func (a Action) String() string {
+	return fmt.Sprintf("%s:%s:%s:%d:%d", actionPrefix, a.Kind, a.GameID, a.Move, a.Column)
+}
+
+// ParseAction decodes a button value made by Action.String into a Request.
+// Anything else (forged, truncated, out of range) returns an error.
+func ParseAction(s string) (Request, error) {
+	if len(s) > MaxActionLen {
+		return Request{}, errors.New("bot: action too long")
+	}
+	parts := strings.Split(s, ":")
+	if len(parts) != 5 || parts[0] != actionPrefix {
+		return Request{}, fmt.Errorf("bot: malformed action %q", s)
+	}
+	kind, ok := buttonKinds[parts[1]]
+	if !ok {
+		return Request{}, fmt.Errorf("bot: unknown action kind %q", parts[1])
+	}
+	if !gameIDPattern.MatchString(parts[2]) {
+		return Request{}, fmt.Errorf("bot: malformed game id in action %q", s)
+	}
+	move, err1 := strconv.Atoi(parts[3])
+	col, err2 := strconv.Atoi(parts[4])
+	if err1 != nil || err2 != nil || move < 0 || move > engine.MaxSize*engine.MaxSize ||
+		col < 0 || col >= engine.MaxSize {
+		return Request{}, fmt.Errorf("bot: bad numbers in action %q", s)
+	}
+	return Request{Kind: kind, GameID: parts[2], Move: move, Column: col}, nil
+}

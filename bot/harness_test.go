@@ -1,0 +1,133 @@
+package bot
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/connect4/connect4/engine"
+	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
+)
+
+// harness drives a Service in one channel, the way an adapter would.
+type harness struct {
+	t     *testing.T
+	svc   *Service
+	store sessions.Store
+	clock *storetest.Clock
+	key   sessions.Key
+	self  sessions.Player
+	// prefix is the Redis key prefix, "" for the memory store.
+	prefix string
+	events []string
+}
+
+// lowestColumn is a predictable AI for flow tests: the leftmost legal
+// column.
+func lowestColumn(_ context.Context, cfg engine.Config, history []int, _ string, _ time.Duration) (int, error) {
+	g, err := engine.New(cfg)
+	if err != nil {
+		return 0, err
+	}
+	for _, c := range history {
+		if err := g.Play(g.Turn(), c); err != nil {
+			return 0, err
+		}
+	}
+	return g.LegalColumns()[0], nil
+}
+
+// forEachStore runs f on the memory store and on real Redis.
+func forEachStore(t *testing.T, f func(t *testing.T, h *harness)) {
+	t.Run("memory", func(t *testing.T) {
+		clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+		f(t, newHarness(t, sessions.NewMemory(sessions.Options{Now: clk.Now}), clk, ""))
+	})
+	t.Run("redis", func(t *testing.T) {
+		c := storetest.Redis(t)
+		prefix := storetest.Prefix(t, c)
+		// Redis expires keys on its own clock, so the test clock starts now.
+		clk := storetest.NewClock(time.Now())
+		f(t, newHarness(t, sessions.NewRedis(c, sessions.Options{Prefix: prefix, Now: clk.Now}), clk, prefix))
+	})
+}
+
+func newHarness(t *testing.T, st sessions.Store, clk *storetest.Clock, prefix string) *harness {
+	h := &harness{t: t, store: st, clock: clk, prefix: prefix,
+		key:  sessions.Key{Platform: "test", Workspace: "T1", Channel: "C1"},
+		self: sessions.Player{ID: "UBOT", Name: "connect4"}}
+	h.svc = New(st, Options{Now: clk.Now, AI: lowestColumn, Hooks: Hooks{
+		GameStarted:  func(string, bool) { h.events = append(h.events, "started") },
+		Move:         func(string) { h.events = append(h.events, "move") },
+		GameFinished: func(_ string, r string) { h.events = append(h.events, "finished:"+r) },
+	}})
+	return h
+}
+
+// say runs the text of a /connect4 command typed by user.
+func (h *harness) say(user, text string) Reply {
+	h.t.Helper()
+	return h.svc.HandleText(h.t.Context(), Command{Key: h.key, User: player(user), Self: h.self}, text)
+}
+
+func player(id string) sessions.Player { return sessions.Player{ID: id, Name: strings.ToLower(id)} }
+
+// click clicks the button labelled label on reply r as user.
+func (h *harness) click(user string, r Reply, label string) Reply {
+	h.t.Helper()
+	i := slices.IndexFunc(r.Buttons, func(b Button) bool { return b.Label == label })
+	if i < 0 {
+		h.t.Fatalf("no button %q on %q (buttons %v)", label, r.Text, r.Buttons)
+	}
+	req, err := ParseAction(r.Buttons[i].Value)
+	if err != nil {
+		h.t.Fatalf("ParseAction(%q): %v", r.Buttons[i].Value, err)
+	}
+	return h.svc.Handle(h.t.Context(), Command{Key: h.key, User: player(user), Self: h.self,
+		Message: sessions.MessageRef{Channel: "C1", Timestamp: "1.0"}, Request: req})
+}
+
+// want fails the test unless r has visibility vis, problem p and contains
+// every fragment in its text.
+func (h *harness) want(r Reply, vis Visibility, p Problem, fragments ...string) {
+	h.t.Helper()
+	if r.Visibility != vis || r.Problem != p {
+		h.t.Fatalf("reply %v/%v %q, want %v/%v", r.Visibility, r.Problem, r.Text, vis, p)
+	}
+	for _, f := range fragments {
+		if !strings.Contains(r.Text, f) {
+			h.t.Fatalf("reply %q does not contain %q", r.Text, f)
+		}
+	}
+}
+
+// start makes A challenge B and B accept, and returns the board reply.
+func (h *harness) start(a, b string, variant ...string) Reply {
+	h.t.Helper()
+	r := h.say(a, strings.Join(append([]string{"<@" + b + ">"}, variant...), " "))
+	h.want(r, Public, ProblemNone, "<@"+a+"> challenges <@"+b+"> to Connect Four")
+	r = h.click(b, r, "Accept")
+	h.want(r, Update, ProblemNone, "accepted")
+	return r
+}
+
+// drops plays columns (1-based labels) alternately by the players to move,
+// each click on the latest reply, and returns the last reply.
+func (h *harness) drops(r Reply, cols ...int) Reply {
+	h.t.Helper()
+	for _, c := range cols {
+		mover := r.Red.ID
+		if r.Game.Turn() == engine.Yellow {
+			mover = r.Yellow.ID
+		}
+		r = h.click(mover, r, strconv.Itoa(c))
+		if r.Problem != ProblemNone {
+			h.t.Fatalf("drop %d by %s refused: %q", c, mover, r.Text)
+		}
+	}
+	return r
+}

@@ -1,0 +1,109 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Problem is a reason a person's request was refused: something they can
+// fix or should know. The zero value ProblemNone is not a problem.
+type Problem uint8
+
+// The problems, each with one sentence in the table below. New problems are
+// only ever appended.
+const (
+	ProblemNone Problem = iota
+	ProblemUsage
+	ProblemNotYourTurn
+	ProblemNotInGame
+	ProblemGameOver
+	ProblemColumnFull
+	ProblemStale
+	ProblemNoGame
+	ProblemBusy
+	ProblemSelfChallenge
+	ProblemBotChallenge
+	ProblemBadVariant
+	ProblemNotForYou
+	ProblemOwnChallenge
+	ProblemOnlyChallenger
+	ProblemExpired
+	ProblemNotStarted
+	ProblemTooEarly
+	ProblemYourMove
+	ProblemBadLevel
+	ProblemRoundOver
+	ProblemNothingToRematch
+	ProblemCorrupt
+	ProblemNotCorrupt
+	ProblemUnavailable
+	ProblemConflict
+	ProblemInternal
+	ProblemNoChallenge
+)
+
+// sentences is the one table of what people are told, by problem. Some take
+// arguments, filled in by UserError.
+var sentences = [...]string{
+	ProblemUsage:            "I didn't understand that (%s). Try `/connect4 help`.",
+	ProblemNotYourTurn:      "It's not your turn: wait for <@%s> to move.",
+	ProblemNotInGame:        "You're not playing in this game. Start your own with `/connect4 @someone` once it's over.",
+	ProblemGameOver:         "That game is over. Click Rematch to play again, or start a new one with `/connect4 @someone`.",
+	ProblemColumnFull:       "Column %d is full: pick another one.",
+	ProblemStale:            "That button is out of date (the board has moved on), so it did nothing. Use the latest board.",
+	ProblemNoGame:           "There's no game in this channel. Start one with `/connect4 @someone` or `/connect4 ai`.",
+	ProblemBusy:             "%s in this channel already; it has to finish first.",
+	ProblemSelfChallenge:    "You can't challenge yourself. Try `/connect4 ai` to play against me.",
+	ProblemBotChallenge:     "<@%s> is a bot and can't play. Try `/connect4 ai` to play against me instead.",
+	ProblemBadVariant:       "%s %d is not allowed: choose from %d to %d.",
+	ProblemNotForYou:        "This challenge is for <@%s>; only they can answer it.",
+	ProblemOwnChallenge:     "You can't accept or decline your own challenge. Cancel it instead if you've changed your mind.",
+	ProblemOnlyChallenger:   "Only <@%s>, who made the challenge, can cancel it.",
+	ProblemExpired:          "That challenge has expired. Start a new one with `/connect4 @someone`.",
+	ProblemNotStarted:       "The game hasn't started: <@%s> still has to accept the challenge.",
+	ProblemTooEarly:         "<@%s> still has %s to move before you can claim the game.",
+	ProblemYourMove:         "It's your move, so there's nothing to claim.",
+	ProblemBadLevel:         "There's no AI level %q: choose easy, medium or hard.",
+	ProblemRoundOver:        "This round is over. Click Next round to play the next one.",
+	ProblemNothingToRematch: "There's no finished game here to rematch. Start one with `/connect4 @someone`.",
+	ProblemCorrupt:          "This channel's saved game is damaged and can't be read. Anyone here can clear it with `/connect4 reset`.",
+	ProblemNotCorrupt:       "The saved game here is fine, so there's nothing to reset. Players can `/connect4 resign` instead.",
+	ProblemUnavailable:      "The game store is unavailable, try again in a moment.",
+	ProblemConflict:         "Lots of clicks at once: yours didn't get through. Please try again.",
+	ProblemInternal:         "Sorry, something went wrong on my side. It has been logged; please try again.",
+	ProblemNoChallenge:      "There's no open challenge in this channel.",
+}
+
+// Sentence returns the sentence told for p, before its arguments are filled
+// in.
+func (p Problem) Sentence() string {
+	if int(p) < len(sentences) && sentences[p] != "" {
+		return sentences[p]
+	}
+	return sentences[ProblemInternal]
+}
+
+// UserError is a refusal with its Problem and the arguments of its sentence.
+// Its Error text is what the person is told.
+type UserError struct {
+	Problem Problem
+	Args    []any
+}
+
+func userErr(p Problem, args ...any) *UserError { return &UserError{Problem: p, Args: args} }
+
+func (e *UserError) Error() string {
+	if len(e.Args) == 0 {
+		return e.Problem.Sentence()
+	}
+	return fmt.Sprintf(e.Problem.Sentence(), e.Args...)
+}
+
+// problemOf returns the Problem of err, or ProblemNone.
+func problemOf(err error) Problem {
+	var ue *UserError
+	if errors.As(err, &ue) {
+		return ue.Problem
+	}
+	return ProblemNone
+}

@@ -1,0 +1,146 @@
+package bot
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/connect4/connect4/engine"
+	"github.com/connect4/connect4/render"
+	"github.com/connect4/connect4/sessions"
+)
+
+// Visibility is where a reply goes. The zero value means no reply.
+type Visibility uint8
+
+// The places a reply can go.
+const (
+	VisibilityNone Visibility = iota
+	// Public posts a new message in the channel.
+	Public
+	// Update replaces the message the button was clicked on.
+	Update
+	// Ephemeral shows a note only to the person who acted.
+	Ephemeral
+)
+
+// String returns "public", "update", "ephemeral" or "none".
+func (v Visibility) String() string {
+	switch v {
+	case Public:
+		return "public"
+	case Update:
+		return "update"
+	case Ephemeral:
+		return "ephemeral"
+	}
+	return "none"
+}
+
+// ButtonStyle is how a button looks. The zero value is the platform's plain
+// style.
+type ButtonStyle uint8
+
+// The button styles.
+const (
+	StyleDefault ButtonStyle = iota
+	StylePrimary
+	StyleDanger
+)
+
+// Button is a button under a message. Value is the encoded Action the
+// adapter sends back when it is clicked.
+type Button struct {
+	Label    string
+	Value    string
+	Column   int // 1-based column of a drop button, 0 for other buttons
+	Style    ButtonStyle
+	Disabled bool // Slack has no disabled buttons: adapters there leave them out
+}
+
+// Reply is the platform-neutral answer to a Command.
+type Reply struct {
+	Visibility Visibility
+	// Text is the announcement: what happened, or why the request was
+	// refused. Mentions are written <@id>. Always set.
+	Text string
+	// Game is the board to draw, or nil.
+	Game *engine.Game
+	// Red and Yellow are the players of Game.
+	Red, Yellow sessions.Player
+	// Score is the match score line for matches of more than one win, or "".
+	Score   string
+	Buttons []Button
+	// Problem is why the request was refused, for logs and metrics;
+	// ProblemNone for a request that was carried out.
+	Problem Problem
+}
+
+// Message is a Reply laid out in one palette, for an adapter to send.
+type Message struct {
+	// Header is the announcement and, with a board, the players line and
+	// score.
+	Header string
+	// Board is the board as emoji text (render.Board), or "".
+	Board string
+	// Status says whose turn it is, or how the game ended, or "".
+	Status string
+	// Fallback is the whole message in plain words, for notifications and
+	// screen readers.
+	Fallback string
+}
+
+// Format lays r out in palette p.
+func (r Reply) Format(p render.Palette) Message {
+	m := Message{Header: r.Text, Fallback: r.Text}
+	if r.Game == nil {
+		return m
+	}
+	players := fmt.Sprintf("%s <@%s> vs %s <@%s>", p.Red, r.Red.ID, p.Yellow, r.Yellow.ID)
+	if cfg := r.Game.Config(); cfg != engine.DefaultConfig() {
+		players += fmt.Sprintf(" · %d×%d, connect %d", cfg.Rows, cfg.Cols, cfg.Connect)
+	}
+	if r.Score != "" {
+		players += " · " + r.Score
+	}
+	m.Header = strings.TrimSpace(r.Text + "\n" + players)
+	m.Board = render.Board(r.Game, p)
+	switch t := r.Game.Turn(); t {
+	case engine.Red, engine.Yellow:
+		who, disc := r.Red, p.Red
+		if t == engine.Yellow {
+			who, disc = r.Yellow, p.Yellow
+		}
+		m.Status = fmt.Sprintf("%s <@%s>, it's your turn (move %d).", disc, who.ID, r.Game.Moves()+1)
+	}
+	names := render.Names{Red: plainName(r.Red), Yellow: plainName(r.Yellow)}
+	m.Fallback = strings.TrimSpace(PlainMentions(r.Text, r.Red, r.Yellow) + " " + render.Describe(r.Game, names))
+	if r.Score != "" {
+		m.Fallback += " " + PlainMentions(r.Score, r.Red, r.Yellow)
+	}
+	return m
+}
+
+func plainName(p sessions.Player) string {
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.ID
+}
+
+var mentionInText = regexp.MustCompile(`<@([^<>|]+)(?:\|[^<>]*)?>`)
+
+// PlainMentions replaces the <@id> mentions in s by @name for the given
+// players (and @id for anyone else), for text shown where mentions are not
+// rendered.
+func PlainMentions(s string, known ...sessions.Player) string {
+	return mentionInText.ReplaceAllStringFunc(s, func(m string) string {
+		id := mentionInText.FindStringSubmatch(m)[1]
+		for _, p := range known {
+			if p.ID == id {
+				return "@" + plainName(p)
+			}
+		}
+		return "@" + id
+	})
+}

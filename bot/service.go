@@ -1,0 +1,187 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/connect4/connect4/engine"
+	"github.com/connect4/connect4/sessions"
+)
+
+// Defaults for Options.
+const (
+	DefaultChallengeTTL = 10 * time.Minute
+	DefaultTurnTimeout  = 24 * time.Hour
+	DefaultAIBudget     = time.Second
+)
+
+// MoveFunc chooses the AI's next column (0-based) for a game of the given
+// size after history, at a level ("easy", "medium", "hard"), within budget
+// and ctx.
+type MoveFunc func(ctx context.Context, cfg engine.Config, history []int, level string, budget time.Duration) (int, error)
+
+// Hooks are called as games progress, for metrics; nil funcs are skipped.
+// They must be safe for concurrent use.
+type Hooks struct {
+	GameStarted  func(platform string, ai bool)
+	Move         func(platform string)
+	GameFinished func(platform string, result string) // "win", "draw", "resign", "timeout", "declined", "cancelled", "expired"
+}
+
+// Options configure a Service. Zero fields take the defaults.
+type Options struct {
+	ChallengeTTL time.Duration    // how long a challenge waits for an answer
+	TurnTimeout  time.Duration    // idle time after which the waiting player may claim the game
+	AIBudget     time.Duration    // thinking time of the AI per move
+	AI           MoveFunc         // the AI; nil means the engine/solver levels
+	Logger       *slog.Logger     // nil means slog.Default()
+	Now          func() time.Time // nil means time.Now
+	Hooks        Hooks
+}
+
+// Service runs commands. It is safe for concurrent use: all state lives in
+// the store.
+type Service struct {
+	store sessions.Store
+	opt   Options
+	log   *slog.Logger
+}
+
+// New returns a Service on store.
+func New(store sessions.Store, opt Options) *Service {
+	if opt.ChallengeTTL <= 0 {
+		opt.ChallengeTTL = DefaultChallengeTTL
+	}
+	if opt.TurnTimeout <= 0 {
+		opt.TurnTimeout = DefaultTurnTimeout
+	}
+	if opt.AIBudget <= 0 {
+		opt.AIBudget = DefaultAIBudget
+	}
+	if opt.AI == nil {
+		opt.AI = solverMove
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	log := opt.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Service{store: store, opt: opt, log: log}
+}
+
+// Slow reports whether cmd may take longer than a chat platform's
+// acknowledgement deadline (it may involve an AI move), so the adapter
+// should acknowledge first and deliver the reply later.
+func (s *Service) Slow(cmd Command) bool {
+	switch cmd.Kind {
+	case KindAI, KindDrop, KindRematch, KindNextRound:
+		return true
+	case KindChallenge:
+		return cmd.Self.ID != "" && cmd.Opponent.ID == cmd.Self.ID
+	}
+	return false
+}
+
+// Handle runs cmd and returns the reply. It never fails: a refusal is an
+// ephemeral reply with its Problem set, and an unexpected error is logged
+// at Error level and answered with a short apology.
+func (s *Service) Handle(ctx context.Context, cmd Command) Reply {
+	r, err := s.handle(ctx, cmd)
+	if err == nil {
+		return r
+	}
+	return s.refusal(cmd, err)
+}
+
+// HandleText parses text, typed after /connect4 (see ParseText), into
+// cmd's request and runs it like Handle. Text it cannot parse gets an
+// ephemeral reply with the help.
+func (s *Service) HandleText(ctx context.Context, cmd Command, text string) Reply {
+	req, err := ParseText(text)
+	if err != nil {
+		return s.refusal(cmd, err)
+	}
+	cmd.Request = req
+	return s.Handle(ctx, cmd)
+}
+
+// refusal is the ephemeral reply to err.
+func (s *Service) refusal(cmd Command, err error) Reply {
+	p := problemOf(err)
+	switch {
+	case p != ProblemNone:
+	case errors.Is(err, sessions.ErrUnavailable):
+		p = ProblemUnavailable
+		s.log.Warn("store unavailable", "kind", cmd.Kind.String(), "channel", cmd.Key.String(), "err", err)
+	case errors.Is(err, sessions.ErrConflict):
+		p = ProblemConflict
+		s.log.Warn("optimistic lock retries exhausted", "kind", cmd.Kind.String(), "channel", cmd.Key.String(), "err", err)
+	case errors.Is(err, sessions.ErrCorrupt):
+		p = ProblemCorrupt
+		s.log.Error("corrupt game record", "kind", cmd.Kind.String(), "channel", cmd.Key.String(), "err", err)
+	default:
+		p = ProblemInternal
+		s.log.Error("command failed", "kind", cmd.Kind.String(), "channel", cmd.Key.String(), "err", err)
+	}
+	text := p.Sentence()
+	var ue *UserError
+	if errors.As(err, &ue) {
+		text = ue.Error()
+	}
+	if p == ProblemUsage {
+		text += "\n\n" + helpText
+	}
+	return Reply{Visibility: Ephemeral, Text: text, Problem: p}
+}
+
+func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
+	if err := cmd.Key.Validate(); err != nil {
+		return Reply{}, err
+	}
+	if cmd.User.ID == "" {
+		return Reply{}, errors.New("bot: command without a user")
+	}
+	switch cmd.Kind {
+	case KindNone, KindHelp:
+		return Reply{Visibility: Ephemeral, Text: helpText}, nil
+	case KindChallenge:
+		return s.challenge(ctx, cmd)
+	case KindAI:
+		return s.startAI(ctx, cmd, cmd.Level)
+	case KindAccept, KindDecline, KindCancel:
+		return s.answer(ctx, cmd)
+	case KindDrop:
+		return s.drop(ctx, cmd)
+	case KindResign, KindClaim:
+		return s.end(ctx, cmd)
+	case KindRematch:
+		return s.rematch(ctx, cmd)
+	case KindNextRound:
+		return s.nextRound(ctx, cmd)
+	case KindBoard:
+		return s.board(ctx, cmd)
+	case KindLeaderboard:
+		return s.leaderboard(ctx, cmd)
+	case KindStats:
+		return s.stats(ctx, cmd)
+	case KindReset:
+		return s.reset(ctx, cmd)
+	}
+	return Reply{}, userErr(ProblemUsage, cmd.Kind.String())
+}
+
+const helpText = "*Connect Four* — drop discs, line up four to win.\n" +
+	"• `/connect4 @someone` — challenge someone (add `8x9`, `connect 5`, `first-to 3` for other boards and matches)\n" +
+	"• `/connect4 ai [easy|medium|hard]` — play against me\n" +
+	"• Click a column number to drop your disc; Rematch swaps who starts\n" +
+	"• `/connect4 board` — show this channel's game again at the bottom\n" +
+	"• `/connect4 resign` — give up the current game\n" +
+	"• `/connect4 claim` — win a game your opponent has left idle for a day\n" +
+	"• `/connect4 cancel` — withdraw your open challenge\n" +
+	"• `/connect4 leaderboard` — this channel's top 10\n" +
+	"• `/connect4 stats [@someone]` — one player's record here\n" +
+	"• `/connect4 reset` — clear a damaged saved game"
