@@ -80,11 +80,21 @@ type MessageRef struct{ Channel, Timestamp, MessageID string }
 // RoundResult is the outcome of one finished round of a match.
 type RoundResult struct {
 	Winner string // user id of the winner, "" for a draw
-	Finish Finish
+	Finish Finish // FinishWin, FinishDraw, FinishResign or FinishTimeout
 }
 
 // Record is one channel's challenge or game. Stores hand out copies: changing
 // a Record changes nothing stored until it goes through Store.Update.
+//
+// Stores refuse to write (ErrInvalid), and report as corrupt when read
+// (ErrCorrupt), a record that breaks these rules: a valid Key; Status
+// pending, playing or finished, with Finish set exactly when finished; a
+// Challenger, and an Opponent unless pending; RedID one of the two, and set
+// when playing; a variant engine.Config accepts and 1 ≤ FirstTo ≤ 100; at most
+// 1000 Rounds, each won by one of the two (or drawn); no Game while pending,
+// a Game while playing, and any Game decoding to the record's variant; ids
+// and AILevel at most 128 and 64 bytes, names and message references at most
+// 256.
 type Record struct {
 	Key     Key
 	ID      string // game id, set by Create: random, URL-safe; buttons carry it

@@ -41,6 +41,7 @@ func (h *roundTrips) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.P
 
 // countingClient returns a fresh client for RedisURL with a round-trip counter.
 func countingClient(t *testing.T) (redis.UniversalClient, *roundTrips) {
+	t.Helper()
 	storetest.Redis(t) // skip or fail when unreachable
 	opt, err := redis.ParseURL(storetest.RedisURL())
 	if err != nil {
