@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"math/bits"
 	"time"
 )
@@ -70,6 +71,19 @@ func (s *Solver) Solve(p Position) int {
 	s.limited, s.aborted = false, false
 	v, _ := s.solve(p)
 	return v
+}
+
+// SolveContext is Solve that gives up when ctx is done, returning ctx's error.
+func (s *Solver) SolveContext(ctx context.Context, p Position) (int, error) {
+	deadline, _ := ctx.Deadline()
+	v, ok := s.solveUntil(p, deadline, ctx.Done())
+	if !ok {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		return 0, context.DeadlineExceeded
+	}
+	return v, nil
 }
 
 // solveUntil is Solve with a deadline and a cancel channel (either may be
