@@ -65,12 +65,13 @@ func (s *Redis) Create(ctx context.Context, rec *Record) error {
 	if err != nil {
 		return err
 	}
-	b, err := encodeRecord(n, newID())
+	op := newID() // lets the script recognise a resend of this very write
+	b, err := encodeRecord(n, op)
 	if err != nil {
 		return fmt.Errorf("sessions: create %s: %w: %w", n.Key, ErrInvalid, err)
 	}
 	res, err := createScript.Run(ctx, s.c, []string{s.gameKey(n.Key)},
-		b, s.cfg.ttl(n).Milliseconds(), s.cfg.now().UnixMilli()).Slice()
+		b, s.cfg.ttl(n).Milliseconds(), s.cfg.now().UnixMilli(), op).Slice()
 	if err != nil {
 		return s.fail("create", n.Key, err)
 	}

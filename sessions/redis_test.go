@@ -331,3 +331,53 @@ func newGame(t testing.TB, rows, cols, connect int) []byte {
 	}
 	return b
 }
+
+// resend sends every script call twice, as go-redis does when a reply is lost
+// and it retries a command that had in fact run.
+type resend struct{}
+
+func (resend) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (resend) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if err := next(ctx, cmd); err != nil || cmd.Name() != "evalsha" {
+			return err
+		}
+		return next(ctx, cmd)
+	}
+}
+func (resend) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+// TestRedisResentWrite shows that a write the client sends twice lands once,
+// is tallied once, and is reported as a success rather than as a conflict
+// (Update) or a busy channel (Create).
+func TestRedisResentWrite(t *testing.T) {
+	c, _ := countingClient(t)
+	c.AddHook(resend{})
+	s := sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c)})
+	ctx := t.Context()
+	k := storetest.Channel
+	if err := s.Create(ctx, storetest.Playing(t, k)); err != nil {
+		t.Fatalf("resent Create: %v", err)
+	}
+	calls := 0
+	r, err := s.Update(ctx, k, func(r *sessions.Record) (sessions.Tally, error) {
+		calls++
+		if r.Status != sessions.StatusPlaying {
+			return sessions.Tally{}, errors.New("already over")
+		}
+		r.Status, r.Finish = sessions.StatusFinished, sessions.FinishResign
+		r.Rounds = []sessions.RoundResult{{Winner: storetest.Bob.ID, Finish: sessions.FinishResign}}
+		return sessions.Tally{Winner: storetest.Bob, Loser: storetest.Alice}, nil
+	})
+	if err != nil || calls != 1 || r.Version != 2 {
+		t.Fatalf("resent finishing Update = version %v, %v after %d calls; want version 2, nil after 1", r.Version, err, calls)
+	}
+	if got := mustLoad(t, s, k); got.Version != 2 {
+		t.Errorf("stored Version %d, want 2", got.Version)
+	}
+	if st, err := s.Stats(ctx, k, storetest.Bob.ID); err != nil || st.Wins != 1 || st.Games() != 1 {
+		t.Errorf("Stats after a resent finish = %+v, %v; want exactly 1 win", st, err)
+	}
+}

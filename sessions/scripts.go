@@ -10,14 +10,18 @@ import "github.com/redis/go-redis/v9"
 // createScript stores a new record unless the channel has an active one.
 //
 //	KEYS[1] the record   ARGV[1] the JSON   ARGV[2] TTL in ms   ARGV[3] now in Unix ms
+//	ARGV[4] the write token inside the JSON
 //
-// It returns {1} when stored, {0, existing JSON} when busy. An existing value
-// that cjson cannot read counts as active: the caller reports it as corrupt.
+// It returns {1} when stored (or when the stored value carries this write's
+// token: a resend of a Create that landed), {0, existing JSON} when busy. An
+// existing value that cjson cannot read counts as active: the caller reports
+// it as corrupt.
 var createScript = redis.NewScript(`
 local cur = redis.call('GET', KEYS[1])
 if cur then
   local ok, r = pcall(cjson.decode, cur)
   if ok and type(r) == 'table' then
+    if r['op'] == ARGV[4] then return {1} end
     local st = r['status']
     local exp = tonumber(r['expires_ms']) or 0
     if st == 3 or (st == 1 and exp > 0 and exp < tonumber(ARGV[3])) then
