@@ -1,0 +1,244 @@
+package main
+
+import (
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// config is everything connect4 reads from the environment.
+type config struct {
+	Addr            string
+	ShutdownTimeout time.Duration
+
+	// Redis: at most one of URL, cluster addresses, sentinel addresses.
+	RedisURL            string
+	RedisClusterAddrs   []string
+	RedisSentinelAddrs  []string
+	RedisSentinelMaster string
+	RedisUsername       string
+	RedisPassword       string
+	RedisTLS            bool
+	RedisPrefix         string
+
+	ChallengeTTL time.Duration
+	TurnTimeout  time.Duration
+	GameTTL      time.Duration
+	FinishedTTL  time.Duration
+	AIBudget     time.Duration
+
+	LogFormat string
+	LogLevel  slog.Level
+
+	SlackSigningSecret, SlackBotToken, SlackAppToken, SlackAPIURL                  string
+	DiscordPublicKey, DiscordBotToken, DiscordAppID, DiscordGuildID, DiscordAPIURL string
+}
+
+// envVar documents one environment variable, for the configuration table in
+// the README and `connect4 help`.
+type envVar struct{ name, def, doc string }
+
+var envVars = []envVar{
+	{"CONNECT4_ADDR", ":8080", "listen address of `connect4 serve`"},
+	{"CONNECT4_SHUTDOWN_TIMEOUT", "10s", "how long shutdown waits for in-flight requests"},
+	{"REDIS_URL", "", "redis:// or rediss:// URL of a single Redis; unset (and no cluster or sentinel): in-memory store"},
+	{"REDIS_CLUSTER_ADDRS", "", "comma-separated host:port seeds of a Redis Cluster"},
+	{"REDIS_SENTINEL_ADDRS", "", "comma-separated host:port of Redis Sentinels (with REDIS_SENTINEL_MASTER)"},
+	{"REDIS_SENTINEL_MASTER", "", "master name watched by the Sentinels"},
+	{"REDIS_USERNAME", "", "ACL user for cluster or sentinel mode (REDIS_URL carries its own)"},
+	{"REDIS_PASSWORD", "", "password for cluster or sentinel mode"},
+	{"REDIS_TLS", "false", "use TLS for cluster or sentinel mode"},
+	{"REDIS_PREFIX", "c4:", "prefix of every Redis key (no braces)"},
+	{"CONNECT4_CHALLENGE_TTL", "10m", "how long a challenge waits for an answer"},
+	{"CONNECT4_TURN_TIMEOUT", "24h", "idle time after which the waiting player may `/connect4 claim` the game"},
+	{"CONNECT4_GAME_TTL", "168h", "an idle game is forgotten after this long"},
+	{"CONNECT4_FINISHED_TTL", "24h", "a finished game stays readable this long"},
+	{"CONNECT4_AI_BUDGET", "1s", "thinking time of the AI per move"},
+	{"LOG_FORMAT", "text", "text or json"},
+	{"LOG_LEVEL", "info", "debug, info, warn or error"},
+	{"SLACK_SIGNING_SECRET", "", "enables POST /slack/commands and /slack/interactions"},
+	{"SLACK_BOT_TOKEN", "", "xoxb- token: Web API calls, Socket Mode"},
+	{"SLACK_APP_TOKEN", "", "xapp- token: enables Socket Mode (with SLACK_BOT_TOKEN)"},
+	{"SLACK_API_URL", "", "base URL of Slack's Web API (tests, proxies)"},
+	{"DISCORD_PUBLIC_KEY", "", "hex Ed25519 key: enables POST /discord/interactions"},
+	{"DISCORD_BOT_TOKEN", "", "enables the Gateway connection; needed by `connect4 register`"},
+	{"DISCORD_APPLICATION_ID", "", "application id: deferred edits, `connect4 register`"},
+	{"DISCORD_GUILD_ID", "", "register commands in one guild only (instant, for setup)"},
+	{"DISCORD_API_URL", "", "base URL of Discord's REST API (tests)"},
+}
+
+// loadConfig reads the environment through getenv and reports every
+// problem at once, each naming its variable.
+func loadConfig(getenv func(string) string) (config, error) {
+	var errs []error
+	get := func(name string) string {
+		v := strings.TrimSpace(getenv(name))
+		if v == "" {
+			for _, e := range envVars {
+				if e.name == name {
+					return e.def
+				}
+			}
+		}
+		return v
+	}
+	dur := func(name string, lo, hi time.Duration) time.Duration {
+		s := get(name)
+		d, err := time.ParseDuration(s)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("%s: %q is not a duration (like 90s, 10m, 24h)", name, s))
+		case d < lo || d > hi:
+			errs = append(errs, fmt.Errorf("%s: %v out of range %v..%v", name, d, lo, hi))
+		}
+		return d
+	}
+	list := func(name string) []string {
+		var out []string
+		for _, a := range strings.Split(get(name), ",") {
+			if a = strings.TrimSpace(a); a != "" {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	c := config{
+		Addr:                get("CONNECT4_ADDR"),
+		ShutdownTimeout:     dur("CONNECT4_SHUTDOWN_TIMEOUT", time.Second, 10*time.Minute),
+		RedisURL:            get("REDIS_URL"),
+		RedisClusterAddrs:   list("REDIS_CLUSTER_ADDRS"),
+		RedisSentinelAddrs:  list("REDIS_SENTINEL_ADDRS"),
+		RedisSentinelMaster: get("REDIS_SENTINEL_MASTER"),
+		RedisUsername:       get("REDIS_USERNAME"),
+		RedisPassword:       getenv("REDIS_PASSWORD"),
+		RedisPrefix:         get("REDIS_PREFIX"),
+		ChallengeTTL:        dur("CONNECT4_CHALLENGE_TTL", time.Minute, 7*24*time.Hour),
+		TurnTimeout:         dur("CONNECT4_TURN_TIMEOUT", time.Minute, 30*24*time.Hour),
+		GameTTL:             dur("CONNECT4_GAME_TTL", time.Hour, 365*24*time.Hour),
+		FinishedTTL:         dur("CONNECT4_FINISHED_TTL", time.Minute, 30*24*time.Hour),
+		AIBudget:            dur("CONNECT4_AI_BUDGET", 10*time.Millisecond, 2*time.Second),
+		LogFormat:           strings.ToLower(get("LOG_FORMAT")),
+		SlackSigningSecret:  getenv("SLACK_SIGNING_SECRET"),
+		SlackBotToken:       getenv("SLACK_BOT_TOKEN"),
+		SlackAppToken:       getenv("SLACK_APP_TOKEN"),
+		SlackAPIURL:         get("SLACK_API_URL"),
+		DiscordPublicKey:    get("DISCORD_PUBLIC_KEY"),
+		DiscordBotToken:     getenv("DISCORD_BOT_TOKEN"),
+		DiscordAppID:        get("DISCORD_APPLICATION_ID"),
+		DiscordGuildID:      get("DISCORD_GUILD_ID"),
+		DiscordAPIURL:       get("DISCORD_API_URL"),
+	}
+	switch tlsOn := strings.ToLower(get("REDIS_TLS")); tlsOn {
+	case "true", "1", "yes":
+		c.RedisTLS = true
+	case "false", "0", "no":
+	default:
+		errs = append(errs, fmt.Errorf("REDIS_TLS: %q is not true or false", tlsOn))
+	}
+	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL"))); err != nil {
+		errs = append(errs, fmt.Errorf("LOG_LEVEL: %q is not debug, info, warn or error", get("LOG_LEVEL")))
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		errs = append(errs, fmt.Errorf("LOG_FORMAT: %q is not text or json", c.LogFormat))
+	}
+	modes := 0
+	if c.RedisURL != "" {
+		modes++
+		if _, err := redis.ParseURL(c.RedisURL); err != nil {
+			errs = append(errs, fmt.Errorf("REDIS_URL: %v", redactErr(err, c.RedisURL)))
+		}
+	}
+	if len(c.RedisClusterAddrs) > 0 {
+		modes++
+	}
+	if len(c.RedisSentinelAddrs) > 0 {
+		modes++
+		if c.RedisSentinelMaster == "" {
+			errs = append(errs, errors.New("REDIS_SENTINEL_MASTER: required with REDIS_SENTINEL_ADDRS"))
+		}
+	} else if c.RedisSentinelMaster != "" {
+		errs = append(errs, errors.New("REDIS_SENTINEL_ADDRS: required with REDIS_SENTINEL_MASTER"))
+	}
+	if modes > 1 {
+		errs = append(errs, errors.New("REDIS_URL, REDIS_CLUSTER_ADDRS, REDIS_SENTINEL_ADDRS: set only one"))
+	}
+	for _, a := range append(append([]string{}, c.RedisClusterAddrs...), c.RedisSentinelAddrs...) {
+		if !strings.Contains(a, ":") {
+			errs = append(errs, fmt.Errorf("REDIS_CLUSTER_ADDRS/REDIS_SENTINEL_ADDRS: %q is not host:port", a))
+		}
+	}
+	if strings.ContainsAny(c.RedisPrefix, "{}") {
+		errs = append(errs, fmt.Errorf("REDIS_PREFIX: %q must not contain braces (they mark cluster hash tags)", c.RedisPrefix))
+	}
+	for _, u := range []struct{ name, val string }{{"SLACK_API_URL", c.SlackAPIURL}, {"DISCORD_API_URL", c.DiscordAPIURL}} {
+		if u.val == "" {
+			continue
+		}
+		if p, err := url.Parse(u.val); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			errs = append(errs, fmt.Errorf("%s: %q is not an http(s) URL", u.name, u.val))
+		}
+	}
+	if c.SlackAppToken != "" && !strings.HasPrefix(c.SlackAppToken, "xapp-") {
+		errs = append(errs, errors.New("SLACK_APP_TOKEN: an app-level token starts with xapp-"))
+	}
+	if c.SlackAppToken != "" && c.SlackBotToken == "" {
+		errs = append(errs, errors.New("SLACK_BOT_TOKEN: required with SLACK_APP_TOKEN for Socket Mode"))
+	}
+	return c, errors.Join(errs...)
+}
+
+var urlCredentials = regexp.MustCompile(`://[^/@\s]*@`)
+
+// redactErr returns err's text with any credentials of a URL in it
+// removed: a URL parse error quotes the whole URL, password and all.
+func redactErr(err error, _ string) string {
+	return urlCredentials.ReplaceAllString(err.Error(), "://xxxxx@")
+}
+
+// redisMode says which store the configuration asks for, for logs.
+func (c config) redisMode() string {
+	switch {
+	case c.RedisURL != "":
+		return "redis"
+	case len(c.RedisClusterAddrs) > 0:
+		return "redis-cluster"
+	case len(c.RedisSentinelAddrs) > 0:
+		return "redis-sentinel"
+	}
+	return "memory"
+}
+
+// redisClient returns the client for the configured Redis, or nil for the
+// in-memory store. One go-redis UniversalClient serves all three modes.
+func (c config) redisClient() (redis.UniversalClient, error) {
+	switch c.redisMode() {
+	case "redis":
+		opt, err := redis.ParseURL(c.RedisURL)
+		if err != nil {
+			return nil, fmt.Errorf("REDIS_URL: %s", redactErr(err, c.RedisURL))
+		}
+		return redis.NewClient(opt), nil
+	case "redis-cluster", "redis-sentinel":
+		opt := &redis.UniversalOptions{
+			Addrs:      append(c.RedisClusterAddrs, c.RedisSentinelAddrs...),
+			MasterName: c.RedisSentinelMaster,
+			Username:   c.RedisUsername,
+			Password:   c.RedisPassword,
+		}
+		if c.redisMode() == "redis-cluster" {
+			opt.IsClusterMode = true
+		}
+		if c.RedisTLS {
+			opt.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12}
+		}
+		return redis.NewUniversalClient(opt), nil
+	}
+	return nil, nil
+}

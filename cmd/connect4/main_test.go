@@ -1,0 +1,321 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/connect4/connect4/sessions/storetest"
+)
+
+// env returns a getenv over the given pairs.
+func env(pairs ...string) func(string) string {
+	m := map[string]string{}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		m[pairs[i]] = pairs[i+1]
+	}
+	return func(k string) string { return m[k] }
+}
+
+func TestLoadConfigDefaults(t *testing.T) {
+	c, err := loadConfig(env())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != ":8080" || c.ChallengeTTL != 10*time.Minute || c.TurnTimeout != 24*time.Hour ||
+		c.GameTTL != 7*24*time.Hour || c.AIBudget != time.Second || c.redisMode() != "memory" || c.LogFormat != "text" {
+		t.Errorf("defaults: %+v", c)
+	}
+}
+
+func TestLoadConfigReportsEveryProblem(t *testing.T) {
+	_, err := loadConfig(env(
+		"CONNECT4_CHALLENGE_TTL", "soon",
+		"CONNECT4_AI_BUDGET", "1h",
+		"REDIS_URL", "mysql://x",
+		"REDIS_CLUSTER_ADDRS", "a:1,b:2",
+		"REDIS_SENTINEL_MASTER", "m",
+		"REDIS_TLS", "maybe",
+		"REDIS_PREFIX", "c4{",
+		"LOG_LEVEL", "loud",
+		"LOG_FORMAT", "xml",
+		"SLACK_APP_TOKEN", "xoxb-1",
+		"DISCORD_API_URL", "ftp://x",
+	))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, name := range []string{"CONNECT4_CHALLENGE_TTL", "CONNECT4_AI_BUDGET", "REDIS_URL", "REDIS_SENTINEL_ADDRS",
+		"REDIS_TLS", "REDIS_PREFIX", "LOG_LEVEL", "LOG_FORMAT", "SLACK_APP_TOKEN", "SLACK_BOT_TOKEN", "DISCORD_API_URL",
+		"set only one"} {
+		if !strings.Contains(err.Error(), name) {
+			t.Errorf("error does not name %s:\n%v", name, err)
+		}
+	}
+}
+
+func TestLoadConfigRedactsPassword(t *testing.T) {
+	_, err := loadConfig(env("REDIS_URL", "redis://:s3cret@host:notaport/0"))
+	if err == nil || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("error %v leaks the password or is missing", err)
+	}
+}
+
+// TestPlayScripted pipes a scripted game into `connect4 play`.
+func TestPlayScripted(t *testing.T) {
+	script := strings.Join([]string{
+		"/connect4 @bob",
+		"as bob",
+		"Accept",
+		"4", // bob is not red: refused
+		"as alice", "1", "as bob", "2", "as alice", "1", "as bob", "2", "as alice", "1", "as bob", "2",
+		"as carol", "3", // a spectator
+		"as alice", "1",
+		"/connect4 leaderboard",
+		"as bob",
+		"Rematch",
+		"/connect4 resign",
+		"/connect4 stats @alice",
+		"/connect4 dance",
+		"quit",
+		"/connect4 @never", // after quit: not run
+	}, "\n")
+	var out, errb bytes.Buffer
+	if err := run(t.Context(), []string{"play"}, env(), strings.NewReader(script), &out, &errb); err != nil {
+		t.Fatalf("play: %v\n%s", err, errb.String())
+	}
+	got := out.String()
+	for _, want := range []string{
+		"@alice challenges @bob to Connect Four",
+		"[Accept] [Decline] [Cancel]",
+		"@bob accepted! @alice is red and goes first.",
+		"[1] [2] [3] [4] [5] [6] [7]",
+		"(only bob can see this) It's not your turn",
+		"(only carol can see this) You're not playing in this game",
+		"@alice wins!",
+		"🟥",
+		"[Rematch]",
+		"🥇 @alice 1-0-0 (100%)",
+		"Rematch! @bob is red",
+		"@bob resigned. @alice wins!",
+		"@alice in this channel: 2 wins, 0 losses, 0 draws",
+		"(only bob can see this) I didn't understand that",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q\n--- output ---\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "@never") {
+		t.Error("a line after quit was run")
+	}
+}
+
+// TestPlayAgainstAI plays the AI in the terminal until the game ends.
+func TestPlayAgainstAI(t *testing.T) {
+	var script strings.Builder
+	script.WriteString("/connect4 ai easy\n")
+	for i := 0; i < 21; i++ { // alice keeps dropping wherever there is room
+		for c := 1; c <= 7; c++ {
+			fmt.Fprintf(&script, "%d\n", c)
+		}
+	}
+	var out, errb bytes.Buffer
+	if err := run(t.Context(), []string{"play"}, env("CONNECT4_AI_BUDGET", "50ms"), strings.NewReader(script.String()), &out, &errb); err != nil {
+		t.Fatalf("play: %v\n%s", err, errb.String())
+	}
+	got := out.String()
+	if !strings.Contains(got, "@alice takes on the AI (easy)") || !strings.Contains(got, "@connect4 (easy) dropped a disc") {
+		t.Fatalf("no AI game:\n%s", got)
+	}
+	if !strings.Contains(got, "wins!") && !strings.Contains(got, "draw") {
+		t.Errorf("the AI game did not finish:\n%s", got[max(0, len(got)-2000):])
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// startServe runs `connect4 serve` until the test ends and returns its base
+// URL and a func that stops it and returns run's error.
+func startServe(t *testing.T, getenv func(string) string) (string, func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var logs bytes.Buffer
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"serve"}, getenv, nil, &logs, &logs) }()
+	base := "http://" + getenv("CONNECT4_ADDR")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		resp, err := http.Get(base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			break
+		}
+		select {
+		case err := <-done:
+			cancel()
+			t.Fatalf("serve exited: %v\n%s", err, logs.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("serve did not come up: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stopped := false
+	stop := func() error {
+		if stopped {
+			return nil
+		}
+		stopped = true
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(15 * time.Second):
+			return fmt.Errorf("serve did not stop")
+		}
+	}
+	t.Cleanup(func() { _ = stop() })
+	return base, stop
+}
+
+func TestServeHealthAndReady(t *testing.T) {
+	t.Run("memory", func(t *testing.T) {
+		addr := freeAddr(t)
+		base, stop := startServe(t, env("CONNECT4_ADDR", addr))
+		for path, want := range map[string]int{"/healthz": 200, "/readyz": 200, "/nope": 404} {
+			resp, err := http.Get(base + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != want {
+				t.Errorf("GET %s = %d, want %d", path, resp.StatusCode, want)
+			}
+		}
+		if err := stop(); err != nil {
+			t.Errorf("serve returned %v after shutdown", err)
+		}
+	})
+	t.Run("redis down", func(t *testing.T) {
+		dead := freeAddr(t) // nothing listens here
+		addr := freeAddr(t)
+		base, _ := startServe(t, env("CONNECT4_ADDR", addr, "REDIS_URL", "redis://"+dead+"/0"))
+		resp, err := http.Get(base + "/readyz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusServiceUnavailable {
+			t.Errorf("/readyz with Redis down = %d, want 503", resp.StatusCode)
+		}
+	})
+	t.Run("redis", func(t *testing.T) {
+		storetest.Redis(t) // skips (or fails in CI) without a server
+		addr := freeAddr(t)
+		base, _ := startServe(t, env("CONNECT4_ADDR", addr, "REDIS_URL", storetest.RedisURL()))
+		resp, err := http.Get(base + "/readyz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Errorf("/readyz with Redis up = %d, want 200", resp.StatusCode)
+		}
+	})
+}
+
+func TestRunUsage(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := run(t.Context(), nil, env(), nil, &out, &errb); err != errUsage || !strings.Contains(errb.String(), "connect4 play") {
+		t.Errorf("no args: %v, %q", err, errb.String())
+	}
+	if err := run(t.Context(), []string{"help"}, env(), nil, &out, &errb); err != nil || !strings.Contains(out.String(), "REDIS_URL") {
+		t.Errorf("help: %v", err)
+	}
+	if err := run(t.Context(), []string{"serve"}, env("LOG_LEVEL", "loud"), nil, &out, &errb); err == nil || !strings.Contains(err.Error(), "LOG_LEVEL") {
+		t.Errorf("serve with bad config: %v", err)
+	}
+}
+
+// TestREADMEDocumentsEveryVariable keeps the README's configuration table
+// in step with loadConfig.
+func TestREADMEDocumentsEveryVariable(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range envVars {
+		if !strings.Contains(string(readme), "`"+e.name+"`") {
+			t.Errorf("README.md does not document %s", e.name)
+		}
+	}
+}
+
+// TestServePlatforms checks that serve mounts the platforms the
+// environment enables, behind their signature checks, and /metrics.
+func TestServePlatforms(t *testing.T) {
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := freeAddr(t)
+	base, stop := startServe(t, env("CONNECT4_ADDR", addr, "DISCORD_PUBLIC_KEY", hex.EncodeToString(pub),
+		"SLACK_SIGNING_SECRET", "shh"))
+
+	post := func(path string, body string, hdr map[string]string) (int, string) {
+		req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	ping := `{"type":1,"id":"1","application_id":"2","token":"t","version":1}`
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	sig := hex.EncodeToString(ed25519.Sign(priv, []byte(ts+ping)))
+	if code, body := post("/discord/interactions", ping, map[string]string{"X-Signature-Ed25519": sig, "X-Signature-Timestamp": ts}); code != 200 || !strings.Contains(body, `"type":1`) {
+		t.Errorf("signed Discord PING = %d %q, want 200 {\"type\":1}", code, body)
+	}
+	if code, _ := post("/discord/interactions", ping+" ", map[string]string{"X-Signature-Ed25519": sig, "X-Signature-Timestamp": ts}); code != 401 {
+		t.Errorf("Discord PING with a changed body = %d, want 401", code)
+	}
+	if code, _ := post("/slack/commands", "text=help", nil); code != 401 {
+		t.Errorf("unsigned Slack command = %d, want 401", code)
+	}
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), `connect4_requests_total{kind="ping",outcome="ok",platform="discord"} 1`) {
+		t.Errorf("/metrics = %d, want the Discord ping counted:\n%s", resp.StatusCode, b)
+	}
+	if err := stop(); err != nil {
+		t.Errorf("serve returned %v after shutdown", err)
+	}
+}

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/discord"
+	"github.com/connect4/connect4/bot/slack"
+	"github.com/connect4/connect4/sessions"
+)
+
+// newLogger returns the process logger configured by LOG_FORMAT and
+// LOG_LEVEL.
+func newLogger(cfg config, w io.Writer) *slog.Logger {
+	opt := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opt))
+	}
+	return slog.New(slog.NewTextHandler(w, opt))
+}
+
+// runServe runs the HTTP listener that the Slack and Discord adapters plug
+// into, with /healthz and /readyz, until ctx is cancelled (SIGINT or
+// SIGTERM); then in-flight requests finish before it returns.
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	cfg, err := loadConfig(getenv)
+	if err != nil {
+		return fmt.Errorf("configuration:\n%w", err)
+	}
+	log := newLogger(cfg, stderr)
+	m := newMetrics()
+	store, closeStore, err := openStore(ctx, cfg, log, m.storeHooks())
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	svc := bot.New(store, bot.Options{ChallengeTTL: cfg.ChallengeTTL, TurnTimeout: cfg.TurnTimeout,
+		AIBudget: cfg.AIBudget, Logger: log, Hooks: m.botHooks()})
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(w, "ok")
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		pctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := store.Ping(pctx); err != nil {
+			log.Warn("readiness check failed", "err", err)
+			http.Error(w, "store unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ready")
+	})
+	mux.Handle("GET /metrics", m.handler())
+	adapters, err := mountAdapters(ctx, cfg, svc, mux, log, m)
+	if err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("CONNECT4_ADDR: %w", err)
+	}
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      15 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	log.Info("listening", "addr", ln.Addr().String(), "store", cfg.redisMode())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	var runErr error
+	select {
+	case err := <-served:
+		runErr = err
+	case <-ctx.Done():
+		log.Info("shutting down")
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Warn("shutdown", "err", err)
+	}
+	adapters.stop(sctx)
+	if errors.Is(runErr, http.ErrServerClosed) {
+		runErr = nil
+	}
+	return runErr
+}
+
+// adapterSet is what mountAdapters started: the adapters' background
+// connections and their stop functions.
+type adapterSet struct {
+	running sync.WaitGroup
+	stops   []func(context.Context)
+}
+
+// stop waits for in-flight work of every adapter (bounded by ctx) and for
+// the background connections, which end with the serve context.
+func (a *adapterSet) stop(ctx context.Context) {
+	for _, f := range a.stops {
+		f(ctx)
+	}
+	a.running.Wait()
+}
+
+// background runs f (a Socket Mode or Gateway connection) until ctx ends.
+func (a *adapterSet) background(ctx context.Context, log *slog.Logger, what string, f func(context.Context) error) {
+	a.running.Add(1)
+	go func() {
+		defer a.running.Done()
+		if err := f(ctx); err != nil && ctx.Err() == nil {
+			log.Error(what+" stopped", "err", err)
+		}
+	}()
+}
+
+// mountAdapters mounts the chat platforms that the configuration enables:
+// Slack over HTTP (SLACK_SIGNING_SECRET) and/or Socket Mode
+// (SLACK_APP_TOKEN), Discord over HTTP (DISCORD_PUBLIC_KEY) and/or the
+// Gateway (DISCORD_BOT_TOKEN).
+func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.ServeMux, log *slog.Logger, m *metrics) (*adapterSet, error) {
+	set := &adapterSet{}
+	slackOn := cfg.SlackSigningSecret != "" || cfg.SlackAppToken != ""
+	discordOn := cfg.DiscordPublicKey != "" || cfg.DiscordBotToken != ""
+	if !slackOn && !discordOn {
+		log.Warn("no chat platform configured: set SLACK_SIGNING_SECRET, SLACK_APP_TOKEN, DISCORD_PUBLIC_KEY or DISCORD_BOT_TOKEN")
+	}
+	if slackOn {
+		a, err := slack.New(svc, slack.Config{
+			SigningSecret: cfg.SlackSigningSecret, BotToken: cfg.SlackBotToken, AppToken: cfg.SlackAppToken,
+			APIURL: cfg.SlackAPIURL, Observe: m.observe("slack"),
+		}, log.With("platform", "slack"))
+		if err != nil {
+			return nil, err
+		}
+		if cfg.SlackSigningSecret != "" {
+			a.Register(mux)
+			log.Info("slack: serving POST /slack/commands and /slack/interactions")
+		}
+		if cfg.SlackAppToken != "" {
+			set.background(ctx, log, "slack socket mode", a.RunSocketMode)
+			log.Info("slack: connecting in Socket Mode")
+		}
+		set.stops = append(set.stops, func(ctx context.Context) {
+			if err := a.Close(ctx); err != nil {
+				log.Warn("slack: in-flight clicks cut short at shutdown", "err", err)
+			}
+		})
+	}
+	if discordOn {
+		a, err := discord.New(svc, discord.Config{
+			PublicKey: cfg.DiscordPublicKey, BotToken: cfg.DiscordBotToken, ApplicationID: cfg.DiscordAppID,
+			GuildID: cfg.DiscordGuildID, APIURL: cfg.DiscordAPIURL, Observe: m.observe("discord"),
+		}, log.With("platform", "discord"))
+		if err != nil {
+			return nil, err
+		}
+		if cfg.DiscordPublicKey != "" {
+			a.Register(mux)
+			log.Info("discord: serving POST /discord/interactions")
+		}
+		if cfg.DiscordBotToken != "" {
+			set.background(ctx, log, "discord gateway", a.RunGateway)
+			log.Info("discord: connecting to the Gateway")
+		}
+		set.stops = append(set.stops, func(context.Context) { a.Close() })
+	}
+	return set, nil
+}
+
+// runRegister registers the /connect4 command with Discord: globally, or in
+// DISCORD_GUILD_ID only (instant, for setup).
+func runRegister(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("register", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	cfg, err := loadConfig(getenv)
+	var errs []error
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if cfg.DiscordAppID == "" {
+		errs = append(errs, errors.New("DISCORD_APPLICATION_ID: required to register commands"))
+	}
+	if cfg.DiscordBotToken == "" {
+		errs = append(errs, errors.New("DISCORD_BOT_TOKEN: required to register commands"))
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("configuration:\n%w", errors.Join(errs...))
+	}
+	log := newLogger(cfg, stderr)
+	// Registering needs no store; the adapter still wants a service to hold.
+	svc := bot.New(sessions.NewMemory(sessions.Options{}), bot.Options{Logger: log})
+	a, err := discord.New(svc, discord.Config{BotToken: cfg.DiscordBotToken, ApplicationID: cfg.DiscordAppID,
+		GuildID: cfg.DiscordGuildID, APIURL: cfg.DiscordAPIURL}, log)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if err := a.RegisterCommands(ctx); err != nil {
+		return fmt.Errorf("register: %w", err)
+	}
+	scope := "globally (may take up to an hour to appear)"
+	if cfg.DiscordGuildID != "" {
+		scope = "in guild " + cfg.DiscordGuildID
+	}
+	fmt.Fprintf(stdout, "registered /connect4 %s\n", scope)
+	return nil
+}
