@@ -183,9 +183,12 @@ func newEnv(t *testing.T, st sessions.Store, cfg Config) *env {
 
 // hook is the response_url server: it records what it is sent.
 func (e *env) hook(w http.ResponseWriter, r *http.Request) {
-	if e.hold != nil {
+	e.mu.Lock()
+	hold := e.hold
+	e.mu.Unlock()
+	if hold != nil {
 		select {
-		case <-e.hold:
+		case <-hold:
 		case <-r.Context().Done():
 			return
 		}
