@@ -46,7 +46,7 @@ type fakeDiscord struct {
 	calls []fakeCall
 }
 
-func newFakeDiscord(t *testing.T) *fakeDiscord {
+func newFakeDiscord(t testing.TB) *fakeDiscord {
 	f := &fakeDiscord{}
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -117,7 +117,7 @@ func (r gotResponse) content() string {
 }
 
 // button returns the button labelled label, failing t when there is none.
-func (r gotResponse) button(t *testing.T, label string) gotButton {
+func (r gotResponse) button(t testing.TB, label string) gotButton {
 	t.Helper()
 	if r.Data != nil {
 		for _, row := range r.Data.Components {
@@ -135,7 +135,7 @@ func (r gotResponse) button(t *testing.T, label string) gotButton {
 // fixture is one adapter on one store, served over HTTP with a test key and
 // a fake Discord behind its REST calls.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	a     *Adapter
 	mux   *http.ServeMux
 	priv  ed25519.PrivateKey
@@ -169,7 +169,7 @@ func testAI(delay time.Duration) bot.MoveFunc {
 	}
 }
 
-func newFixture(t *testing.T, st sessions.Store, aiDelay time.Duration) *fixture {
+func newFixture(t testing.TB, st sessions.Store, aiDelay time.Duration) *fixture {
 	t.Helper()
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
@@ -328,7 +328,7 @@ func (f *fixture) click(userID string, m gotResponse, label string) gotResponse 
 
 // want fails unless r has response type typ, flags and every fragment in
 // its content.
-func want(t *testing.T, r gotResponse, typ, flags int, fragments ...string) {
+func want(t testing.TB, r gotResponse, typ, flags int, fragments ...string) {
 	t.Helper()
 	gotFlags := 0
 	if r.Data != nil {

@@ -15,18 +15,18 @@ import (
 
 // Response types and the ephemeral flag, as Discord reads them.
 const (
-	typeMessage       = 4
-	typeDeferMessage  = 5
-	typeDeferUpdate   = 6
-	typeUpdate        = 7
-	flagEphemeral     = 64
-	stylePrimary      = 1
-	styleSecondary    = 2
-	styleDanger       = 4
-	componentRow      = 1
-	componentButton   = 2
-	columnsOnDefault  = 7
-	rowsOnDefault     = 6
+	typeMessage      = 4
+	typeDeferMessage = 5
+	typeDeferUpdate  = 6
+	typeUpdate       = 7
+	flagEphemeral    = 64
+	stylePrimary     = 1
+	styleSecondary   = 2
+	styleDanger      = 4
+	componentRow     = 1
+	componentButton  = 2
+	columnsOnDefault = 7
+	rowsOnDefault    = 6
 )
 
 // drawSequence fills a 6x7 board without a winner, in 0-based columns, Red
@@ -35,7 +35,7 @@ var drawSequence = []int{0, 1, 5, 5, 0, 4, 4, 1, 4, 6, 0, 6, 1, 3, 5, 5, 6, 0, 5
 
 // checkColumns fails unless m has the column buttons 1..7 in rows of 4 and
 // 3 (plus any other row), each disabled exactly when disabled says.
-func checkColumns(t *testing.T, m gotResponse, disabled func(col int) bool) {
+func checkColumns(t testing.TB, m gotResponse, disabled func(col int) bool) {
 	t.Helper()
 	sizes := rowSizes(m)
 	if len(sizes) < 2 || sizes[0] != 4 || sizes[1] != 3 || len(sizes) > 3 {
