@@ -3,4 +3,4 @@
 package solver
 
 // allocSlots returns n zeroed table slots.
-func allocSlots(owner *table, n int) []uint64 { return make([]uint64, n) }
+func allocSlots(n int) []uint64 { return make([]uint64, n) }

@@ -48,11 +48,12 @@ func ChooseMove(ctx context.Context, rows, cols, connect int, history []int, lev
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	// Leave a little of the budget for getting the answer back.
-	deadline := start.Add(budget - min(budget/20, 20*time.Millisecond))
+	// Stop searching a tenth early (at most 100ms): the clock is read only
+	// every few thousand nodes, and a loaded machine may not run us at once.
+	deadline := start.Add(budget - min(budget/10, 100*time.Millisecond))
 	if d, ok := ctx.Deadline(); ok {
 		if left := d.Sub(start); d.Before(deadline) {
-			deadline = start.Add(left - min(left/20, 20*time.Millisecond))
+			deadline = start.Add(left - min(left/10, 100*time.Millisecond))
 		}
 	}
 	switch level {

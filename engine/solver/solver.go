@@ -12,7 +12,7 @@ var centreFirst = [Width]int{3, 2, 4, 1, 5, 0, 6}
 
 // checkEvery is the number of nodes between two looks at the clock when a
 // search has a deadline; it must be a power of two.
-const checkEvery = 4096
+const checkEvery = 1024
 
 // Solver computes exact values of positions on the standard board. It keeps a
 // transposition table of 64 MiB between calls; Reset clears it in constant time.

@@ -49,7 +49,7 @@ func newTable(logSize uint) *table {
 		gen:     1,
 		maxGen:  1<<(logSize-genShift) - 1,
 	}
-	t.slots = allocSlots(t, 1<<logSize)
+	t.slots = allocSlots(1 << logSize)
 	return t
 }
 
