@@ -117,10 +117,11 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	return &Adapter{svc: svc, cfg: cfg, pub: pub, rest: rest, log: log, deferAfter: deferAfter}, nil
 }
 
-// Close waits for the commands still running after their first response
-// (deferred AI moves and their message edits), each bounded by 10 s, and
-// makes later ones run before their interaction returns. Call it after the
-// HTTP server and the Gateway have stopped.
+// Close waits for the Gateway interactions in flight and for the commands
+// still running after their first response (deferred AI moves and their
+// message edits, each bounded by 10 s), and makes later ones run before
+// their interaction returns. Call it after the HTTP server and RunGateway
+// have stopped.
 func (a *Adapter) Close() {
 	a.mu.Lock()
 	a.closed = true

@@ -44,6 +44,9 @@ type fakeDiscord struct {
 	srv   *httptest.Server
 	mu    sync.Mutex
 	calls []fakeCall
+	// lost is how many of the next webhook calls get 404, as when an edit
+	// overtakes its deferral.
+	lost int
 }
 
 func newFakeDiscord(t testing.TB) *fakeDiscord {
@@ -52,9 +55,16 @@ func newFakeDiscord(t testing.TB) *fakeDiscord {
 		body, _ := io.ReadAll(r.Body)
 		f.mu.Lock()
 		f.calls = append(f.calls, fakeCall{Method: r.Method, Path: r.URL.Path, Body: body})
+		lost := f.lost > 0 && strings.Contains(r.URL.Path, "/webhooks/")
+		if lost {
+			f.lost--
+		}
 		f.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		switch {
+		case lost:
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte(`{"message":"Unknown Webhook","code":10015}`))
 		case r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/commands"):
 			w.Write(body)
 		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/callback"),

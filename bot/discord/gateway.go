@@ -20,8 +20,12 @@ func (a *Adapter) RunGateway(ctx context.Context) error {
 		return errors.New("discord: DISCORD_BOT_TOKEN is not set")
 	}
 	s := a.rest
+	// Interactions in flight finish after ctx is done; Close waits for them.
+	hctx := context.WithoutCancel(ctx)
 	remove := s.AddHandler(func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
-		a.gatewayInteraction(ctx, s, ic)
+		if !a.spawn(func() { a.gatewayInteraction(hctx, s, ic) }) {
+			a.gatewayInteraction(hctx, s, ic)
+		}
 	})
 	defer remove()
 	if err := s.Open(); err != nil {

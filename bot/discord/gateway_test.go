@@ -236,3 +236,51 @@ func TestRewriteKeepsPathPrefix(t *testing.T) {
 		t.Fatalf("REST calls %+v, want the path under /fake", calls)
 	}
 }
+
+func TestDeferredEditRetriedOnce(t *testing.T) {
+	f := newFixture(t, sessionsMemory(), 50*time.Millisecond)
+	start := f.slash("UA", "ai", nil)
+	f.a.deferAfter = time.Millisecond
+	f.fake.mu.Lock()
+	f.fake.lost = 1
+	f.fake.mu.Unlock()
+	if ack := f.click("UA", start, "3"); ack.Type != typeDeferUpdate {
+		t.Fatalf("AI click answered type %d, want 6", ack.Type)
+	}
+	f.a.Close()
+	calls := f.fake.take()
+	if len(calls) != 2 || calls[0].Method != "PATCH" || calls[1].Method != "PATCH" || calls[0].Path != calls[1].Path {
+		t.Fatalf("REST calls %+v, want the PATCH and one retry", calls)
+	}
+	if got := f.observations(); got[len(got)-1] != "drop/ok" {
+		t.Fatalf("observed %v, want the retried drop ok", got)
+	}
+
+	// A second 404 is given up on, and counted as an error.
+	f2 := newFixture(t, sessionsMemory(), 50*time.Millisecond)
+	start = f2.slash("UA", "ai", nil)
+	f2.a.deferAfter = time.Millisecond
+	f2.fake.mu.Lock()
+	f2.fake.lost = 5
+	f2.fake.mu.Unlock()
+	f2.click("UA", start, "3")
+	f2.a.Close()
+	if calls := f2.fake.take(); len(calls) != 2 {
+		t.Fatalf("REST calls %+v, want two tries", calls)
+	}
+	if got := f2.observations(); got[len(got)-1] != "drop/error" {
+		t.Fatalf("observed %v, want the lost drop as an error", got)
+	}
+}
+
+func TestAfterCloseSlowCommandsAnswerInPlace(t *testing.T) {
+	f := newFixture(t, sessionsMemory(), 50*time.Millisecond)
+	start := f.slash("UA", "ai", nil)
+	f.a.Close()
+	f.a.deferAfter = time.Millisecond
+	m := f.click("UA", start, "3")
+	want(t, m, typeUpdate, 0, "<@UA> dropped a disc in column 3.", "<@"+appID+"> dropped a disc in column 1.")
+	if calls := f.fake.take(); len(calls) != 0 {
+		t.Fatalf("REST calls %+v after Close, want none", calls)
+	}
+}

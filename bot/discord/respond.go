@@ -2,7 +2,9 @@ package discord
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -169,10 +171,29 @@ func response(r bot.Reply, fromButton bool) *discordgo.InteractionResponse {
 	return resp
 }
 
+// unknownRetry is how long deliver waits before its one retry of a call
+// answered 404: the edit can overtake the deferral it follows.
+const unknownRetry = 500 * time.Millisecond
+
 // deliver sends r after a deferred response to in: it edits the original
 // message (the clicked message, or the deferred "thinking" message), or
-// for a note replaces the deferred message by an ephemeral follow-up.
+// for a note replaces the deferred message by an ephemeral follow-up. A
+// first 404 (Discord has not yet seen the deferral) is retried once.
 func deliver(ctx context.Context, s *discordgo.Session, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
+	err := deliverOnce(ctx, s, in, r, fromButton)
+	var re *discordgo.RESTError
+	if !errors.As(err, &re) || re.Response == nil || re.Response.StatusCode != http.StatusNotFound {
+		return err
+	}
+	select {
+	case <-time.After(unknownRetry):
+	case <-ctx.Done():
+		return err
+	}
+	return deliverOnce(ctx, s, in, r, fromButton)
+}
+
+func deliverOnce(ctx context.Context, s *discordgo.Session, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
 	opt := discordgo.WithContext(ctx)
 	content, comps := layout(r)
 	switch {
