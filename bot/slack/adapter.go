@@ -79,7 +79,7 @@ type Adapter struct {
 	svc     *bot.Service
 	cfg     Config
 	log     *slog.Logger
-	http    *http.Client
+	httpc   *http.Client
 	api     webAPI // nil without a bot token
 	apiURL  string
 	timeout time.Duration
@@ -134,13 +134,13 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	a := &Adapter{svc: svc, cfg: cfg, log: log, http: cfg.HTTPClient, apiURL: apiURL,
+	a := &Adapter{svc: svc, cfg: cfg, log: log, httpc: cfg.HTTPClient, apiURL: apiURL,
 		timeout: cfg.Timeout, abort: make(chan struct{})}
 	if a.timeout == 0 {
 		a.timeout = DefaultTimeout
 	}
-	if a.http == nil {
-		a.http = &http.Client{Timeout: a.timeout}
+	if a.httpc == nil {
+		a.httpc = &http.Client{Timeout: a.timeout}
 	}
 	if cfg.BotToken != "" {
 		a.api = a.client()
@@ -171,7 +171,7 @@ func apiBase(s string) (string, error) {
 // client returns a Web API client for the bot token (and the app token,
 // for Socket Mode).
 func (a *Adapter) client() *slackapi.Client {
-	opts := []slackapi.Option{slackapi.OptionAPIURL(a.apiURL), slackapi.OptionHTTPClient(a.http)}
+	opts := []slackapi.Option{slackapi.OptionAPIURL(a.apiURL), slackapi.OptionHTTPClient(a.httpc)}
 	if a.cfg.AppToken != "" {
 		opts = append(opts, slackapi.OptionAppLevelToken(a.cfg.AppToken))
 	}

@@ -116,6 +116,15 @@ func TestCommands(t *testing.T) {
 			if obs := e.observations(); !slices.Equal(obs, []observation{{tt.kind, tt.outcome}}) {
 				t.Errorf("observed %v, want [{%s %s}]", obs, tt.kind, tt.outcome)
 			}
+			logs := e.logs.String()
+			for _, f := range []string{"level=INFO", "platform=slack", "channel=" + testChan, "kind=" + tt.kind, "outcome=" + tt.outcome, "duration="} {
+				if !strings.Contains(logs, f) {
+					t.Errorf("request log lacks %s:\n%s", f, logs)
+				}
+			}
+			if strings.Contains(tt.text, " ") && strings.Contains(logs, tt.text) { // one-word texts are kind names
+				t.Errorf("the command text %q was logged:\n%s", tt.text, logs)
+			}
 		})
 	}
 }

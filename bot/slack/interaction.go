@@ -129,7 +129,7 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback, rep *report) error {
 // post sends msg to a response_url. Failures are logged (without the URL,
 // which is a credential for the message) and returned.
 func (a *Adapter) post(ctx context.Context, responseURL string, msg *slackapi.WebhookMessage) error {
-	err := slackapi.PostWebhookCustomHTTPContext(ctx, responseURL, a.http, msg)
+	err := slackapi.PostWebhookCustomHTTPContext(ctx, responseURL, a.httpc, msg)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
