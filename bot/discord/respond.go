@@ -29,9 +29,10 @@ const (
 // arrived over HTTP or the Gateway; s makes the REST calls of a deferred
 // reply. When the command is still running after deferAfter (it may run
 // the AI), the response is a deferral and later is the rest of the work:
-// the caller runs it once the response has been sent. kind and outcome are for Config.Observe and the log;
-// outcome is outcomeBadRequest for an interaction without a user or
-// channel (resp then apologises, for the Gateway; HTTP answers 400).
+// the caller runs it once the response has been sent. kind and outcome
+// are for Config.Observe and the log; outcome is outcomeBadRequest for an
+// interaction without a user or channel (resp then apologises, for the
+// Gateway; HTTP answers 400).
 func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *discordgo.Interaction) (resp *discordgo.InteractionResponse, later laterFunc, kind, outcome string) {
 	switch in.Type {
 	case discordgo.InteractionPing:
@@ -42,11 +43,11 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *discordg
 			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}}, nil, kindUnknown, outcomeRefused
 	}
 	cmd, err := command(in, a.self(s, in))
-	switch err {
-	case nil:
-	case errForeignButton:
+	switch {
+	case err == nil:
+	case errors.Is(err, errForeignButton):
 		return note(textForeignButton), nil, kindUnknown, outcomeRefused
-	case errUnknownCommand:
+	case errors.Is(err, errUnknownCommand):
 		return note(textUnknownCommand + "\n\n" + textHelp), nil, kindUnknown, outcomeRefused
 	default:
 		return note(bot.ProblemInternal.Sentence()), nil, kindUnknown, outcomeBadRequest
