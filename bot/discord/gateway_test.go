@@ -284,3 +284,12 @@ func TestAfterCloseSlowCommandsAnswerInPlace(t *testing.T) {
 		t.Fatalf("REST calls %+v after Close, want none", calls)
 	}
 }
+
+func TestSessionToken(t *testing.T) {
+	for in, want := range map[string]string{"abc": "Bot abc", "Bot abc": "Bot abc", "": ""} {
+		s, err := newSession(in, nil)
+		if err != nil || s.Token != want {
+			t.Errorf("newSession(%q).Token = %q, %v; want %q", in, s.Token, err, want)
+		}
+	}
+}

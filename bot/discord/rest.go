@@ -71,11 +71,11 @@ func restClient(base *http.Client, apiURL *url.URL) *http.Client {
 }
 
 // newSession returns a discordgo session for REST calls (and, once opened,
-// the Gateway) with token (without the "Bot " prefix; "" for webhook calls
-// only) and client.
+// the Gateway) with token ("" for webhook calls only; a "Bot " prefix is
+// added unless present) and client.
 func newSession(token string, client *http.Client) (*discordgo.Session, error) {
 	if token != "" {
-		token = "Bot " + token
+		token = "Bot " + strings.TrimPrefix(token, "Bot ")
 	}
 	s, err := discordgo.New(token)
 	if err != nil {
