@@ -32,7 +32,7 @@ const (
 //
 // ChooseMove is safe for concurrent use, provided each goroutine passes its own
 // rng (a *rand.Rand is not safe for concurrent use). Hard on the standard board
-// allocates about 18 MiB for the duration of the call.
+// allocates up to 14 MiB for the duration of the call.
 func ChooseMove(ctx context.Context, rows, cols, connect int, history []int, level Level, rng *rand.Rand, budget time.Duration) (int, error) {
 	start := time.Now()
 	if level < Easy || level > Hard {

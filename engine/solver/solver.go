@@ -15,7 +15,7 @@ var centreFirst = [Width]int{3, 2, 4, 1, 5, 0, 6}
 const checkEvery = 1024
 
 // Solver computes exact values of positions on the standard board. It keeps a
-// transposition table of 64 MiB between calls; Reset clears it in constant time.
+// transposition table (about 36 MiB) between calls; Reset clears it in constant time.
 // A Solver is not safe for concurrent use; use one per goroutine.
 type Solver struct {
 	// Two tables: positions with fewer than split discs go to the large far
@@ -34,8 +34,9 @@ type Solver struct {
 	aborted  bool
 }
 
-// NewSolver returns a Solver with an empty transposition table of 2^23 entries
-// (64 MiB).
+// NewSolver returns a Solver with an empty transposition table: 2^18 entries
+// (2 MiB) for positions with 16 discs or more and 2^22 entries (32 MiB) for the
+// rest, plus up to 2 MiB each to align them to huge pages.
 func NewSolver() *Solver { return newSolver(defaultNearLog, defaultFarLog, defaultSplit) }
 
 func newSolver(nearLog, farLog uint, split int) *Solver {
@@ -241,8 +242,29 @@ func (s *Solver) negamax(p Position, alpha, beta int) int {
 		}
 	}
 
-	// Order the candidates: the move stored in the table first, then by the
-	// number of winning cells the move creates, then centre first.
+	// The move stored in the table, which refuted or bettered the window last
+	// time, goes first: when it cuts off again, the others need not be ranked.
+	best := -1
+	if ttMove != 0 {
+		if m := next & columnBits(ttMove-1); m != 0 {
+			q := p
+			q.playBit(m)
+			v := -s.negamax(q, -beta, -alpha)
+			if s.aborted {
+				return 0
+			}
+			if v >= beta {
+				tt.put(key, v, true, ttMove)
+				return v
+			}
+			alpha = max(alpha, v)
+			best = ttMove - 1
+			next &^= m
+		}
+	}
+
+	// Order the others by the number of winning cells the move creates,
+	// centre first among equals.
 	var (
 		moves [Width]uint64
 		cols  [Width]int8
@@ -256,19 +278,14 @@ func (s *Solver) negamax(p Position, alpha, beta int) int {
 		}
 		// Enhanced transposition cutoff: a child already known to be bad
 		// enough for the opponent refutes the window without a search.
-		// Looking all children up here also lets their table slots load in
-		// parallel rather than one miss at a time.
-		q := p
-		q.playBit(m)
 		if p.moves < etcBelow {
+			q := p
+			q.playBit(m)
 			if v, lower, _, ok := childTT.get(q.Key()); ok && !lower && -v >= beta {
 				return -v
 			}
 		}
 		rank := p.moveScore(m)
-		if c+1 == ttMove {
-			rank = 1 << 10
-		}
 		i := n
 		for ; i > 0 && ranks[i-1] < rank; i-- {
 			moves[i], cols[i], ranks[i] = moves[i-1], cols[i-1], ranks[i-1]
@@ -277,7 +294,9 @@ func (s *Solver) negamax(p Position, alpha, beta int) int {
 		n++
 	}
 
-	best := int(cols[0])
+	if best < 0 {
+		best = int(cols[0])
+	}
 	for i := range n {
 		q := p
 		q.playBit(moves[i])
