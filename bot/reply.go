@@ -144,3 +144,17 @@ func PlainMentions(s string, known ...sessions.Player) string {
 		return "@" + id
 	})
 }
+
+// Outcome classifies r for logs and metrics: "ok" for a request carried
+// out, "refused" for one the person can fix or should know about, "error"
+// for one that failed on our side (the store, a lock storm, a damaged
+// record, a bug).
+func (r Reply) Outcome() string {
+	switch r.Problem {
+	case ProblemNone:
+		return "ok"
+	case ProblemInternal, ProblemUnavailable, ProblemConflict, ProblemCorrupt:
+		return "error"
+	}
+	return "refused"
+}

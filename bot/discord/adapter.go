@@ -161,18 +161,6 @@ const (
 	kindUnknown = "unknown"
 )
 
-// outcomeOf classifies a reply: carried out, refused (something the person
-// can fix), or failed on our side.
-func outcomeOf(r bot.Reply) string {
-	switch r.Problem {
-	case bot.ProblemNone:
-		return outcomeOK
-	case bot.ProblemInternal, bot.ProblemUnavailable, bot.ProblemConflict:
-		return outcomeError
-	}
-	return outcomeRefused
-}
-
 // done records one finished interaction: Config.Observe and one log line.
 // It never logs tokens or message text.
 func (a *Adapter) done(start time.Time, channel, kind, outcome string, deferred bool) {

@@ -62,7 +62,7 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *discordg
 		ctx, cancel := context.WithTimeout(ctx, handleTimeout)
 		defer cancel()
 		r := a.svc.Handle(ctx, cmd)
-		return response(r, fromButton), nil, kind, outcomeOf(r)
+		return response(r, fromButton), nil, kind, r.Outcome()
 	}
 
 	// A slow command runs in a goroutine of the Adapter's; if it is done
@@ -75,14 +75,14 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *discordg
 		ctx, cancel := context.WithTimeout(ctx, handleTimeout)
 		defer cancel()
 		r := a.svc.Handle(ctx, cmd)
-		return response(r, fromButton), nil, kind, outcomeOf(r)
+		return response(r, fromButton), nil, kind, r.Outcome()
 	}
 	timer := time.NewTimer(a.deferAfter)
 	defer timer.Stop()
 	select {
 	case r := <-replies:
 		cancel()
-		return response(r, fromButton), nil, kind, outcomeOf(r)
+		return response(r, fromButton), nil, kind, r.Outcome()
 	case <-timer.C:
 	}
 	resp = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
@@ -105,7 +105,7 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *discordg
 			a.log.Error("deliver deferred reply", "platform", "discord", "channel", in.ChannelID, "kind", kind, "err", err)
 			return outcomeError
 		}
-		return outcomeOf(r)
+		return r.Outcome()
 	}
 	return resp, later, kind, outcomeOK
 }

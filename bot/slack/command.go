@@ -40,7 +40,7 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, rep *re
 		cmd.Request = req
 		reply = a.svc.Handle(ctx, cmd)
 	}
-	rep.outcome = outcomeOf(reply)
+	rep.outcome = reply.Outcome()
 	if reply.Visibility == bot.VisibilityNone {
 		return nil, nil
 	}

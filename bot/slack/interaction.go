@@ -102,7 +102,7 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback, rep *report) error {
 		}
 		c.cmd.Self = a.selfPlayer(ctx)
 		reply := a.svc.Handle(ctx, c.cmd)
-		rep.outcome = outcomeOf(reply)
+		rep.outcome = reply.Outcome()
 		if reply.Visibility == bot.VisibilityNone {
 			return
 		}

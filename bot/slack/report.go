@@ -4,8 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"time"
-
-	"github.com/connect4/connect4/bot"
 )
 
 // The outcomes of a request, for logs and Config.Observe.
@@ -35,17 +33,6 @@ type report struct {
 
 func newReport(via, what string) *report {
 	return &report{start: time.Now(), via: via, what: what, kind: kindUnknown}
-}
-
-// outcomeOf is the outcome of a reply.
-func outcomeOf(r bot.Reply) string {
-	switch r.Problem {
-	case bot.ProblemNone:
-		return outcomeOK
-	case bot.ProblemInternal, bot.ProblemUnavailable, bot.ProblemCorrupt:
-		return outcomeError
-	}
-	return outcomeRefused
 }
 
 // done logs rep (at Warn when unauthorized, else Info) and observes it.
