@@ -95,6 +95,18 @@ func (p Position) CanWinNext() bool {
 	return p.winningCells()&p.possible() != 0
 }
 
+// lastMoverWon reports whether the player who moved last has connected four.
+func (p Position) lastMoverWon() bool {
+	b := p.current ^ p.mask
+	for _, d := range [...]uint{1, stride, stride - 1, stride + 1} {
+		pairs := b & (b >> d)
+		if pairs&(pairs>>(2*d)) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // possible returns the cells where a disc can be dropped now.
 func (p Position) possible() uint64 { return (p.mask + bottomRow) & boardBits }
 

@@ -14,6 +14,11 @@ var centreFirst = [Width]int{3, 2, 4, 1, 5, 0, 6}
 // search has a deadline; it must be a power of two.
 const checkEvery = 1024
 
+// etcBelow is the number of discs from which enhanced transposition cutoffs are
+// no longer tried: deeper down the subtrees they save are smaller than the cost
+// of the extra table probes.
+const etcBelow = 26
+
 // Solver computes exact values of positions on the standard board. It keeps a
 // transposition table (about 36 MiB) between calls; Reset clears it in constant time.
 // A Solver is not safe for concurrent use; use one per goroutine.
@@ -65,8 +70,8 @@ func (s *Solver) Nodes() uint64 { return s.nodes }
 // Solve returns the exact value of p for the player to move: 0 for a draw, 22
 // minus the number of discs the player to move will have played when they
 // connect four if they win with best play, and the negative of the same count for
-// the opponent if they lose. p must not be already won (ParsePosition rejects
-// such positions). Solve reuses what the transposition table holds; call Reset
+// the opponent if they lose; for a position already won (which ParsePosition
+// rejects, but Play allows), that loss. Solve reuses what the transposition table holds; call Reset
 // first to solve from scratch.
 func (s *Solver) Solve(p Position) int {
 	s.limited, s.aborted = false, false
@@ -97,6 +102,9 @@ func (s *Solver) solveUntil(p Position, deadline time.Time, done <-chan struct{}
 }
 
 func (s *Solver) solve(p Position) (int, bool) {
+	if p.lastMoverWon() {
+		return (p.moves+1)/2 - (cells+2)/2, true
+	}
 	if p.CanWinNext() {
 		return (cells + 1 - p.moves) / 2, true
 	}
@@ -127,7 +135,7 @@ func (s *Solver) solve(p Position) (int, bool) {
 
 // BestMove returns a column (0-based) that keeps the exact value of p, and that
 // value (as Solve gives it). Among equally good columns it prefers the most
-// central. col is -1 when the board is full. p must not be already won.
+// central. col is -1 when the board is full or the game already won.
 func (s *Solver) BestMove(p Position) (col, value int) {
 	s.limited, s.aborted = false, false
 	col, value, _ = s.bestMove(p)
@@ -135,6 +143,10 @@ func (s *Solver) BestMove(p Position) (col, value int) {
 }
 
 func (s *Solver) bestMove(p Position) (col, value int, ok bool) {
+	if p.lastMoverWon() {
+		v, _ := s.solve(p)
+		return -1, v, true
+	}
 	if p.moves >= cells {
 		return -1, 0, true
 	}

@@ -103,6 +103,23 @@ func TestSolveSmall(t *testing.T) {
 	}
 }
 
+// TestSolveWon checks that a position already won, which only Play can make,
+// gets the loss value rather than garbage.
+func TestSolveWon(t *testing.T) {
+	p, err := ParsePosition("445566")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Play(6)
+	s := NewSolver()
+	if got := s.Solve(p); got != -18 {
+		t.Errorf("Solve(4455667, already won) = %d, want -18", got)
+	}
+	if col, v := s.BestMove(p); col != -1 || v != -18 {
+		t.Errorf("BestMove(4455667, already won) = %d, %d; want -1, -18", col, v)
+	}
+}
+
 func TestParsePosition(t *testing.T) {
 	tests := []struct {
 		in     string
@@ -164,10 +181,13 @@ func TestThreatsNaive(t *testing.T) {
 			if got := p.IsWinningMove(col); got != want {
 				t.Fatalf("seed %d: IsWinningMove(%d) = %v, want %v on\n%s", seed, col, got, want, p)
 			}
+			p.Play(col)
+			if got := p.lastMoverWon(); got != want {
+				t.Fatalf("seed %d: lastMoverWon after column %d = %v, want %v on\n%s", seed, col, got, want, p)
+			}
 			if want {
 				break
 			}
-			p.Play(col)
 			grid[col][heights[col]] = player
 			heights[col]++
 		}

@@ -1,5 +1,11 @@
 package solver
 
+const (
+	defaultNearLog = 18 // 2 MiB: stays in the CPU caches
+	defaultFarLog  = 22 // 32 MiB
+	defaultSplit   = 16 // positions with fewer discs use the far table
+)
+
 // table is the transposition table: a bound on the value of each position seen,
 // and the move that produced it, in one packed uint64 per slot.
 //
@@ -15,13 +21,6 @@ package solver
 // Entry layout, from the low bit: 6 bits value+valueOffset, 1 bit "lower bound"
 // (otherwise upper bound), 3 bits move (column+1, 0 = none), then the generation,
 // then the tag in the top 64-logSize bits.
-const (
-	defaultNearLog = 18 // 2 MiB: stays in the CPU caches
-	defaultFarLog  = 22 // 32 MiB
-	defaultSplit   = 16 // positions with fewer discs use the far table
-	etcBelow       = 26 // enhanced transposition cutoffs above this many discs
-)
-
 type table struct {
 	slots   []uint64
 	logSize uint
