@@ -14,7 +14,8 @@ const (
 	easyTakeChance = 0.5  // how often easy takes a win, and how often it blocks a loss
 	mediumDepth    = 4    // plies medium looks ahead
 	mediumMistake  = 0.15 // how often medium plays a random column instead
-	exactShare     = 0.7  // share of hard's budget the exact solver may use on the standard board
+	exactShare     = 0.5  // share of hard's budget the exact solver may use on the standard board
+	weakShare      = 0.8  // share by which the win/draw/loss solver must be done
 )
 
 // ChooseMove returns the 0-based column the computer plays next at the given
@@ -112,9 +113,10 @@ func chooseMedium(b *board, rng *rand.Rand, deadline time.Time, done <-chan stru
 }
 
 // chooseHard takes a win, blocks a loss, then on the standard board asks the
-// exact solver for a best move within its share of the time, and otherwise (or
-// when the solver runs out of time) plays the best move of an
-// iterative-deepening search that runs until the deadline.
+// exact solver for a best move within its share of the time, then for a move
+// that keeps the game's outcome; otherwise (or when the solvers run out of time,
+// or prove the game lost) it plays the best move of an iterative-deepening
+// search that runs until the deadline.
 func chooseHard(b *board, history []int, start, deadline time.Time, done <-chan struct{}) int {
 	s := newSearcher(b, deadline, done)
 	me := b.mover()
@@ -134,15 +136,25 @@ func chooseHard(b *board, history []int, start, deadline time.Time, done <-chan 
 		for _, c := range history {
 			p.Play(c)
 		}
-		exactEnd := start.Add(time.Duration(float64(deadline.Sub(start)) * exactShare))
+		share := func(f float64) time.Time { return start.Add(time.Duration(float64(deadline.Sub(start)) * f)) }
 		// The far table grows with the time there is to fill it.
 		farLog := uint(18)
 		if deadline.Sub(start) > 300*time.Millisecond {
 			farLog = 20
 		}
 		sv := newSolver(defaultNearLog, farLog, defaultSplit)
-		sv.limited, sv.deadline, sv.done, sv.aborted = true, exactEnd, done, false
-		if col, _, ok := sv.bestMove(p); ok && col >= 0 {
+		sv.limited, sv.done = true, done
+		// First the exact value, which also finds the quickest win; failing
+		// that, the outcome only, which is several times cheaper and still
+		// perfect play. The second search reuses the first one's table.
+		sv.deadline = share(exactShare)
+		if col, _, ok := sv.bestMove(p, false); ok && col >= 0 {
+			return col
+		}
+		sv.deadline, sv.aborted = share(weakShare), false
+		// A proven loss is left to the heuristic search, whose move makes the
+		// opponent work harder than the first move that loses anyway.
+		if col, sign, ok := sv.bestMove(p, true); ok && col >= 0 && sign >= 0 {
 			return col
 		}
 	}

@@ -102,14 +102,25 @@ func (s *Solver) solveUntil(p Position, deadline time.Time, done <-chan struct{}
 }
 
 func (s *Solver) solve(p Position) (int, bool) {
+	return s.solveWithin(p, -(cells-p.moves)/2, (cells+1-p.moves)/2)
+}
+
+// weakSolve returns the sign of p's value: 1 win, 0 draw, -1 loss. It is
+// several times faster than solve: it only proves which side of 0 the value is.
+func (s *Solver) weakSolve(p Position) (int, bool) {
+	v, ok := s.solveWithin(p, -1, 1)
+	return max(-1, min(1, v)), ok
+}
+
+// solveWithin returns p's value if it lies in [lo, hi]; otherwise it returns a
+// value beyond the bound it exceeds.
+func (s *Solver) solveWithin(p Position, lo, hi int) (int, bool) {
 	if p.lastMoverWon() {
 		return (p.moves+1)/2 - (cells+2)/2, true
 	}
 	if p.CanWinNext() {
 		return (cells + 1 - p.moves) / 2, true
 	}
-	lo := -(cells - p.moves) / 2
-	hi := (cells + 1 - p.moves) / 2
 	// Narrow [lo, hi] with null-window searches. Probing near zero first, then
 	// halfway towards the bound, is cheaper than bisecting: small values are
 	// the common case and are proved fastest.
@@ -138,11 +149,14 @@ func (s *Solver) solve(p Position) (int, bool) {
 // central. col is -1 when the board is full or the game already won.
 func (s *Solver) BestMove(p Position) (col, value int) {
 	s.limited, s.aborted = false, false
-	col, value, _ = s.bestMove(p)
+	col, value, _ = s.bestMove(p, false)
 	return col, value
 }
 
-func (s *Solver) bestMove(p Position) (col, value int, ok bool) {
+// bestMove is BestMove for bounded searches: ok is false when the search was
+// cut short. With weak, value is only the sign of the value (1 win, 0 draw, -1
+// loss) and col a column that keeps it: the game's outcome, not its length.
+func (s *Solver) bestMove(p Position, weak bool) (col, value int, ok bool) {
 	if p.lastMoverWon() {
 		v, _ := s.solve(p)
 		return -1, v, true
@@ -155,7 +169,11 @@ func (s *Solver) bestMove(p Position) (col, value int, ok bool) {
 			return c, (cells + 1 - p.moves) / 2, true
 		}
 	}
-	value, ok = s.solve(p)
+	if weak {
+		value, ok = s.weakSolve(p)
+	} else {
+		value, ok = s.solve(p)
+	}
 	if !ok {
 		return -1, 0, false
 	}

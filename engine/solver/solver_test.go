@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"testing"
@@ -75,6 +76,22 @@ func TestBestMove(t *testing.T) {
 			s.Reset()
 			if got := -s.Solve(q); got != c.score {
 				t.Errorf("BestMove(%q) = column %d, worth %d after it, want %d", c.moves, col+1, got, c.score)
+			}
+
+			// The weak variant must keep the sign of the value.
+			s.Reset()
+			col, sign, ok := s.bestMove(p, true)
+			if want := cmp.Compare(c.score, 0); !ok || sign != want {
+				t.Errorf("bestMove(%q, weak) = %d, sign %d, %v; want sign %d", c.moves, col, sign, ok, want)
+			}
+			if p.IsWinningMove(col) || sign < 0 {
+				continue
+			}
+			q = p
+			q.Play(col)
+			s.Reset()
+			if got := -s.Solve(q); cmp.Compare(got, 0) != sign {
+				t.Errorf("bestMove(%q, weak) = column %d, worth %d after it, want sign %d", c.moves, col+1, got, sign)
 			}
 		}
 	}
