@@ -47,6 +47,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runServe(ctx, args[1:], getenv, stdout, stderr)
 	case "register":
 		return runRegister(ctx, args[1:], getenv, stdout, stderr)
+	case "loadtest":
+		return runLoadtest(ctx, args[1:], stdout, stderr)
 	case "solve":
 		return runSolve(ctx, args[1:], stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -64,6 +66,7 @@ usage:
   connect4 play      play in this terminal (type /connect4 help once inside)
   connect4 serve     serve Slack and Discord, with /healthz and /readyz
   connect4 register  register the /connect4 command with Discord (DISCORD_APPLICATION_ID, DISCORD_BOT_TOKEN)
+  connect4 loadtest  play many games at once against a running server (signed Discord endpoint)
   connect4 solve     read positions (column digits 1-7) from stdin, print their exact scores
 
 environment:

@@ -148,7 +148,7 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 		a, err := slack.New(svc, slack.Config{
 			SigningSecret: cfg.SlackSigningSecret, BotToken: cfg.SlackBotToken, AppToken: cfg.SlackAppToken,
 			APIURL: cfg.SlackAPIURL, Observe: m.observe("slack"),
-		}, log.With("platform", "slack"))
+		}, log)
 		if err != nil {
 			return nil, err
 		}
@@ -170,7 +170,7 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 		a, err := discord.New(svc, discord.Config{
 			PublicKey: cfg.DiscordPublicKey, BotToken: cfg.DiscordBotToken, ApplicationID: cfg.DiscordAppID,
 			GuildID: cfg.DiscordGuildID, APIURL: cfg.DiscordAPIURL, Observe: m.observe("discord"),
-		}, log.With("platform", "discord"))
+		}, log)
 		if err != nil {
 			return nil, err
 		}
