@@ -50,7 +50,7 @@ func ChooseMove(ctx context.Context, rows, cols, connect int, history []int, lev
 		budget = DefaultBudget
 	}
 	// Stop searching a tenth early (at most 100ms): the clock is read only
-	// every few thousand nodes, and a loaded machine may not run us at once.
+	// every thousand or so nodes, and a loaded machine may not run us at once.
 	deadline := start.Add(budget - min(budget/10, 100*time.Millisecond))
 	if d, ok := ctx.Deadline(); ok {
 		if left := d.Sub(start); d.Before(deadline) {

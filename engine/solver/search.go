@@ -101,7 +101,7 @@ func (s *searcher) negamax(depth, alpha, beta int) int {
 	if depth <= 0 {
 		return b.evaluate()
 	}
-	// The opponent connects two moves from now at best.
+	// We cannot connect with this disc, so at best with our next one.
 	if hi := winScore - (b.moves + 3); beta > hi {
 		beta = hi
 		if alpha >= beta {
