@@ -183,6 +183,9 @@ func match(t *testing.T, rows, cols, connect int, a, b Level, games int, budget 
 	return aWins, bWins, draws
 }
 
+// TestHardBeatsEasy plays 100 seeded games on the standard board, hard moving
+// first in 50 and second in the other 50, with a short budget that leaves most
+// early moves to the heuristic search.
 func TestHardBeatsEasy(t *testing.T) {
 	budget := 10 * time.Millisecond
 	if raceEnabled {
