@@ -16,6 +16,7 @@ import (
 // config is everything connect4 reads from the environment.
 type config struct {
 	Addr            string
+	PprofAddr       string
 	ShutdownTimeout time.Duration
 
 	// Redis: at most one of URL, cluster addresses, sentinel addresses.
@@ -48,6 +49,7 @@ type envVar struct{ name, def, doc string }
 var envVars = []envVar{
 	{"CONNECT4_ADDR", ":8080", "listen address of `connect4 serve`"},
 	{"CONNECT4_SHUTDOWN_TIMEOUT", "10s", "how long shutdown waits for in-flight requests"},
+	{"CONNECT4_PPROF_ADDR", "", "if set, serve Go's /debug/pprof on this address (keep it on loopback)"},
 	{"REDIS_URL", "", "redis:// or rediss:// URL of a single Redis; unset (and no cluster or sentinel): in-memory store"},
 	{"REDIS_CLUSTER_ADDRS", "", "comma-separated host:port seeds of a Redis Cluster"},
 	{"REDIS_SENTINEL_ADDRS", "", "comma-separated host:port of Redis Sentinels (with REDIS_SENTINEL_MASTER)"},
@@ -111,6 +113,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	c := config{
 		Addr:                get("CONNECT4_ADDR"),
+		PprofAddr:           get("CONNECT4_PPROF_ADDR"),
 		ShutdownTimeout:     dur("CONNECT4_SHUTDOWN_TIMEOUT", time.Second, 10*time.Minute),
 		RedisURL:            get("REDIS_URL"),
 		RedisClusterAddrs:   list("REDIS_CLUSTER_ADDRS"),
