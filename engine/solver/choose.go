@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"time"
 )
 
@@ -131,7 +132,7 @@ func chooseHard(b *board, history []int, start, deadline time.Time, done <-chan 
 		}
 	}
 
-	if b.rows == Height && b.cols == Width && b.connect == 4 {
+	if b.rows == Height && b.cols == Width && b.connect == 4 && !stopped(deadline, done) {
 		var p Position
 		for _, c := range history {
 			p.Play(c)
@@ -142,7 +143,8 @@ func chooseHard(b *board, history []int, start, deadline time.Time, done <-chan 
 		if deadline.Sub(start) > 300*time.Millisecond {
 			farLog = 20
 		}
-		sv := newSolver(defaultNearLog, farLog, defaultSplit)
+		sv := getSolver(farLog)
+		defer putSolver(farLog, sv)
 		sv.limited, sv.done = true, done
 		// First the exact value, which also finds the quickest win; failing
 		// that, the outcome only, which is several times cheaper and still
@@ -176,4 +178,36 @@ func chooseHard(b *board, history []int, start, deadline time.Time, done <-chan 
 		}
 	}
 	return b.legalCols()[0]
+}
+
+// stopped reports whether a search bounded by deadline and done must not
+// start at all.
+func stopped(deadline time.Time, done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+	}
+	return !time.Now().Before(deadline)
+}
+
+// hardSolvers keeps hard's solvers between moves, one pool per far-table
+// size (2^18 and 2^20 entries): a table is megabytes to allocate and fault
+// in, while Reset empties it in constant time, so a bot playing many AI games
+// reuses a few tables instead of allocating ~10 MiB a move. sync.Pool is safe
+// for concurrent use and lets the collector drop idle solvers.
+var hardSolvers = map[uint]*sync.Pool{
+	18: {New: func() any { return newSolver(defaultNearLog, 18, defaultSplit) }},
+	20: {New: func() any { return newSolver(defaultNearLog, 20, defaultSplit) }},
+}
+
+func getSolver(farLog uint) *Solver {
+	sv := hardSolvers[farLog].Get().(*Solver)
+	sv.Reset()
+	return sv
+}
+
+func putSolver(farLog uint, sv *Solver) {
+	sv.limited, sv.deadline, sv.done, sv.aborted = false, time.Time{}, nil, false
+	hardSolvers[farLog].Put(sv)
 }
