@@ -145,16 +145,28 @@ func PlainMentions(s string, known ...sessions.Player) string {
 	})
 }
 
-// Outcome classifies r for logs and metrics: "ok" for a request carried
-// out, "refused" for one the person can fix or should know about, "error"
-// for one that failed on our side (the store, a lock storm, a damaged
-// record, a bug).
+// The outcomes of a request, the label values of logs and metrics.
+// Reply.Outcome returns one of the first three; the adapters use the rest
+// for requests that never reach the bot.
+const (
+	OutcomeOK           = "ok"
+	OutcomeRefused      = "refused"
+	OutcomeError        = "error"
+	OutcomeUnauthorized = "unauthorized"
+	OutcomeBadRequest   = "bad_request"
+	OutcomeTooLarge     = "too_large"
+)
+
+// Outcome classifies r for logs and metrics: OutcomeOK for a request
+// carried out, OutcomeRefused for one the person can fix or should know
+// about, OutcomeError for one that failed on our side (the store, a lock
+// storm, a damaged record, a bug).
 func (r Reply) Outcome() string {
 	switch r.Problem {
 	case ProblemNone:
-		return "ok"
+		return OutcomeOK
 	case ProblemInternal, ProblemUnavailable, ProblemConflict, ProblemCorrupt:
-		return "error"
+		return OutcomeError
 	}
-	return "refused"
+	return OutcomeRefused
 }

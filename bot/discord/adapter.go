@@ -145,16 +145,6 @@ func (a *Adapter) spawn(f func()) bool {
 	return true
 }
 
-// Outcomes of an interaction, for Config.Observe and the log.
-const (
-	outcomeOK           = "ok"
-	outcomeRefused      = "refused"
-	outcomeError        = "error"
-	outcomeUnauthorized = "unauthorized"
-	outcomeBadRequest   = "bad_request"
-	outcomeTooLarge     = "too_large"
-)
-
 // Kinds of interaction that are not commands, for Config.Observe and the log.
 const (
 	kindPing    = "ping"

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	discordgo "github.com/bwmarrin/discordgo"
+
+	"github.com/connect4/connect4/bot"
 )
 
 // RunGateway connects to the Discord Gateway with Config.BotToken and
@@ -57,7 +59,7 @@ func (a *Adapter) gatewayInteraction(ctx context.Context, s *discordgo.Session, 
 			a.runLater(start, in.ChannelID, kind, later, false)
 			return
 		}
-		a.done(start, in.ChannelID, kind, outcomeError, false)
+		a.done(start, in.ChannelID, kind, bot.OutcomeError, false)
 		return
 	}
 	if later != nil {

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	discordgo "github.com/bwmarrin/discordgo"
+
+	"github.com/connect4/connect4/bot"
 )
 
 // InteractionsPath is where Register mounts the interactions endpoint; the
@@ -40,27 +42,27 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			a.done(start, "", kindUnknown, outcomeTooLarge, false)
+			a.done(start, "", kindUnknown, bot.OutcomeTooLarge, false)
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 			return
 		}
-		a.done(start, "", kindUnknown, outcomeBadRequest, false)
+		a.done(start, "", kindUnknown, bot.OutcomeBadRequest, false)
 		http.Error(w, "cannot read request body", http.StatusBadRequest)
 		return
 	}
 	if !verify(a.pub, r.Header, body) {
-		a.done(start, "", kindUnknown, outcomeUnauthorized, false)
+		a.done(start, "", kindUnknown, bot.OutcomeUnauthorized, false)
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return
 	}
 	in, err := parse(body)
 	if err != nil {
-		a.done(start, "", kindUnknown, outcomeBadRequest, false)
+		a.done(start, "", kindUnknown, bot.OutcomeBadRequest, false)
 		http.Error(w, "malformed interaction", http.StatusBadRequest)
 		return
 	}
 	resp, later, kind, outcome := a.answer(r.Context(), a.rest, in)
-	if outcome == outcomeBadRequest {
+	if outcome == bot.OutcomeBadRequest {
 		a.done(start, in.ChannelID, kind, outcome, false)
 		http.Error(w, "malformed interaction", http.StatusBadRequest)
 		return

@@ -30,31 +30,31 @@ const (
 // reply. When the command is still running after deferAfter (it may run
 // the AI), the response is a deferral and later is the rest of the work:
 // the caller runs it once the response has been sent. kind and outcome
-// are for Config.Observe and the log; outcome is outcomeBadRequest for an
+// are for Config.Observe and the log; outcome is bot.OutcomeBadRequest for an
 // interaction without a user or channel (resp then apologises, for the
 // Gateway; HTTP answers 400).
 func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *discordgo.Interaction) (resp *discordgo.InteractionResponse, later laterFunc, kind, outcome string) {
 	switch in.Type {
 	case discordgo.InteractionPing:
-		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil, kindPing, outcomeOK
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil, kindPing, bot.OutcomeOK
 	case discordgo.InteractionApplicationCommandAutocomplete:
 		// /connect4 has no autocompleted options.
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}}, nil, kindUnknown, outcomeRefused
+			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}}, nil, kindUnknown, bot.OutcomeRefused
 	}
 	cmd, err := command(in, a.self(s, in))
 	switch {
 	case err == nil:
 	case errors.Is(err, errForeignButton):
-		return note(textForeignButton), nil, kindUnknown, outcomeRefused
+		return note(textForeignButton), nil, kindUnknown, bot.OutcomeRefused
 	case errors.Is(err, errUnknownCommand):
-		return note(textUnknownCommand + "\n\n" + textHelp), nil, kindUnknown, outcomeRefused
+		return note(textUnknownCommand + "\n\n" + textHelp), nil, kindUnknown, bot.OutcomeRefused
 	default:
-		return note(bot.ProblemInternal.Sentence()), nil, kindUnknown, outcomeBadRequest
+		return note(bot.ProblemInternal.Sentence()), nil, kindUnknown, bot.OutcomeBadRequest
 	}
 	kind = cmd.Kind.String()
 	if cmd.Kind == bot.KindHelp || cmd.Kind == bot.KindNone {
-		return note(textHelp), nil, kind, outcomeOK
+		return note(textHelp), nil, kind, bot.OutcomeOK
 	}
 	fromButton := in.Type == discordgo.InteractionMessageComponent
 
@@ -96,18 +96,18 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *discordg
 		case r = <-replies:
 		case <-work.Done():
 			a.log.Error("deferred command timed out", "platform", "discord", "channel", in.ChannelID, "kind", kind)
-			return outcomeError
+			return bot.OutcomeError
 		}
 		if !send {
-			return outcomeError
+			return bot.OutcomeError
 		}
 		if err := deliver(work, s, in, r, fromButton); err != nil {
 			a.log.Error("deliver deferred reply", "platform", "discord", "channel", in.ChannelID, "kind", kind, "err", err)
-			return outcomeError
+			return bot.OutcomeError
 		}
 		return r.Outcome()
 	}
-	return resp, later, kind, outcomeOK
+	return resp, later, kind, bot.OutcomeOK
 }
 
 // laterFunc waits for a deferred command and, when send is true (the

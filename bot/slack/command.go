@@ -22,7 +22,7 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, rep *re
 	rep.channel = sc.ChannelID
 	key := sessions.Key{Platform: Platform, Workspace: sc.TeamID, Channel: sc.ChannelID}
 	if key.Validate() != nil || sc.UserID == "" {
-		rep.outcome, rep.reason = outcomeBadRequest, "command without a valid team, channel or user"
+		rep.outcome, rep.reason = bot.OutcomeBadRequest, "command without a valid team, channel or user"
 		return nil, errBadRequest
 	}
 	ctx, cancel := context.WithTimeout(ctx, commandBudget)

@@ -8,6 +8,8 @@ import (
 	"net/http"
 
 	slackapi "github.com/slack-go/slack"
+
+	"github.com/connect4/connect4/bot"
 )
 
 // MaxBody is the largest request body accepted, in bytes; larger ones get
@@ -82,7 +84,7 @@ func (a *Adapter) verified(w http.ResponseWriter, r *http.Request, rep *report) 
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
-			rep.outcome = outcomeTooLarge
+			rep.outcome = bot.OutcomeTooLarge
 			a.done(rep)
 			return false
 		}
@@ -91,7 +93,7 @@ func (a *Adapter) verified(w http.ResponseWriter, r *http.Request, rep *report) 
 	}
 	if err := verify(r.Header, body, a.cfg.SigningSecret); err != nil {
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
-		rep.outcome, rep.reason = outcomeUnauthorized, err.Error()
+		rep.outcome, rep.reason = bot.OutcomeUnauthorized, err.Error()
 		a.done(rep)
 		return false
 	}
@@ -115,6 +117,6 @@ func verify(h http.Header, body []byte, secret string) error {
 
 func (a *Adapter) badRequest(w http.ResponseWriter, rep *report, reason string) {
 	http.Error(w, "bad request", http.StatusBadRequest)
-	rep.outcome, rep.reason = outcomeBadRequest, reason
+	rep.outcome, rep.reason = bot.OutcomeBadRequest, reason
 	a.done(rep)
 }

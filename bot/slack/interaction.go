@@ -83,7 +83,7 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback, rep *report) error {
 	c, err := parseClick(ic)
 	rep.channel = c.cmd.Key.Channel
 	if errors.Is(err, errBadRequest) {
-		rep.outcome, rep.reason = outcomeBadRequest, err.Error()
+		rep.outcome, rep.reason = bot.OutcomeBadRequest, err.Error()
 		a.done(rep)
 		return err
 	}
@@ -93,10 +93,10 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback, rep *report) error {
 	started := a.spawn(func(ctx context.Context) {
 		defer a.done(rep)
 		if err != nil { // a foreign button: say so, privately
-			rep.outcome, rep.reason = outcomeRefused, "foreign button"
+			rep.outcome, rep.reason = bot.OutcomeRefused, "foreign button"
 			msg := &slackapi.WebhookMessage{Text: notMine, ResponseType: ephemeral}
 			if perr := a.post(ctx, c.responseURL, msg); perr != nil {
-				rep.outcome = outcomeError
+				rep.outcome = bot.OutcomeError
 			}
 			return
 		}
@@ -116,11 +116,11 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback, rep *report) error {
 			msg.ResponseType = ephemeral
 		}
 		if perr := a.post(ctx, c.responseURL, msg); perr != nil {
-			rep.outcome = outcomeError
+			rep.outcome = bot.OutcomeError
 		}
 	})
 	if !started {
-		rep.outcome, rep.reason = outcomeError, "shutting down"
+		rep.outcome, rep.reason = bot.OutcomeError, "shutting down"
 		a.done(rep)
 	}
 	return nil

@@ -4,16 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"time"
-)
 
-// The outcomes of a request, for logs and Config.Observe.
-const (
-	outcomeOK           = "ok"
-	outcomeRefused      = "refused"
-	outcomeError        = "error"
-	outcomeUnauthorized = "unauthorized"
-	outcomeBadRequest   = "bad_request"
-	outcomeTooLarge     = "too_large"
+	"github.com/connect4/connect4/bot"
 )
 
 // kindUnknown is the kind of a request that never became a command.
@@ -39,7 +31,7 @@ func newReport(via, what string) *report {
 func (a *Adapter) done(rep *report) {
 	elapsed := time.Since(rep.start)
 	level := slog.LevelInfo
-	if rep.outcome == outcomeUnauthorized {
+	if rep.outcome == bot.OutcomeUnauthorized {
 		level = slog.LevelWarn
 	}
 	attrs := []any{"platform", Platform, "via", rep.via, "request", rep.what,

@@ -9,6 +9,8 @@ import (
 
 	slackapi "github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
+
+	"github.com/connect4/connect4/bot"
 )
 
 // ackBudget bounds sending one Socket Mode ack.
@@ -82,7 +84,7 @@ func (a *Adapter) dispatch(ctx context.Context, ack acker, evt socketmode.Event)
 		sc, ok := evt.Data.(slackapi.SlashCommand)
 		if !ok {
 			a.ack(ctx, ack, envelope, nil)
-			rep.outcome, rep.reason = outcomeBadRequest, "unreadable slash command"
+			rep.outcome, rep.reason = bot.OutcomeBadRequest, "unreadable slash command"
 			a.done(rep)
 			return
 		}
@@ -93,12 +95,12 @@ func (a *Adapter) dispatch(ctx context.Context, ack acker, evt socketmode.Event)
 				payload = msg
 			}
 			if err := a.ack(ctx, ack, envelope, payload); err != nil {
-				rep.outcome = outcomeError
+				rep.outcome = bot.OutcomeError
 			}
 			a.done(rep)
 		}) {
 			a.ack(ctx, ack, envelope, nil)
-			rep.outcome, rep.reason = outcomeError, "shutting down"
+			rep.outcome, rep.reason = bot.OutcomeError, "shutting down"
 			a.done(rep)
 		}
 	case socketmode.EventTypeInteractive:
@@ -106,7 +108,7 @@ func (a *Adapter) dispatch(ctx context.Context, ack acker, evt socketmode.Event)
 		rep := newReport("socket", "click")
 		ic, ok := evt.Data.(slackapi.InteractionCallback)
 		if !ok {
-			rep.outcome, rep.reason = outcomeBadRequest, "unreadable interaction"
+			rep.outcome, rep.reason = bot.OutcomeBadRequest, "unreadable interaction"
 			a.done(rep)
 			return
 		}

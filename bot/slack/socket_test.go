@@ -12,6 +12,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 
+	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/sessions"
 )
 
@@ -148,8 +149,8 @@ func TestSocketModeRouting(t *testing.T) {
 		t.Fatalf("response_url got %d messages after the bad events, want still 1", n)
 	}
 	obs := e.observations()
-	want := []observation{{"challenge", outcomeOK}, {"accept", outcomeOK}, {kindUnknown, outcomeRefused},
-		{kindUnknown, outcomeBadRequest}, {kindUnknown, outcomeBadRequest}, {kindUnknown, outcomeBadRequest}}
+	want := []observation{{"challenge", bot.OutcomeOK}, {"accept", bot.OutcomeOK}, {kindUnknown, bot.OutcomeRefused},
+		{kindUnknown, bot.OutcomeBadRequest}, {kindUnknown, bot.OutcomeBadRequest}, {kindUnknown, bot.OutcomeBadRequest}}
 	if !slices.Equal(obs, want) {
 		t.Fatalf("observed %v, want %v", obs, want)
 	}
