@@ -5,93 +5,75 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/connect4/connect4/bot/match"
+
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/engine/solver"
-	"github.com/connect4/connect4/sessions"
 )
 
 // solverMove is the default MoveFunc: the engine/solver levels.
-func solverMove(ctx context.Context, cfg engine.Config, history []int, level string, budget time.Duration) (int, error) {
-	l, err := solver.ParseLevel(level)
-	if err != nil {
-		return 0, err
-	}
-	return solver.ChooseMove(ctx, cfg.Rows, cfg.Cols, cfg.Connect, history, l, nil, budget)
-}
-
-// validLevel reports whether level names an AI level.
-func validLevel(level string) bool {
-	switch level {
-	case "easy", "medium", "hard":
-		return true
-	}
-	return false
+func solverMove(ctx context.Context, g *engine.Game, level solver.Level, budget time.Duration) (int, error) {
+	cfg := g.Config()
+	return solver.ChooseMove(ctx, cfg.Rows, cfg.Cols, cfg.Connect, g.History(), level, nil, budget)
 }
 
 // afterHuman finishes a reply after a human's action on rec (round g): in an
 // AI game where it is now the AI's turn, the AI moves first, so that its
 // answer lands in the same message update.
-func (s *Service) afterHuman(ctx context.Context, cmd Command, rec *sessions.Record, g *engine.Game, vis Visibility, text string) (Reply, error) {
-	if rec.AILevel == "" || rec.Status != sessions.StatusPlaying || g.State().Over() ||
-		playerOf(rec, g.Turn()).ID != rec.Opponent.ID {
-		return gameView(rec, g, vis, text), nil
+func (s *Service) afterHuman(ctx context.Context, cmd Command, rec *match.Record, vis Visibility, text string) (Reply, error) {
+	g := rec.Game
+	if rec.AILevel == solver.LevelNone || rec.Status != match.StatusPlaying || g.State().Over() ||
+		rec.PlayerOf(g.Turn()).ID != rec.Opponent.ID {
+		return gameView(rec, vis, text), nil
 	}
-	next, ng, aiText, err := s.aiTurn(ctx, cmd, rec, g)
+	next, aiText, err := s.aiTurn(ctx, cmd, rec)
 	if err != nil {
 		// The human's move stands; the AI answers on the next click or board.
 		s.log.Error("AI move failed", "channel", cmd.Key.String(), "err", err)
-		return gameView(rec, g, vis, text+"\nI couldn't think of a move just now; click again or use `/connect4 board` to wake me."), nil
+		return gameView(rec, vis, text+"\nI couldn't think of a move just now; click again or use `/connect4 board` to wake me."), nil
 	}
-	return gameView(next, ng, vis, text+"\n"+aiText), nil
+	return gameView(next, vis, text+"\n"+aiText), nil
 }
 
-// aiTurn computes and stores the AI's move in rec's round g.
-func (s *Service) aiTurn(ctx context.Context, cmd Command, rec *sessions.Record, g *engine.Game) (*sessions.Record, *engine.Game, string, error) {
+// aiTurn computes and stores the AI's move in rec's current round.
+func (s *Service) aiTurn(ctx context.Context, cmd Command, rec *match.Record) (*match.Record, string, error) {
 	budget := s.opt.AIBudget
 	if dl, ok := ctx.Deadline(); ok {
 		// Leave room to store the move and answer before the caller's deadline.
 		budget = min(budget, time.Until(dl)*2/3)
 	}
-	col, err := s.opt.AI(ctx, g.Config(), g.History(), rec.AILevel, budget)
+	col, err := s.opt.AI(ctx, rec.Game, rec.AILevel, budget)
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("choose move: %w", err)
+		return nil, "", fmt.Errorf("choose move: %w", err)
 	}
-	at := g.Moves()
+	at := rec.Game.Moves()
 	var text string
-	next, err := s.store.Update(ctx, cmd.Key, func(r *sessions.Record) (sessions.Tally, error) {
-		if r.ID != rec.ID || r.Status != sessions.StatusPlaying {
-			return sessions.Tally{}, userErr(ProblemStale)
+	next, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+		if r.ID != rec.ID || r.Status != match.StatusPlaying {
+			return match.Tally{}, userErr(ProblemStale)
 		}
-		cur, err := r.DecodeGame()
-		if err != nil {
-			return sessions.Tally{}, err
-		}
+		cur := r.Game
 		if cur.Moves() != at {
-			return sessions.Tally{}, userErr(ProblemStale)
+			return match.Tally{}, userErr(ProblemStale)
 		}
 		if err := cur.Play(cur.Turn(), col); err != nil {
-			return sessions.Tally{}, fmt.Errorf("AI move %d: %w", col, err)
+			return match.Tally{}, fmt.Errorf("AI move %d: %w", col, err)
 		}
 		text = moveText(r.Opponent, col)
-		var tally sessions.Tally
+		var tally match.Tally
 		if cur.State().Over() {
 			var end string
-			tally, end = settle(r, cur, sessions.FinishNone)
+			tally, end = settle(r, match.FinishNone)
 			text += "\n" + end
 		}
-		r.Game = encode(cur)
 		return tally, nil
 	})
 	if err != nil {
-		return nil, nil, "", err
+		return nil, "", err
 	}
 	s.moved(cmd)
-	if next.Status == sessions.StatusFinished {
+	if next.Status == match.StatusFinished {
 		s.finished(cmd, next.Finish)
 	}
-	ng, err := next.DecodeGame()
-	if err != nil {
-		return nil, nil, "", err
-	}
-	return next, ng, text, nil
+	return next, text, nil
 }

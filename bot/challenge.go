@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
+	"github.com/connect4/connect4/bot/match"
+
 	"github.com/connect4/connect4/engine"
-	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/engine/solver"
 )
 
 // challenge opens a challenge to cmd.Opponent, or starts a game against the
@@ -21,7 +22,7 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 	case opp.ID == cmd.User.ID:
 		return Reply{}, userErr(ProblemSelfChallenge)
 	case cmd.Self.ID != "" && opp.ID == cmd.Self.ID:
-		return s.startAI(ctx, cmd, "")
+		return s.startAI(ctx, cmd, solver.LevelNone)
 	case cmd.OpponentIsBot:
 		return Reply{}, userErr(ProblemBotChallenge, opp.ID)
 	}
@@ -29,10 +30,14 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 	if err := v.validate(); err != nil {
 		return Reply{}, err
 	}
-	rec := &sessions.Record{
-		Key: cmd.Key, Status: sessions.StatusPending,
+	g, err := engine.New(v.config())
+	if err != nil {
+		return Reply{}, err
+	}
+	rec := &match.Record{
+		Key: cmd.Key, Status: match.StatusPending,
 		Challenger: cmd.User, Opponent: opp,
-		Rows: v.Rows, Cols: v.Cols, Connect: v.Connect, FirstTo: v.FirstTo,
+		Game: g, FirstTo: v.FirstTo,
 		Message:   cmd.Message,
 		ExpiresAt: s.opt.Now().Add(s.opt.ChallengeTTL),
 	}
@@ -42,41 +47,37 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 	return challengeView(rec, Public, duration(s.opt.ChallengeTTL)), nil
 }
 
-// busy turns a *sessions.BusyError into a refusal naming the players of the
+// busy turns a *match.BusyError into a refusal naming the players of the
 // game in the way; other errors pass through.
 func busy(err error) error {
-	var be *sessions.BusyError
+	var be *match.BusyError
 	if !errors.As(err, &be) || be.Existing == nil {
 		return err
 	}
 	e := be.Existing
-	if e.Status == sessions.StatusPending {
+	if e.Status == match.StatusPending {
 		return userErr(ProblemBusy, fmt.Sprintf("<@%s> has challenged <@%s>", e.Challenger.ID, e.Opponent.ID))
 	}
 	return userErr(ProblemBusy, fmt.Sprintf("<@%s> and <@%s> are playing", e.Challenger.ID, e.Opponent.ID))
 }
 
 // aiPlayer is the AI's identity in a game: this bot's user where known.
-func aiPlayer(self sessions.Player, level string) sessions.Player {
-	p := sessions.Player{ID: self.ID, Name: self.Name}
+func aiPlayer(self match.Player, level solver.Level) match.Player {
+	p := match.Player{ID: self.ID, Name: self.Name}
 	if p.ID == "" {
 		p.ID = "connect4-ai"
 	}
 	if p.Name == "" {
 		p.Name = "Connect Four AI"
 	}
-	p.Name += " (" + level + ")"
+	p.Name += " (" + level.String() + ")"
 	return p
 }
 
 // startAI starts a game of cmd.User (Red) against the AI at level.
-func (s *Service) startAI(ctx context.Context, cmd Command, level string) (Reply, error) {
-	if level == "" {
-		level = "medium"
-	}
-	level = strings.ToLower(level)
-	if !validLevel(level) {
-		return Reply{}, userErr(ProblemBadLevel, level)
+func (s *Service) startAI(ctx context.Context, cmd Command, level solver.Level) (Reply, error) {
+	if level == solver.LevelNone {
+		level = solver.Medium
 	}
 	v := cmd.Variant.withDefaults()
 	v.FirstTo = 1
@@ -91,63 +92,62 @@ func (s *Service) startAI(ctx context.Context, cmd Command, level string) (Reply
 	if ai.ID == cmd.User.ID {
 		return Reply{}, userErr(ProblemSelfChallenge)
 	}
-	rec := &sessions.Record{
-		Key: cmd.Key, Status: sessions.StatusPlaying,
+	rec := &match.Record{
+		Key: cmd.Key, Status: match.StatusPlaying,
 		Challenger: cmd.User, Opponent: ai, RedID: cmd.User.ID,
-		Rows: v.Rows, Cols: v.Cols, Connect: v.Connect, FirstTo: 1,
-		Game: encode(g), AILevel: level, Message: cmd.Message,
+		Game: g, FirstTo: 1, AILevel: level, Message: cmd.Message,
 	}
 	if err := s.store.Create(ctx, rec); err != nil {
 		return Reply{}, busy(err)
 	}
 	s.started(cmd, true)
 	text := fmt.Sprintf("<@%s> takes on the AI (%s). You're red and you go first.", cmd.User.ID, level)
-	return gameView(rec, g, Public, text), nil
+	return gameView(rec, Public, text), nil
 }
 
 // answer accepts, declines or cancels the channel's pending challenge.
 func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 	now := s.opt.Now()
 	var expired bool
-	rec, err := s.store.Update(ctx, cmd.Key, func(r *sessions.Record) (sessions.Tally, error) {
+	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
 		expired = false
 		if cmd.FromButton() && r.ID != cmd.GameID {
-			return sessions.Tally{}, userErr(ProblemStale)
+			return match.Tally{}, userErr(ProblemStale)
 		}
 		switch r.Status {
-		case sessions.StatusPlaying:
+		case match.StatusPlaying:
 			if cmd.FromButton() {
-				return sessions.Tally{}, userErr(ProblemStale)
+				return match.Tally{}, userErr(ProblemStale)
 			}
-			return sessions.Tally{}, userErr(ProblemNoChallenge)
-		case sessions.StatusFinished:
-			if r.Finish == sessions.FinishExpired {
-				return sessions.Tally{}, userErr(ProblemExpired)
+			return match.Tally{}, userErr(ProblemNoChallenge)
+		case match.StatusFinished:
+			if r.Finish == match.FinishExpired {
+				return match.Tally{}, userErr(ProblemExpired)
 			}
 			if cmd.FromButton() {
-				return sessions.Tally{}, userErr(ProblemStale)
+				return match.Tally{}, userErr(ProblemStale)
 			}
-			return sessions.Tally{}, userErr(ProblemNoChallenge)
+			return match.Tally{}, userErr(ProblemNoChallenge)
 		}
 		if !r.ExpiresAt.IsZero() && !now.Before(r.ExpiresAt) {
-			r.Status, r.Finish, expired = sessions.StatusFinished, sessions.FinishExpired, true
-			return sessions.Tally{}, nil
+			r.Status, r.Finish, expired = match.StatusFinished, match.FinishExpired, true
+			return match.Tally{}, nil
 		}
 		isChallenger, isOpponent := cmd.User.ID == r.Challenger.ID, cmd.User.ID == r.Opponent.ID
 		switch cmd.Kind {
 		case KindAccept, KindDecline:
 			if isChallenger {
-				return sessions.Tally{}, userErr(ProblemOwnChallenge)
+				return match.Tally{}, userErr(ProblemOwnChallenge)
 			}
 			if !isOpponent {
-				return sessions.Tally{}, userErr(ProblemNotForYou, r.Opponent.ID)
+				return match.Tally{}, userErr(ProblemNotForYou, r.Opponent.ID)
 			}
 		case KindCancel:
 			if !isChallenger {
-				return sessions.Tally{}, userErr(ProblemOnlyChallenger, r.Challenger.ID)
+				return match.Tally{}, userErr(ProblemOnlyChallenger, r.Challenger.ID)
 			}
 		}
-		if cmd.Message != (sessions.MessageRef{}) {
+		if cmd.Message != (match.MessageRef{}) {
 			r.Message = cmd.Message
 		}
 		switch cmd.Kind {
@@ -155,20 +155,16 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 			if r.Opponent.Name == "" || r.Opponent.Name == r.Opponent.ID {
 				r.Opponent.Name = cmd.User.Name
 			}
-			g, err := engine.New(r.Config())
-			if err != nil {
-				return sessions.Tally{}, err
-			}
-			r.Status, r.RedID, r.Game, r.ExpiresAt = sessions.StatusPlaying, r.Challenger.ID, encode(g), time.Time{}
+			r.Status, r.RedID, r.ExpiresAt = match.StatusPlaying, r.Challenger.ID, time.Time{}
 		case KindDecline:
-			r.Status, r.Finish = sessions.StatusFinished, sessions.FinishDeclined
+			r.Status, r.Finish = match.StatusFinished, match.FinishDeclined
 		default:
-			r.Status, r.Finish = sessions.StatusFinished, sessions.FinishCancelled
+			r.Status, r.Finish = match.StatusFinished, match.FinishCancelled
 		}
-		return sessions.Tally{}, nil
+		return match.Tally{}, nil
 	})
 	if err != nil {
-		if errors.Is(err, sessions.ErrNoGame) {
+		if errors.Is(err, match.ErrNoGame) {
 			return Reply{}, userErr(ProblemNoChallenge)
 		}
 		return Reply{}, err
@@ -178,72 +174,67 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 		vis = Update
 	}
 	if expired {
-		s.finished(cmd, sessions.FinishExpired)
+		s.finished(cmd, match.FinishExpired)
 		return Reply{Visibility: vis, Problem: ProblemExpired,
 			Text: fmt.Sprintf("The challenge from <@%s> to <@%s> expired before it was answered.", rec.Challenger.ID, rec.Opponent.ID)}, nil
 	}
 	switch rec.Finish {
-	case sessions.FinishDeclined:
+	case match.FinishDeclined:
 		s.finished(cmd, rec.Finish)
 		return Reply{Visibility: vis, Text: fmt.Sprintf("<@%s> declined the challenge from <@%s>.", rec.Opponent.ID, rec.Challenger.ID)}, nil
-	case sessions.FinishCancelled:
+	case match.FinishCancelled:
 		s.finished(cmd, rec.Finish)
 		return Reply{Visibility: vis, Text: fmt.Sprintf("<@%s> withdrew the challenge to <@%s>.", rec.Challenger.ID, rec.Opponent.ID)}, nil
 	}
-	g, err := rec.DecodeGame()
-	if err != nil {
-		return Reply{}, err
-	}
 	s.started(cmd, false)
-	red, _ := colors(rec)
-	return gameView(rec, g, vis, fmt.Sprintf("<@%s> accepted! <@%s> is red and goes first.", rec.Opponent.ID, red.ID)), nil
+	red, _ := rec.Colors()
+	return gameView(rec, vis, fmt.Sprintf("<@%s> accepted! <@%s> is red and goes first.", rec.Opponent.ID, red.ID)), nil
 }
 
 // rematch starts a new game between the players of the channel's finished
 // game, with colors swapped.
 func (s *Service) rematch(ctx context.Context, cmd Command) (Reply, error) {
 	old, err := s.store.Load(ctx, cmd.Key)
-	if errors.Is(err, sessions.ErrNoGame) {
+	if errors.Is(err, match.ErrNoGame) {
 		return Reply{}, userErr(ProblemNothingToRematch)
 	}
 	if err != nil {
 		return Reply{}, err
 	}
 	if cmd.FromButton() && old.ID != cmd.GameID {
-		if old.Status != sessions.StatusFinished && old.Rematches > 0 && colorOf(old, cmd.User.ID) != engine.NoPlayer {
-			return Reply{}, busy(&sessions.BusyError{Existing: old})
+		if old.Status != match.StatusFinished && old.Rematches > 0 && old.ColorOf(cmd.User.ID) != engine.NoPlayer {
+			return Reply{}, busy(&match.BusyError{Existing: old})
 		}
 		return Reply{}, userErr(ProblemStale)
 	}
 	switch {
-	case old.Status != sessions.StatusFinished:
-		return Reply{}, busy(&sessions.BusyError{Existing: old})
-	case len(old.Game) == 0:
+	case old.Status != match.StatusFinished:
+		return Reply{}, busy(&match.BusyError{Existing: old})
+	case !old.Started():
 		return Reply{}, userErr(ProblemNothingToRematch)
-	case colorOf(old, cmd.User.ID) == engine.NoPlayer:
+	case old.ColorOf(cmd.User.ID) == engine.NoPlayer:
 		return Reply{}, userErr(ProblemNotInGame)
 	}
 	g, err := engine.New(old.Config())
 	if err != nil {
 		return Reply{}, err
 	}
-	_, lastYellow := colors(old)
-	rec := &sessions.Record{
-		Key: cmd.Key, Status: sessions.StatusPlaying,
+	_, lastYellow := old.Colors()
+	rec := &match.Record{
+		Key: cmd.Key, Status: match.StatusPlaying,
 		Challenger: old.Challenger, Opponent: old.Opponent, RedID: lastYellow.ID,
-		Rows: old.Rows, Cols: old.Cols, Connect: old.Connect, FirstTo: old.FirstTo,
-		Game: encode(g), AILevel: old.AILevel, Rematches: old.Rematches + 1, Message: cmd.Message,
+		Game: g, FirstTo: old.FirstTo, AILevel: old.AILevel, Rematches: old.Rematches + 1, Message: cmd.Message,
 	}
 	if err := s.store.Create(ctx, rec); err != nil {
 		return Reply{}, busy(err)
 	}
-	s.started(cmd, rec.AILevel != "")
+	s.started(cmd, rec.AILevel != solver.LevelNone)
 	vis := Public
 	if cmd.FromButton() {
 		vis = Update
 	}
 	text := fmt.Sprintf("Rematch! <@%s> is red and goes first this time.", lastYellow.ID)
-	return s.afterHuman(ctx, cmd, rec, g, vis, text)
+	return s.afterHuman(ctx, cmd, rec, vis, text)
 }
 
 // duration says d in words, for challenge expiry and claim times.
@@ -269,7 +260,7 @@ func (s *Service) started(cmd Command, ai bool) {
 	}
 }
 
-func (s *Service) finished(cmd Command, f sessions.Finish) {
+func (s *Service) finished(cmd Command, f match.Finish) {
 	if h := s.opt.Hooks.GameFinished; h != nil {
 		h(cmd.Key.Platform, f.String())
 	}

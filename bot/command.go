@@ -7,8 +7,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/connect4/connect4/bot/match"
+
 	"github.com/connect4/connect4/engine"
-	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/engine/solver"
 )
 
 // Kind is what a command asks for. The zero value KindNone asks for nothing
@@ -105,15 +107,15 @@ type Request struct {
 
 	// Challenge: whom, whether the platform marks them as a bot user, and the
 	// variant.
-	Opponent      sessions.Player
+	Opponent      match.Player
 	OpponentIsBot bool
 	Variant       Variant
 
-	// AI: the level ("easy", "medium", "hard"; "" for the default).
-	Level string
+	// AI: the level; solver.LevelNone for the default.
+	Level solver.Level
 
 	// Stats: whose; the zero Player means the person asking.
-	Target sessions.Player
+	Target match.Player
 
 	// Buttons: the game the button was drawn for, the move number it was
 	// drawn at, and for a drop the 0-based column.
@@ -124,14 +126,14 @@ type Request struct {
 
 // Command is one request from one person in one channel.
 type Command struct {
-	Key  sessions.Key    // the channel
-	User sessions.Player // who asked
+	Key  match.Key    // the channel
+	User match.Player // who asked
 	// Self is this bot's own user on the platform: challenging it starts a
 	// game against the AI, which plays under this identity. Its ID may be
 	// empty where the platform does not tell.
-	Self sessions.Player
+	Self match.Player
 	// Message is the message a button was clicked on, if any.
-	Message sessions.MessageRef
+	Message match.MessageRef
 	Request
 }
 
@@ -144,12 +146,12 @@ func (c Command) FromButton() bool { return c.GameID != "" }
 var mention = regexp.MustCompile(`^<@([A-Za-z0-9_.\-]{1,128})(?:\|([^<>]{0,256}))?>$`)
 
 // ParseMention returns the player named by a <@ID> or <@ID|name> token.
-func ParseMention(s string) (sessions.Player, bool) {
+func ParseMention(s string) (match.Player, bool) {
 	m := mention.FindStringSubmatch(s)
 	if m == nil {
-		return sessions.Player{}, false
+		return match.Player{}, false
 	}
-	return sessions.Player{ID: m[1], Name: m[2]}, true
+	return match.Player{ID: m[1], Name: m[2]}, true
 }
 
 var sizeWord = regexp.MustCompile(`^(\d{1,2})\s*[x×]\s*(\d{1,2})$`)
@@ -159,7 +161,9 @@ var sizeWord = regexp.MustCompile(`^(\d{1,2})\s*[x×]\s*(\d{1,2})$`)
 // ...", "ai [easy|medium|hard]", "accept", "decline", "cancel", "resign",
 // "claim", "board", "leaderboard", "stats [@user]", "rematch", "reset",
 // "help". Mentions must already be in the <@ID> form. Anything else
-// returns a *UserError (ProblemUsage) whose reply is the help text.
+// returns a *UserError (ProblemUsage) whose reply is the help text; a bad
+// AI level returns ProblemBadLevel with the Request's Kind still set, so
+// that logs can name what was asked for.
 func ParseText(text string) (Request, error) {
 	words := strings.Fields(text)
 	if len(words) == 0 {
@@ -197,7 +201,11 @@ func ParseText(text string) (Request, error) {
 		case 0:
 			return Request{Kind: KindAI}, nil
 		case 1:
-			return Request{Kind: KindAI, Level: strings.ToLower(words[0])}, nil
+			l, err := ParseLevel(words[0])
+			if err != nil {
+				return Request{Kind: KindAI}, err
+			}
+			return Request{Kind: KindAI, Level: l}, nil
 		}
 	case "challenge", "play", "vs":
 		if len(words) == 0 {
@@ -214,6 +222,16 @@ func ParseText(text string) (Request, error) {
 		return Request{Kind: KindChallenge, Opponent: p, Variant: v}, nil
 	}
 	return Request{}, userErr(ProblemUsage, text)
+}
+
+// ParseLevel returns the AI level named s ("easy", "medium" or "hard", in
+// any case), or a *UserError (ProblemBadLevel) naming it.
+func ParseLevel(s string) (solver.Level, error) {
+	l, err := solver.ParseLevel(s)
+	if err != nil {
+		return solver.LevelNone, userErr(ProblemBadLevel, strings.ToLower(s))
+	}
+	return l, nil
 }
 
 // parseVariant reads "8x9", "connect 5" and "first-to 3" (also "first to

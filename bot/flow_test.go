@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/match"
+
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/render"
 	"github.com/connect4/connect4/sessions"
@@ -185,7 +187,7 @@ func flowRefusals(t *testing.T, h *harness) {
 		t.Errorf("moves %d, want 6: a refused click changed the game", full.Game.Moves())
 	}
 	rec, _ := h.store.Load(t.Context(), h.key)
-	if g, _ := rec.DecodeGame(); g.Moves() != 6 {
+	if g := rec.Game; g.Moves() != 6 {
 		t.Errorf("stored moves %d, want 6", g.Moves())
 	}
 }
@@ -321,18 +323,18 @@ func flowAIGame(t *testing.T, h *harness) {
 
 // failing is a store whose every call fails with err.
 type failing struct {
-	sessions.Store
+	Store
 	err error
 }
 
-func (f failing) Create(context.Context, *sessions.Record) error { return f.err }
-func (f failing) Load(context.Context, sessions.Key) (*sessions.Record, error) {
+func (f failing) Create(context.Context, *match.Record) error { return f.err }
+func (f failing) Load(context.Context, match.Key) (*match.Record, error) {
 	return nil, f.err
 }
-func (f failing) Update(context.Context, sessions.Key, func(*sessions.Record) (sessions.Tally, error)) (*sessions.Record, error) {
+func (f failing) Update(context.Context, match.Key, func(*match.Record) (match.Tally, error)) (*match.Record, error) {
 	return nil, f.err
 }
-func (f failing) Leaderboard(context.Context, sessions.Key, int) ([]sessions.Standing, error) {
+func (f failing) Leaderboard(context.Context, match.Key, int) ([]match.Standing, error) {
 	return nil, f.err
 }
 
@@ -341,16 +343,16 @@ func TestStoreFailures(t *testing.T) {
 		err  error
 		want Problem
 	}{
-		{fmt.Errorf("sessions: load: %w: dial tcp: connection refused", sessions.ErrUnavailable), ProblemUnavailable},
-		{fmt.Errorf("sessions: update: %w", sessions.ErrConflict), ProblemConflict},
-		{&sessions.CorruptError{Key: sessions.Key{Platform: "test", Workspace: "T", Channel: "C"}, Err: errors.New("bad json")}, ProblemCorrupt},
+		{fmt.Errorf("sessions: load: %w: dial tcp: connection refused", match.ErrUnavailable), ProblemUnavailable},
+		{fmt.Errorf("sessions: update: %w", match.ErrConflict), ProblemConflict},
+		{&match.CorruptError{Key: match.Key{Platform: "test", Workspace: "T", Channel: "C"}, Err: errors.New("bad json")}, ProblemCorrupt},
 		{errors.New("redis: unexpected reply"), ProblemInternal},
 	}
 	for _, tt := range tests {
 		var logs strings.Builder
 		svc := New(failing{err: tt.err}, Options{Logger: slogTo(&logs)})
 		for _, text := range []string{"<@UB>", "board", "leaderboard", "resign"} {
-			r := svc.HandleText(t.Context(), Command{Key: sessions.Key{Platform: "test", Workspace: "T", Channel: "C"}, User: player("UA")}, text)
+			r := svc.HandleText(t.Context(), Command{Key: match.Key{Platform: "test", Workspace: "T", Channel: "C"}, User: player("UA")}, text)
 			if r.Visibility != Ephemeral || r.Problem != tt.want {
 				t.Errorf("%v on %q: %v/%v %q, want ephemeral %v", tt.err, text, r.Visibility, r.Problem, r.Text, tt.want)
 			}
@@ -388,7 +390,7 @@ func flowRacingClicks(t *testing.T, h *harness) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := rec.DecodeGame()
+	g := rec.Game
 	if landed != 1 || g.Moves() != 1 {
 		t.Fatalf("%d clicks landed, %d moves stored; want exactly 1", landed, g.Moves())
 	}

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine/solver"
+
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/sessions"
 	"github.com/connect4/connect4/sessions/storetest"
@@ -17,10 +20,10 @@ import (
 type harness struct {
 	t     *testing.T
 	svc   *Service
-	store sessions.Store
+	store Store
 	clock *storetest.Clock
-	key   sessions.Key
-	self  sessions.Player
+	key   match.Key
+	self  match.Player
 	// prefix is the Redis key prefix, "" for the memory store.
 	prefix string
 	events []string
@@ -28,7 +31,8 @@ type harness struct {
 
 // lowestColumn is a predictable AI for flow tests: the leftmost legal
 // column.
-func lowestColumn(_ context.Context, cfg engine.Config, history []int, _ string, _ time.Duration) (int, error) {
+func lowestColumn(_ context.Context, g *engine.Game, _ solver.Level, _ time.Duration) (int, error) {
+	cfg, history := g.Config(), g.History()
 	g, err := engine.New(cfg)
 	if err != nil {
 		return 0, err
@@ -56,10 +60,10 @@ func forEachStore(t *testing.T, f func(t *testing.T, h *harness)) {
 	})
 }
 
-func newHarness(t *testing.T, st sessions.Store, clk *storetest.Clock, prefix string) *harness {
+func newHarness(t *testing.T, st Store, clk *storetest.Clock, prefix string) *harness {
 	h := &harness{t: t, store: st, clock: clk, prefix: prefix,
-		key:  sessions.Key{Platform: "test", Workspace: "T1", Channel: "C1"},
-		self: sessions.Player{ID: "UBOT", Name: "connect4"}}
+		key:  match.Key{Platform: "test", Workspace: "T1", Channel: "C1"},
+		self: match.Player{ID: "UBOT", Name: "connect4"}}
 	h.svc = New(st, Options{Now: clk.Now, AI: lowestColumn, Hooks: Hooks{
 		GameStarted:  func(string, bool) { h.events = append(h.events, "started") },
 		Move:         func(string) { h.events = append(h.events, "move") },
@@ -74,7 +78,7 @@ func (h *harness) say(user, text string) Reply {
 	return h.svc.HandleText(h.t.Context(), Command{Key: h.key, User: player(user), Self: h.self}, text)
 }
 
-func player(id string) sessions.Player { return sessions.Player{ID: id, Name: strings.ToLower(id)} }
+func player(id string) match.Player { return match.Player{ID: id, Name: strings.ToLower(id)} }
 
 // click clicks the button labelled label on reply r as user.
 func (h *harness) click(user string, r Reply, label string) Reply {
@@ -88,7 +92,7 @@ func (h *harness) click(user string, r Reply, label string) Reply {
 		h.t.Fatalf("ParseAction(%q): %v", r.Buttons[i].Value, err)
 	}
 	return h.svc.Handle(h.t.Context(), Command{Key: h.key, User: player(user), Self: h.self,
-		Message: sessions.MessageRef{Channel: "C1", Timestamp: "1.0"}, Request: req})
+		Message: match.MessageRef{Channel: "C1", Timestamp: "1.0"}, Request: req})
 }
 
 // want fails the test unless r has visibility vis, problem p and contains

@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine/solver"
 )
 
 func slogTo(b *strings.Builder) *slog.Logger { return slog.New(slog.NewTextHandler(b, nil)) }
 
 func TestParseText(t *testing.T) {
-	bob := sessions.Player{ID: "U2"}
+	bob := match.Player{ID: "U2"}
 	tests := []struct {
 		in   string
 		want Request
@@ -20,7 +21,7 @@ func TestParseText(t *testing.T) {
 	}{
 		{"", Request{Kind: KindHelp}, 0},
 		{"<@U2>", Request{Kind: KindChallenge, Opponent: bob}, 0},
-		{"<@U2|bob>", Request{Kind: KindChallenge, Opponent: sessions.Player{ID: "U2", Name: "bob"}}, 0},
+		{"<@U2|bob>", Request{Kind: KindChallenge, Opponent: match.Player{ID: "U2", Name: "bob"}}, 0},
 		{"challenge <@U2>", Request{Kind: KindChallenge, Opponent: bob}, 0},
 		{"<@U2> 8x9 connect 5 first-to 3", Request{Kind: KindChallenge, Opponent: bob, Variant: Variant{8, 9, 5, 3}}, 0},
 		{"<@U2> first to 2 10×10", Request{Kind: KindChallenge, Opponent: bob, Variant: Variant{Rows: 10, Cols: 10, FirstTo: 2}}, 0},
@@ -31,7 +32,7 @@ func TestParseText(t *testing.T) {
 		{"challenge", Request{}, ProblemUsage},
 		{"challenge bob", Request{}, ProblemUsage},
 		{"ai", Request{Kind: KindAI}, 0},
-		{"AI Hard", Request{Kind: KindAI, Level: "hard"}, 0},
+		{"AI Hard", Request{Kind: KindAI, Level: solver.Hard}, 0},
 		{"resign", Request{Kind: KindResign}, 0},
 		{"resign now", Request{}, ProblemUsage},
 		{"board", Request{Kind: KindBoard}, 0},

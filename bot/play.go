@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/connect4/connect4/bot/match"
+
 	"github.com/connect4/connect4/engine"
-	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/engine/solver"
 )
 
 // drop drops the clicking player's disc in the clicked column, then lets
@@ -14,36 +16,36 @@ import (
 func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
 	var text string
 	var over bool
-	rec, err := s.store.Update(ctx, cmd.Key, func(r *sessions.Record) (sessions.Tally, error) {
-		g, me, err := s.playable(r, cmd)
+	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+		me, err := s.playable(r, cmd)
 		if err != nil {
-			return sessions.Tally{}, err
+			return match.Tally{}, err
 		}
+		g := r.Game
 		if cmd.Move != g.Moves() {
-			return sessions.Tally{}, userErr(ProblemStale)
+			return match.Tally{}, userErr(ProblemStale)
 		}
 		if t := g.Turn(); t != me {
-			return sessions.Tally{}, userErr(ProblemNotYourTurn, playerOf(r, t).ID)
+			return match.Tally{}, userErr(ProblemNotYourTurn, r.PlayerOf(t).ID)
 		}
 		if err := g.Play(me, cmd.Column); err != nil {
 			var me *engine.MoveError
 			if errors.As(err, &me) && me.Reason == engine.ReasonColumnFull {
-				return sessions.Tally{}, userErr(ProblemColumnFull, cmd.Column+1)
+				return match.Tally{}, userErr(ProblemColumnFull, cmd.Column+1)
 			}
 			if errors.As(err, &me) && me.Reason == engine.ReasonOutOfRange {
-				return sessions.Tally{}, userErr(ProblemStale)
+				return match.Tally{}, userErr(ProblemStale)
 			}
-			return sessions.Tally{}, err
+			return match.Tally{}, err
 		}
 		text = moveText(cmd.User, cmd.Column)
-		var tally sessions.Tally
+		var tally match.Tally
 		if over = g.State().Over(); over {
 			var end string
-			tally, end = settle(r, g, sessions.FinishNone)
+			tally, end = settle(r, match.FinishNone)
 			text += "\n" + end
 		}
-		r.Game = encode(g)
-		if cmd.Message != (sessions.MessageRef{}) {
+		if !cmd.Message.IsZero() {
 			r.Message = cmd.Message
 		}
 		return tally, nil
@@ -52,68 +54,61 @@ func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{}, noGame(err)
 	}
 	s.moved(cmd)
-	if rec.Status == sessions.StatusFinished {
+	if rec.Status == match.StatusFinished {
 		s.finished(cmd, rec.Finish)
 	}
-	g, err := rec.DecodeGame()
-	if err != nil {
-		return Reply{}, err
-	}
-	return s.afterHuman(ctx, cmd, rec, g, Update, text)
+	return s.afterHuman(ctx, cmd, rec, Update, text)
 }
 
 // playable checks that cmd's user may act in rec's current round and
-// returns the round and the user's color.
-func (s *Service) playable(r *sessions.Record, cmd Command) (*engine.Game, engine.Player, error) {
+// returns the user's color.
+func (s *Service) playable(r *match.Record, cmd Command) (engine.Player, error) {
 	if cmd.FromButton() && r.ID != cmd.GameID {
-		return nil, 0, userErr(ProblemStale)
+		return 0, userErr(ProblemStale)
 	}
 	switch r.Status {
-	case sessions.StatusPending:
-		return nil, 0, userErr(ProblemNotStarted, r.Opponent.ID)
-	case sessions.StatusFinished:
+	case match.StatusPending:
+		return 0, userErr(ProblemNotStarted, r.Opponent.ID)
+	case match.StatusFinished:
 		if !cmd.FromButton() {
-			return nil, 0, userErr(ProblemNoGame)
+			return 0, userErr(ProblemNoGame)
 		}
-		return nil, 0, userErr(ProblemGameOver)
+		return 0, userErr(ProblemGameOver)
 	}
-	me := colorOf(r, cmd.User.ID)
+	me := r.ColorOf(cmd.User.ID)
 	if me == engine.NoPlayer {
-		return nil, 0, userErr(ProblemNotInGame)
+		return 0, userErr(ProblemNotInGame)
 	}
-	g, err := r.DecodeGame()
-	if err != nil {
-		return nil, 0, err
+	if r.Game.State().Over() {
+		return 0, userErr(ProblemRoundOver)
 	}
-	if g.State().Over() {
-		return nil, 0, userErr(ProblemRoundOver)
-	}
-	return g, me, nil
+	return me, nil
 }
 
 // noGame turns ErrNoGame into its refusal.
 func noGame(err error) error {
-	if errors.Is(err, sessions.ErrNoGame) {
+	if errors.Is(err, match.ErrNoGame) {
 		return userErr(ProblemNoGame)
 	}
 	return err
 }
 
-// settle records the end of rec's current round g: the round result, and
+// settle records the end of rec's current round: the round result, and
 // the end of the match when a player has reached FirstTo wins (or at once
 // for a resignation or a timeout, which end the match). finish is
 // FinishResign or FinishTimeout for those, FinishNone for an end on the
 // board. It returns the tally for the leaderboard (none in AI games) and
 // the announcement.
-func settle(r *sessions.Record, g *engine.Game, finish sessions.Finish) (sessions.Tally, string) {
-	red, yellow := colors(r)
-	var tally sessions.Tally
+func settle(r *match.Record, finish match.Finish) (match.Tally, string) {
+	g := r.Game
+	red, yellow := r.Colors()
+	var tally match.Tally
 	var text string
-	res := sessions.RoundResult{Finish: finish}
+	res := match.RoundResult{Finish: finish}
 	switch g.State() {
 	case engine.Draw:
-		res.Finish = sessions.FinishDraw
-		tally = sessions.Tally{Winner: red, Loser: yellow, Draw: true}
+		res.Finish = match.FinishDraw
+		tally = match.Tally{Winner: red, Loser: yellow, Draw: true}
 		text = "It's a draw!"
 	default:
 		w, l := red, yellow
@@ -121,28 +116,28 @@ func settle(r *sessions.Record, g *engine.Game, finish sessions.Finish) (session
 			w, l = yellow, red
 		}
 		res.Winner = w.ID
-		tally = sessions.Tally{Winner: w, Loser: l}
+		tally = match.Tally{Winner: w, Loser: l}
 		switch finish {
-		case sessions.FinishResign:
+		case match.FinishResign:
 			text = fmt.Sprintf("<@%s> resigned. <@%s> wins!", l.ID, w.ID)
-		case sessions.FinishTimeout:
+		case match.FinishTimeout:
 			text = fmt.Sprintf("<@%s> didn't move in time. <@%s> wins!", l.ID, w.ID)
 		default:
-			res.Finish = sessions.FinishWin
+			res.Finish = match.FinishWin
 			text = fmt.Sprintf("<@%s> wins!", w.ID)
 		}
 	}
 	r.Rounds = append(r.Rounds, res)
-	if r.AILevel != "" {
-		tally = sessions.Tally{}
+	if r.AILevel != solver.LevelNone {
+		tally = match.Tally{}
 	}
-	matchOver := r.FirstTo <= 1 || finish != sessions.FinishNone ||
-		(res.Winner != "" && wins(r, res.Winner) >= r.FirstTo)
+	matchOver := r.FirstTo <= 1 || finish != match.FinishNone || r.MatchWon()
 	switch {
 	case matchOver:
-		r.Status, r.Finish = sessions.StatusFinished, res.Finish
+		r.Status, r.Finish = match.StatusFinished, res.Finish
 		if r.FirstTo > 1 && res.Winner != "" {
-			text += fmt.Sprintf(" <@%s> wins the match %d–%d.", res.Winner, wins(r, res.Winner), len(r.Rounds)-wins(r, res.Winner)-draws(r))
+			won := r.Wins(res.Winner)
+			text += fmt.Sprintf(" <@%s> wins the match %d–%d.", res.Winner, won, len(r.Rounds)-won-r.Draws())
 		}
 	default:
 		text += fmt.Sprintf(" That was round %d; first to %d wins the match.", len(r.Rounds), r.FirstTo)
@@ -150,100 +145,79 @@ func settle(r *sessions.Record, g *engine.Game, finish sessions.Finish) (session
 	return tally, text
 }
 
-func draws(r *sessions.Record) int {
-	n := 0
-	for _, rr := range r.Rounds {
-		if rr.Winner == "" {
-			n++
-		}
-	}
-	return n
-}
-
 // end resigns the current game for cmd.User (KindResign), or claims it for
 // the player who has waited longer than the turn timeout (KindClaim).
 func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 	now := s.opt.Now()
 	var text string
-	rec, err := s.store.Update(ctx, cmd.Key, func(r *sessions.Record) (sessions.Tally, error) {
-		g, me, err := s.playable(r, cmd)
+	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+		me, err := s.playable(r, cmd)
 		if err != nil {
-			return sessions.Tally{}, err
+			return match.Tally{}, err
 		}
-		finish := sessions.FinishResign
+		g := r.Game
+		finish := match.FinishResign
 		if cmd.Kind == KindResign {
 			if err := g.Resign(me); err != nil {
-				return sessions.Tally{}, err
+				return match.Tally{}, err
 			}
 		} else {
 			idle := g.Turn()
 			if idle == me {
-				return sessions.Tally{}, userErr(ProblemYourMove)
+				return match.Tally{}, userErr(ProblemYourMove)
 			}
 			if left := r.Updated.Add(s.opt.TurnTimeout).Sub(now); left > 0 {
-				return sessions.Tally{}, userErr(ProblemTooEarly, playerOf(r, idle).ID, duration(left))
+				return match.Tally{}, userErr(ProblemTooEarly, r.PlayerOf(idle).ID, duration(left))
 			}
 			if err := g.Resign(idle); err != nil {
-				return sessions.Tally{}, err
+				return match.Tally{}, err
 			}
-			finish = sessions.FinishTimeout
+			finish = match.FinishTimeout
 		}
-		tally, t := settle(r, g, finish)
+		tally, t := settle(r, finish)
 		text = t
-		r.Game = encode(g)
 		return tally, nil
 	})
 	if err != nil {
 		return Reply{}, noGame(err)
 	}
 	s.finished(cmd, rec.Finish)
-	g, err := rec.DecodeGame()
-	if err != nil {
-		return Reply{}, err
-	}
-	return gameView(rec, g, Public, text), nil
+	return gameView(rec, Public, text), nil
 }
 
 // nextRound starts the next round of a match, colors swapped.
 func (s *Service) nextRound(ctx context.Context, cmd Command) (Reply, error) {
 	var text string
-	rec, err := s.store.Update(ctx, cmd.Key, func(r *sessions.Record) (sessions.Tally, error) {
+	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
 		if r.ID != cmd.GameID {
-			return sessions.Tally{}, userErr(ProblemStale)
+			return match.Tally{}, userErr(ProblemStale)
 		}
-		if r.Status != sessions.StatusPlaying {
-			return sessions.Tally{}, userErr(ProblemGameOver)
+		if r.Status != match.StatusPlaying {
+			return match.Tally{}, userErr(ProblemGameOver)
 		}
-		if colorOf(r, cmd.User.ID) == engine.NoPlayer {
-			return sessions.Tally{}, userErr(ProblemNotInGame)
+		if r.ColorOf(cmd.User.ID) == engine.NoPlayer {
+			return match.Tally{}, userErr(ProblemNotInGame)
 		}
-		g, err := r.DecodeGame()
-		if err != nil {
-			return sessions.Tally{}, err
-		}
+		g := r.Game
 		if !g.State().Over() || g.Moves() != cmd.Move {
-			return sessions.Tally{}, userErr(ProblemStale) // the next round has already begun
+			return match.Tally{}, userErr(ProblemStale) // the next round has already begun
 		}
-		_, yellow := colors(r)
+		_, yellow := r.Colors()
 		next, err := engine.New(r.Config())
 		if err != nil {
-			return sessions.Tally{}, err
+			return match.Tally{}, err
 		}
-		r.RedID, r.Game = yellow.ID, encode(next)
-		if cmd.Message != (sessions.MessageRef{}) {
+		r.RedID, r.Game = yellow.ID, next
+		if !cmd.Message.IsZero() {
 			r.Message = cmd.Message
 		}
 		text = fmt.Sprintf("Round %d! <@%s> is red and goes first.", len(r.Rounds)+1, yellow.ID)
-		return sessions.Tally{}, nil
+		return match.Tally{}, nil
 	})
 	if err != nil {
 		return Reply{}, noGame(err)
 	}
-	g, err := rec.DecodeGame()
-	if err != nil {
-		return Reply{}, err
-	}
-	return s.afterHuman(ctx, cmd, rec, g, Update, text)
+	return s.afterHuman(ctx, cmd, rec, Update, text)
 }
 
 func (s *Service) moved(cmd Command) {

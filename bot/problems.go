@@ -40,6 +40,7 @@ const (
 	ProblemConflict
 	ProblemInternal
 	ProblemNoChallenge
+	ProblemNothingDamaged
 )
 
 // sentences is the one table of what people are told, by problem. Some take
@@ -66,12 +67,13 @@ var sentences = [...]string{
 	ProblemBadLevel:         "There's no AI level %q: choose easy, medium or hard.",
 	ProblemRoundOver:        "This round is over. Click Next round to play the next one.",
 	ProblemNothingToRematch: "There's no finished game here to rematch. Start one with `/connect4 challenge @someone`.",
-	ProblemCorrupt:          "This channel's saved game is damaged and can't be read. Anyone here can clear it with `/connect4 reset`.",
+	ProblemCorrupt:          "This channel's saved data is damaged and can't be read. Anyone here can repair it with `/connect4 reset`.",
 	ProblemNotCorrupt:       "The saved game here is fine, so there's nothing to reset. Players can `/connect4 resign` instead.",
 	ProblemUnavailable:      "The game store is unavailable, try again in a moment.",
 	ProblemConflict:         "Lots of clicks at once: yours didn't get through. Please try again.",
 	ProblemInternal:         "Sorry, something went wrong on my side. It has been logged; please try again.",
 	ProblemNoChallenge:      "There's no open challenge in this channel.",
+	ProblemNothingDamaged:   "Nothing here is damaged, so there's nothing to reset.",
 }
 
 // Sentence returns the sentence told for p, before its arguments are filled

@@ -5,9 +5,10 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/connect4/connect4/bot/match"
+
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/render"
-	"github.com/connect4/connect4/sessions"
 )
 
 // Visibility is where a reply goes. The zero value means no reply.
@@ -67,7 +68,7 @@ type Reply struct {
 	// Game is the board to draw, or nil.
 	Game *engine.Game
 	// Red and Yellow are the players of Game.
-	Red, Yellow sessions.Player
+	Red, Yellow match.Player
 	// Score is the match score line for matches of more than one win, or "".
 	Score   string
 	Buttons []Button
@@ -121,7 +122,7 @@ func (r Reply) Format(p render.Palette) Message {
 	return m
 }
 
-func plainName(p sessions.Player) string {
+func plainName(p match.Player) string {
 	if p.Name != "" {
 		return p.Name
 	}
@@ -133,7 +134,7 @@ var mentionInText = regexp.MustCompile(`<@([^<>|]+)(?:\|[^<>]*)?>`)
 // PlainMentions replaces the <@id> mentions in s by @name for the given
 // players (and @id for anyone else), for text shown where mentions are not
 // rendered.
-func PlainMentions(s string, known ...sessions.Player) string {
+func PlainMentions(s string, known ...match.Player) string {
 	return mentionInText.ReplaceAllStringFunc(s, func(m string) string {
 		id := mentionInText.FindStringSubmatch(m)[1]
 		for _, p := range known {

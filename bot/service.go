@@ -6,8 +6,10 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/connect4/connect4/bot/match"
+
 	"github.com/connect4/connect4/engine"
-	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/engine/solver"
 )
 
 // Defaults for Options.
@@ -17,10 +19,9 @@ const (
 	DefaultAIBudget     = time.Second
 )
 
-// MoveFunc chooses the AI's next column (0-based) for a game of the given
-// size after history, at a level ("easy", "medium", "hard"), within budget
-// and ctx.
-type MoveFunc func(ctx context.Context, cfg engine.Config, history []int, level string, budget time.Duration) (int, error)
+// MoveFunc chooses the AI's next column (0-based) in g at level, within
+// budget and ctx. It must not change g.
+type MoveFunc func(ctx context.Context, g *engine.Game, level solver.Level, budget time.Duration) (int, error)
 
 // Hooks are called as games progress, for metrics; nil funcs are skipped.
 // They must be safe for concurrent use.
@@ -44,13 +45,13 @@ type Options struct {
 // Service runs commands. It is safe for concurrent use: all state lives in
 // the store.
 type Service struct {
-	store sessions.Store
+	store Store
 	opt   Options
 	log   *slog.Logger
 }
 
 // New returns a Service on store.
-func New(store sessions.Store, opt Options) *Service {
+func New(store Store, opt Options) *Service {
 	if opt.ChallengeTTL <= 0 {
 		opt.ChallengeTTL = DefaultChallengeTTL
 	}
@@ -114,13 +115,13 @@ func (s *Service) refusal(cmd Command, err error) Reply {
 	p := problemOf(err)
 	switch {
 	case p != ProblemNone:
-	case errors.Is(err, sessions.ErrUnavailable):
+	case errors.Is(err, match.ErrUnavailable):
 		p = ProblemUnavailable
 		s.log.Warn("store unavailable", "kind", cmd.Kind.String(), "channel", cmd.Key.String(), "err", err)
-	case errors.Is(err, sessions.ErrConflict):
+	case errors.Is(err, match.ErrConflict):
 		p = ProblemConflict
 		s.log.Warn("optimistic lock retries exhausted", "kind", cmd.Kind.String(), "channel", cmd.Key.String(), "err", err)
-	case errors.Is(err, sessions.ErrCorrupt):
+	case errors.Is(err, match.ErrCorrupt):
 		p = ProblemCorrupt
 		s.log.Error("corrupt game record", "kind", cmd.Kind.String(), "channel", cmd.Key.String(), "err", err)
 	default:

@@ -2,11 +2,10 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/bot/match"
 )
 
 // board re-posts the channel's game (or pending challenge) at the bottom of
@@ -16,25 +15,21 @@ func (s *Service) board(ctx context.Context, cmd Command) (Reply, error) {
 	if err != nil {
 		return Reply{}, noGame(err)
 	}
-	if rec.Status == sessions.StatusPending {
+	if rec.Status == match.StatusPending {
 		if left := rec.ExpiresAt.Sub(s.opt.Now()); !rec.ExpiresAt.IsZero() && left > 0 {
 			return challengeView(rec, Public, duration(left)), nil
 		}
 		return Reply{}, userErr(ProblemNoGame)
 	}
-	if len(rec.Game) == 0 {
+	if !rec.Started() {
 		return Reply{}, userErr(ProblemNoGame)
 	}
-	g, err := rec.DecodeGame()
-	if err != nil {
-		return Reply{}, err
-	}
-	red, yellow := colors(rec)
+	red, yellow := rec.Colors()
 	text := fmt.Sprintf("The game between <@%s> and <@%s>:", red.ID, yellow.ID)
-	if rec.Status == sessions.StatusFinished {
+	if rec.Status == match.StatusFinished {
 		text = fmt.Sprintf("The last game in this channel, between <@%s> and <@%s> (%s):", red.ID, yellow.ID, rec.Finish)
 	}
-	return s.afterHuman(ctx, cmd, rec, g, Public, text)
+	return s.afterHuman(ctx, cmd, rec, Public, text)
 }
 
 var medals = [...]string{"🥇", "🥈", "🥉"}
@@ -87,21 +82,44 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// reset clears the channel's record, only when it is damaged beyond
-// reading: a readable game is never thrown away by this command.
+// reset repairs the channel's data when it is damaged beyond reading: a
+// record that does not parse or is of the wrong type is cleared, unreadable
+// leaderboard entries are dropped and the rest kept. A readable game is never
+// thrown away by this command.
 func (s *Service) reset(ctx context.Context, cmd Command) (Reply, error) {
-	_, err := s.store.Load(ctx, cmd.Key)
-	switch {
-	case err == nil:
+	rep, err := s.store.Repair(ctx, cmd.Key)
+	if err != nil {
+		return Reply{}, err
+	}
+	if !rep.Changed() {
+		if rep.Record == match.RecordNone {
+			return Reply{}, userErr(ProblemNothingDamaged)
+		}
 		return Reply{}, userErr(ProblemNotCorrupt)
-	case errors.Is(err, sessions.ErrNoGame):
-		return Reply{}, userErr(ProblemNoGame)
-	case !errors.Is(err, sessions.ErrCorrupt):
-		return Reply{}, err
 	}
-	s.log.Warn("clearing corrupt game record", "channel", cmd.Key.String(), "user", cmd.User.ID, "err", err)
-	if err := s.store.Delete(ctx, cmd.Key); err != nil {
-		return Reply{}, err
+	s.log.Warn("repaired damaged channel data", "channel", cmd.Key.String(), "user", cmd.User.ID,
+		"record_cleared", rep.Record == match.RecordCleared, "entries_dropped", rep.EntriesDropped,
+		"leaderboard_cleared", rep.LeaderboardCleared)
+	var did []string
+	if rep.Record == match.RecordCleared {
+		did = append(did, "cleared this channel's damaged game")
 	}
-	return Reply{Visibility: Public, Text: fmt.Sprintf("<@%s> cleared this channel's damaged game. Start a new one with `/connect4 @someone`.", cmd.User.ID)}, nil
+	switch {
+	case rep.LeaderboardCleared:
+		did = append(did, "cleared the leaderboard, which could not be read at all")
+	case rep.EntriesDropped > 0:
+		did = append(did, fmt.Sprintf("dropped %s from the leaderboard and kept the rest", entries(rep.EntriesDropped)))
+	}
+	text := fmt.Sprintf("<@%s> %s.", cmd.User.ID, strings.Join(did, " and "))
+	if rep.Record == match.RecordCleared {
+		text += " Start a new game with `/connect4 @someone`."
+	}
+	return Reply{Visibility: Public, Text: text}, nil
+}
+
+func entries(n int) string {
+	if n == 1 {
+		return "1 unreadable entry"
+	}
+	return fmt.Sprintf("%d unreadable entries", n)
 }

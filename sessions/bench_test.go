@@ -3,6 +3,8 @@ package sessions_test
 import (
 	"testing"
 
+	"github.com/connect4/connect4/bot/match"
+
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/sessions"
 	"github.com/connect4/connect4/sessions/storetest"
@@ -12,30 +14,27 @@ import (
 // decodes the game, plays, encodes and writes. When a game fills up it is
 // started again, in the same kind of Update. On Redis it also reports the
 // round trips per move, counted by a hook.
-func benchmarkMove(b *testing.B, s sessions.Store, rt *roundTrips) {
+func benchmarkMove(b *testing.B, s storetest.Store, rt *roundTrips) {
 	k := storetest.Channel
 	if err := s.Create(b.Context(), storetest.Playing(b, k)); err != nil {
 		b.Fatal(err)
 	}
 	// Columns in rotation; a finished game starts again.
-	move := func(r *sessions.Record) (sessions.Tally, error) {
-		g, err := r.DecodeGame()
-		if err != nil {
-			return sessions.Tally{}, err
-		}
+	move := func(r *match.Record) (match.Tally, error) {
+		g := r.Game
 		if g.State().Over() {
 			g, _ = engine.New(r.Config())
+			r.Game = g
 		}
 		for i := range 7 {
 			if col := (g.Moves() + i) % 7; g.CanPlay(col) {
 				if err := g.Play(g.Turn(), col); err != nil {
-					return sessions.Tally{}, err
+					return match.Tally{}, err
 				}
 				break
 			}
 		}
-		r.Game, err = g.MarshalBinary()
-		return sessions.Tally{}, err
+		return match.Tally{}, nil
 	}
 	if _, err := s.Update(b.Context(), k, move); err != nil { // warm the script cache
 		b.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/match"
+
 	"github.com/redis/go-redis/v9"
 
 	"github.com/connect4/connect4/sessions"
@@ -17,7 +19,7 @@ import (
 // must behave exactly as on one node.
 func TestClusterConformance(t *testing.T) {
 	c := storetest.Cluster(t)
-	storetest.Conformance(t, func(t *testing.T, now func() time.Time) sessions.Store {
+	storetest.Conformance(t, func(t *testing.T, now func() time.Time) storetest.Store {
 		return sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c), Now: now})
 	})
 
@@ -27,7 +29,7 @@ func TestClusterConformance(t *testing.T) {
 	masters := map[string]bool{}
 	var mu sync.Mutex
 	for _, ch := range []string{"C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8"} {
-		k := sessions.Key{Platform: "slack", Workspace: "T1", Channel: ch}
+		k := match.Key{Platform: "slack", Workspace: "T1", Channel: ch}
 		if err := s.Create(t.Context(), storetest.Playing(t, k, 3)); err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +48,7 @@ func TestClusterConformance(t *testing.T) {
 	prefix := "c4test:cleanup:"
 	ps := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
 	for _, ch := range []string{"C1", "C2", "C3", "C4", "C5", "C6"} {
-		if err := ps.Create(t.Context(), storetest.Playing(t, sessions.Key{Platform: "slack", Workspace: "T1", Channel: ch})); err != nil {
+		if err := ps.Create(t.Context(), storetest.Playing(t, match.Key{Platform: "slack", Workspace: "T1", Channel: ch})); err != nil {
 			t.Fatal(err)
 		}
 	}

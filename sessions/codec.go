@@ -6,6 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine"
+	"github.com/connect4/connect4/engine/solver"
 )
 
 // schemaVersion is the version of the stored JSON form of a record. A reader
@@ -16,32 +20,34 @@ const schemaVersion = 1
 const maxRecordBytes = 64 << 10
 
 // recordJSON is the stored form of a Record. The Redis scripts read
-// "version", "status", "expires_ms" and "op", so those names are part of the
-// schema.
+// "id", "version", "status", "expires_ms" and "op", so those names are part
+// of the schema. The variant (rows, cols, connect) is written beside the
+// game so that a pending challenge, which has no moves to store, keeps it;
+// when a game is stored, the two must agree.
 type recordJSON struct {
-	Schema     int         `json:"schema"`
-	Op         string      `json:"op,omitempty"` // random token of the write that stored this value
-	Key        keyJSON     `json:"key"`
-	ID         string      `json:"id"`
-	Version    int64       `json:"version"`
-	Status     Status      `json:"status"`
-	Finish     Finish      `json:"finish"`
-	ExpiresMS  int64       `json:"expires_ms"` // ExpiresAt in Unix milliseconds, 0 for none
-	Expires    time.Time   `json:"expires,omitzero"`
-	Challenger playerJSON  `json:"challenger"`
-	Opponent   playerJSON  `json:"opponent"`
-	RedID      string      `json:"red,omitempty"`
-	Rows       int         `json:"rows"`
-	Cols       int         `json:"cols"`
-	Connect    int         `json:"connect"`
-	FirstTo    int         `json:"first_to"`
-	Rounds     []roundJSON `json:"rounds,omitempty"`
-	Game       []byte      `json:"game,omitempty"`
-	AILevel    string      `json:"ai,omitempty"`
-	Rematches  int         `json:"rematches,omitempty"`
-	Message    messageJSON `json:"message,omitzero"`
-	Created    time.Time   `json:"created"`
-	Updated    time.Time   `json:"updated"`
+	Schema     int          `json:"schema"`
+	Op         string       `json:"op,omitempty"` // random token of the write that stored this value
+	Key        keyJSON      `json:"key"`
+	ID         string       `json:"id"`
+	Version    int64        `json:"version"`
+	Status     match.Status `json:"status"`
+	Finish     match.Finish `json:"finish"`
+	ExpiresMS  int64        `json:"expires_ms"` // ExpiresAt in Unix milliseconds, 0 for none
+	Expires    time.Time    `json:"expires,omitzero"`
+	Challenger playerJSON   `json:"challenger"`
+	Opponent   playerJSON   `json:"opponent"`
+	RedID      string       `json:"red,omitempty"`
+	Rows       int          `json:"rows"`
+	Cols       int          `json:"cols"`
+	Connect    int          `json:"connect"`
+	FirstTo    int          `json:"first_to"`
+	Rounds     []roundJSON  `json:"rounds,omitempty"`
+	Game       []byte       `json:"game,omitempty"`
+	AILevel    string       `json:"ai,omitempty"`
+	Rematches  int          `json:"rematches,omitempty"`
+	Message    messageJSON  `json:"message,omitzero"`
+	Created    time.Time    `json:"created"`
+	Updated    time.Time    `json:"updated"`
 }
 
 type keyJSON struct {
@@ -56,8 +62,8 @@ type playerJSON struct {
 }
 
 type roundJSON struct {
-	Winner string `json:"winner,omitempty"`
-	Finish Finish `json:"finish"`
+	Winner string       `json:"winner,omitempty"`
+	Finish match.Finish `json:"finish"`
 }
 
 type messageJSON struct {
@@ -75,15 +81,27 @@ func expiresMS(t time.Time) int64 {
 }
 
 // encodeRecord returns the stored form of r, tagged with the write token op.
-func encodeRecord(r *Record, op string) ([]byte, error) {
+// r must be valid (it has a Game).
+func encodeRecord(r *match.Record, op string) ([]byte, error) {
+	cfg := r.Config()
 	j := recordJSON{
 		Schema: schemaVersion, Op: op,
 		Key: keyJSON(r.Key), ID: r.ID, Version: r.Version, Status: r.Status, Finish: r.Finish,
 		ExpiresMS: expiresMS(r.ExpiresAt), Expires: r.ExpiresAt,
 		Challenger: playerJSON(r.Challenger), Opponent: playerJSON(r.Opponent), RedID: r.RedID,
-		Rows: r.Rows, Cols: r.Cols, Connect: r.Connect, FirstTo: r.FirstTo,
-		Game: r.Game, AILevel: r.AILevel, Rematches: r.Rematches, Message: messageJSON(r.Message),
+		Rows: cfg.Rows, Cols: cfg.Cols, Connect: cfg.Connect, FirstTo: r.FirstTo,
+		Rematches: r.Rematches, Message: messageJSON(r.Message),
 		Created: r.Created, Updated: r.Updated,
+	}
+	if r.AILevel != solver.LevelNone {
+		j.AILevel = r.AILevel.String()
+	}
+	if r.Status != match.StatusPending {
+		b, err := r.Game.MarshalBinary()
+		if err != nil {
+			return nil, fmt.Errorf("encode game: %w", err)
+		}
+		j.Game = b
 	}
 	for _, rr := range r.Rounds {
 		j.Rounds = append(j.Rounds, roundJSON(rr))
@@ -92,63 +110,101 @@ func encodeRecord(r *Record, op string) ([]byte, error) {
 }
 
 // decodeRecord parses and validates a stored record read from key k. Any
-// problem is a *CorruptError for k.
-func decodeRecord(k Key, b []byte) (*Record, error) {
+// problem is a *match.CorruptError for k.
+func decodeRecord(k match.Key, b []byte) (*match.Record, error) {
 	r, err := parseRecord(b)
 	if err == nil && r.Key != k {
 		err = fmt.Errorf("record is for channel %s", r.Key)
 	}
 	if err == nil {
-		err = r.validate()
+		err = r.Validate()
 	}
 	if err != nil {
-		return nil, &CorruptError{Key: k, Err: err}
+		return nil, &match.CorruptError{Key: k, Err: err}
 	}
 	return r, nil
 }
 
-func parseRecord(b []byte) (*Record, error) {
+// parseRecord reads the stored form once: the JSON, then the game it
+// carries (the only replay of the moves a load costs).
+func parseRecord(b []byte) (*match.Record, error) {
 	if len(b) > maxRecordBytes {
 		return nil, fmt.Errorf("%d bytes, more than %d", len(b), maxRecordBytes)
-	}
-	// Check the schema before anything else, so that a newer form is reported
-	// as such rather than as whichever field no longer fits.
-	var head struct {
-		Schema *int `json:"schema"`
-	}
-	if err := json.Unmarshal(b, &head); err != nil {
-		return nil, fmt.Errorf("not a JSON object: %w", err)
-	}
-	switch {
-	case head.Schema == nil:
-		return nil, errors.New("no schema version")
-	case *head.Schema != schemaVersion:
-		return nil, fmt.Errorf("schema version %d, this program reads %d", *head.Schema, schemaVersion)
 	}
 	var j recordJSON
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&j); err != nil {
-		return nil, fmt.Errorf("parse: %w", err)
+		return nil, schemaProblem(b, fmt.Errorf("parse: %w", err))
 	}
 	if d.More() {
 		return nil, errors.New("trailing data after the record")
 	}
+	if j.Schema != schemaVersion {
+		return nil, schemaProblem(b, nil)
+	}
 	if got := expiresMS(j.Expires); got != j.ExpiresMS {
 		return nil, fmt.Errorf("expires_ms %d disagrees with expires %v", j.ExpiresMS, j.Expires)
 	}
-	r := &Record{
-		Key: Key(j.Key), ID: j.ID, Version: j.Version, Status: j.Status, Finish: j.Finish,
-		Challenger: Player(j.Challenger), Opponent: Player(j.Opponent), RedID: j.RedID,
-		Rows: j.Rows, Cols: j.Cols, Connect: j.Connect, FirstTo: j.FirstTo,
-		Game: j.Game, AILevel: j.AILevel, Rematches: j.Rematches, Message: MessageRef(j.Message),
+	if len(j.Rounds) > match.MaxRounds {
+		return nil, fmt.Errorf("%d rounds, more than %d", len(j.Rounds), match.MaxRounds)
+	}
+	r := &match.Record{
+		Key: match.Key(j.Key), ID: j.ID, Version: j.Version, Status: j.Status, Finish: j.Finish,
+		Challenger: match.Player(j.Challenger), Opponent: match.Player(j.Opponent), RedID: j.RedID,
+		FirstTo: j.FirstTo, Rematches: j.Rematches, Message: match.MessageRef(j.Message),
 		Created: normTime(j.Created), Updated: normTime(j.Updated), ExpiresAt: normTime(j.Expires),
 	}
-	if len(j.Rounds) > maxRounds {
-		return nil, fmt.Errorf("%d rounds, more than %d", len(j.Rounds), maxRounds)
+	if j.AILevel != "" {
+		l, err := solver.ParseLevel(j.AILevel)
+		if err != nil {
+			return nil, fmt.Errorf("AI level: %w", err)
+		}
+		r.AILevel = l
 	}
 	for _, rr := range j.Rounds {
-		r.Rounds = append(r.Rounds, RoundResult(rr))
+		r.Rounds = append(r.Rounds, match.RoundResult(rr))
+	}
+	cfg := engine.Config{Rows: j.Rows, Cols: j.Cols, Connect: j.Connect}
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("variant: %w", err)
+	}
+	switch {
+	case len(j.Game) > 0 && j.Status == match.StatusPending:
+		return nil, errors.New("pending challenge has a game")
+	case len(j.Game) > 0:
+		g, err := engine.Decode(j.Game)
+		if err != nil {
+			return nil, fmt.Errorf("decode game: %w", err)
+		}
+		if got := g.Config(); got != cfg {
+			return nil, fmt.Errorf("game variant %+v, record says %+v", got, cfg)
+		}
+		r.Game = g
+	case j.Status == match.StatusPending:
+		r.Game, _ = engine.New(cfg) // cfg is valid
+	default:
+		return nil, fmt.Errorf("%v record has no game", j.Status)
 	}
 	return r, nil
+}
+
+// schemaProblem explains a record that failed to parse: when it declares a
+// schema other than this program's, that is the problem (a newer form is
+// reported as such rather than as whichever field no longer fits); else
+// err. It parses the head only on this error path.
+func schemaProblem(b []byte, err error) error {
+	var head struct {
+		Schema *int `json:"schema"`
+	}
+	if herr := json.Unmarshal(b, &head); herr != nil {
+		return fmt.Errorf("not a JSON object: %w", herr)
+	}
+	switch {
+	case head.Schema == nil:
+		return errors.New("no schema version")
+	case *head.Schema != schemaVersion:
+		return fmt.Errorf("schema version %d, this program reads %d", *head.Schema, schemaVersion)
+	}
+	return err
 }

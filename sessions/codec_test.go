@@ -6,10 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/match"
+
 	"github.com/connect4/connect4/engine"
+	"github.com/connect4/connect4/engine/solver"
 )
 
-func validRecord(t testing.TB) *Record {
+func validRecord(t testing.TB) *match.Record {
 	g, err := engine.New(engine.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -19,14 +22,13 @@ func validRecord(t testing.TB) *Record {
 			t.Fatal(err)
 		}
 	}
-	b, _ := g.MarshalBinary()
 	now := time.Date(2025, 3, 1, 12, 0, 0, 123456789, time.UTC)
-	return &Record{
-		Key: Key{"slack", "T1", "C1"}, ID: "abcdefghijkl-_12", Version: 4, Status: StatusPlaying,
-		Challenger: Player{"U1", "Ann"}, Opponent: Player{"U2", "Ben"}, RedID: "U2",
-		Rows: 6, Cols: 7, Connect: 4, FirstTo: 3,
-		Rounds: []RoundResult{{"U1", FinishWin}, {"", FinishDraw}}, Game: b,
-		AILevel: "hard", Rematches: 1, Message: MessageRef{"C1", "1.2", ""},
+	return &match.Record{
+		Key: match.Key{Platform: "slack", Workspace: "T1", Channel: "C1"}, ID: "abcdefghijkl-_12", Version: 4, Status: match.StatusPlaying,
+		Challenger: match.Player{ID: "U1", Name: "Ann"}, Opponent: match.Player{ID: "U2", Name: "Ben"}, RedID: "U2",
+		FirstTo: 3,
+		Rounds:  []match.RoundResult{{Winner: "U1", Finish: match.FinishWin}, {Winner: "", Finish: match.FinishDraw}}, Game: g,
+		AILevel: solver.Hard, Rematches: 1, Message: match.MessageRef{Channel: "C1", Timestamp: "1.2"},
 		Created: now, Updated: now.Add(time.Minute), ExpiresAt: now.Add(time.Hour),
 	}
 }
@@ -44,16 +46,16 @@ func TestRecordRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, r) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, r)
 	}
-	if _, err := decodeRecord(Key{"slack", "T1", "C2"}, b); !errors.Is(err, ErrCorrupt) {
-		t.Errorf("decodeRecord under another key: err = %v, want ErrCorrupt", err)
+	if _, err := decodeRecord(match.Key{Platform: "slack", Workspace: "T1", Channel: "C2"}, b); !errors.Is(err, match.ErrCorrupt) {
+		t.Errorf("decodeRecord under another key: err = %v, want match.ErrCorrupt", err)
 	}
 }
 
 func TestEnumStrings(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
-		{StatusNone.String(), "none"}, {StatusPending.String(), "pending"}, {StatusFinished.String(), "finished"},
-		{Status(9).String(), "status(9)"}, {FinishTimeout.String(), "timeout"}, {FinishExpired.String(), "expired"},
-		{Finish(99).String(), "finish(99)"},
+		{match.StatusNone.String(), "none"}, {match.StatusPending.String(), "pending"}, {match.StatusFinished.String(), "finished"},
+		{match.Status(9).String(), "status(9)"}, {match.FinishTimeout.String(), "timeout"}, {match.FinishExpired.String(), "expired"},
+		{match.Finish(99).String(), "finish(99)"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("String() = %q, want %q", tc.got, tc.want)
@@ -70,12 +72,12 @@ func FuzzDecodeRecord(f *testing.F) {
 	f.Add([]byte(`{"schema":1}`))
 	f.Add([]byte(`{"schema":1,"key":{"platform":"slack","workspace":"T1","channel":"C1"},"id":"x","version":1,"status":1,"challenger":{"id":"U1"},"rows":6,"cols":7,"connect":4,"first_to":1}`))
 	f.Add([]byte(`[]`))
-	k := Key{"slack", "T1", "C1"}
+	k := match.Key{Platform: "slack", Workspace: "T1", Channel: "C1"}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := decodeRecord(k, b)
 		if err != nil {
-			if !errors.Is(err, ErrCorrupt) {
-				t.Fatalf("decodeRecord error %v does not match ErrCorrupt", err)
+			if !errors.Is(err, match.ErrCorrupt) {
+				t.Fatalf("decodeRecord error %v does not match match.ErrCorrupt", err)
 			}
 			return
 		}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/match"
+
 	"github.com/redis/go-redis/v9"
 
 	"github.com/connect4/connect4/sessions"
@@ -16,7 +18,7 @@ import (
 
 // TestRedisCrash streams moves into a private redis-server that fsyncs every
 // write, SIGKILLs it mid-stream, and shows that while it is down every
-// operation fails within its deadline with ErrUnavailable, and that after a
+// operation fails within its deadline with match.ErrUnavailable, and that after a
 // restart on the same data every acknowledged move is there, nothing is
 // half-written, and the game goes on.
 func TestRedisCrash(t *testing.T) {
@@ -29,7 +31,7 @@ func TestRedisCrash(t *testing.T) {
 	// A 10x10 board where a line must be 10 long: cycling through the columns
 	// nobody wins before move 90, so the stream never ends by itself.
 	r := storetest.Challenge(k)
-	r.Status, r.RedID, r.Rows, r.Cols, r.Connect = sessions.StatusPlaying, storetest.Alice.ID, 10, 10, 10
+	r.Status, r.RedID = match.StatusPlaying, storetest.Alice.ID
 	r.Game = newGame(t, 10, 10, 10)
 	if err := s.Create(t.Context(), r); err != nil {
 		t.Fatal(err)
@@ -69,8 +71,8 @@ func TestRedisCrash(t *testing.T) {
 		case err == nil:
 			acked++
 			continue
-		case !errors.Is(err, sessions.ErrUnavailable):
-			t.Fatalf("move %d during the crash: err = %v, want ErrUnavailable", acked, err)
+		case !errors.Is(err, match.ErrUnavailable):
+			t.Fatalf("move %d during the crash: err = %v, want match.ErrUnavailable", acked, err)
 		case took > deadline+slack:
 			t.Errorf("move %d during the crash failed after %v, deadline %v", acked, took, deadline)
 		}
@@ -98,8 +100,8 @@ func TestRedisCrash(t *testing.T) {
 		err := op(ctx)
 		took := time.Since(start)
 		cancel()
-		if !errors.Is(err, sessions.ErrUnavailable) || took > deadline+slack {
-			t.Errorf("%s while down = %v after %v; want ErrUnavailable within %v", name, err, took, deadline)
+		if !errors.Is(err, match.ErrUnavailable) || took > deadline+slack {
+			t.Errorf("%s while down = %v after %v; want match.ErrUnavailable within %v", name, err, took, deadline)
 		}
 	}
 
@@ -110,11 +112,7 @@ func TestRedisCrash(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load after the restart: %v", err)
 	}
-	g, err := got.DecodeGame()
-	if err != nil {
-		t.Fatalf("game after the restart: %v", err)
-	}
-	h := g.History()
+	h := got.Game.History()
 	// The move in flight at the kill may or may not have landed; nothing else may differ.
 	if len(h) != acked && len(h) != acked+1 {
 		t.Fatalf("after the restart the game has %d moves, %d were acknowledged", len(h), acked)
@@ -131,25 +129,25 @@ func TestRedisCrash(t *testing.T) {
 	if _, err := s.Update(t.Context(), k, moveFn(player(next), next, next%10)); err != nil {
 		t.Fatalf("the game does not go on after the restart: %v", err)
 	}
-	g2, _ := mustLoad(t, s, k).DecodeGame()
+	g2 := mustLoad(t, s, k).Game
 	if want := append(slices.Clone(h), next%10); !slices.Equal(g2.History(), want) {
 		t.Errorf("after one more move: %v, want %v", g2.History(), want)
 	}
 }
 
 // loadRetrying loads k, retrying for a few seconds while the server is still
-// loading its data (ErrUnavailable).
-func loadRetrying(t *testing.T, s sessions.Store, k sessions.Key) (*sessions.Record, error) {
+// loading its data (match.ErrUnavailable).
+func loadRetrying(t *testing.T, s storetest.Store, k match.Key) (*match.Record, error) {
 	t.Helper()
 	for end := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		r, err := s.Load(t.Context(), k)
-		if !errors.Is(err, sessions.ErrUnavailable) || time.Now().After(end) {
+		if !errors.Is(err, match.ErrUnavailable) || time.Now().After(end) {
 			return r, err
 		}
 	}
 }
 
-func mustLoad(t *testing.T, s sessions.Store, k sessions.Key) *sessions.Record {
+func mustLoad(t *testing.T, s storetest.Store, k match.Key) *match.Record {
 	t.Helper()
 	r, err := s.Load(t.Context(), k)
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/connect4/connect4/bot/match"
+
 	"github.com/redis/go-redis/v9"
 )
 
@@ -18,7 +20,7 @@ func (e redisErr) Error() string { return string(e) }
 func (redisErr) RedisError()     {}
 
 func TestStoreErrorUnavailable(t *testing.T) {
-	k := Key{"slack", "T1", "C1"}
+	k := match.Key{Platform: "slack", Workspace: "T1", Channel: "C1"}
 	for _, tc := range []struct {
 		err  error
 		want bool
@@ -37,14 +39,14 @@ func TestStoreErrorUnavailable(t *testing.T) {
 		{errors.New("something else"), false},
 	} {
 		err := storeError("load", k, tc.err)
-		if got := errors.Is(err, ErrUnavailable); got != tc.want {
-			t.Errorf("storeError(%v): errors.Is(ErrUnavailable) = %v, want %v", tc.err, got, tc.want)
+		if got := errors.Is(err, match.ErrUnavailable); got != tc.want {
+			t.Errorf("storeError(%v): errors.Is(match.ErrUnavailable) = %v, want %v", tc.err, got, tc.want)
 		}
 		if !errors.Is(err, tc.err) {
 			t.Errorf("storeError(%v) = %v, which does not wrap the original", tc.err, err)
 		}
 	}
-	if got, want := storeError("ping", Key{}, io.EOF).Error(), "sessions: ping: sessions: store unavailable: EOF"; got != want {
+	if got, want := storeError("ping", match.Key{}, io.EOF).Error(), "sessions: ping: match: store unavailable: EOF"; got != want {
 		t.Errorf("storeError message = %q, want %q", got, want)
 	}
 }

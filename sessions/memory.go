@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/connect4/connect4/bot/match"
 )
 
 // sweepEvery is how many writes Memory lets pass between sweeps of expired entries.
@@ -19,29 +21,29 @@ type Memory struct {
 	cfg config
 
 	mu     sync.Mutex
-	games  map[Key]memGame
-	boards map[Key]*memBoard
+	games  map[match.Key]memGame
+	boards map[match.Key]*memBoard
 	writes int // since the last sweep
 }
 
 type memGame struct {
-	rec     *Record // never handed out: callers get clones
+	rec     *match.Record // never handed out: callers get clones
 	expires time.Time
 }
 
 type memBoard struct {
-	players map[string]*Standing
+	players map[string]*match.Standing
 	expires time.Time // zero: never
 }
 
 // NewMemory returns an empty in-memory store. Invalid options (see
 // Options.Validate) make every operation, Ping included, return the problem.
 func NewMemory(opt Options) *Memory {
-	return &Memory{cfg: newConfig(opt), games: map[Key]memGame{}, boards: map[Key]*memBoard{}}
+	return &Memory{cfg: newConfig(opt), games: map[match.Key]memGame{}, boards: map[match.Key]*memBoard{}}
 }
 
 // game returns the live record of k, dropping it if expired. Call with mu held.
-func (m *Memory) game(k Key, now time.Time) (*Record, bool) {
+func (m *Memory) game(k match.Key, now time.Time) (*match.Record, bool) {
 	g, ok := m.games[k]
 	if ok && !now.Before(g.expires) {
 		delete(m.games, k)
@@ -51,7 +53,7 @@ func (m *Memory) game(k Key, now time.Time) (*Record, bool) {
 }
 
 // board returns the live leaderboard of k, dropping it if expired. Call with mu held.
-func (m *Memory) board(k Key, now time.Time) (*memBoard, bool) {
+func (m *Memory) board(k match.Key, now time.Time) (*memBoard, bool) {
 	b, ok := m.boards[k]
 	if ok && !b.expires.IsZero() && !now.Before(b.expires) {
 		delete(m.boards, k)
@@ -61,7 +63,7 @@ func (m *Memory) board(k Key, now time.Time) (*memBoard, bool) {
 }
 
 // put stores rec (not a copy) for its key. Call with mu held.
-func (m *Memory) put(rec *Record, now time.Time) {
+func (m *Memory) put(rec *match.Record, now time.Time) {
 	m.games[rec.Key] = memGame{rec: rec, expires: now.Add(m.cfg.ttl(rec))}
 	if m.writes++; m.writes >= sweepEvery {
 		m.writes = 0
@@ -75,7 +77,7 @@ func (m *Memory) put(rec *Record, now time.Time) {
 }
 
 // begin checks the options and ctx before an operation.
-func (m *Memory) begin(ctx context.Context, op string, k Key, checkKey bool) error {
+func (m *Memory) begin(ctx context.Context, op string, k match.Key, checkKey bool) error {
 	if m.cfg.invalid != nil {
 		return m.cfg.invalid
 	}
@@ -90,8 +92,8 @@ func (m *Memory) begin(ctx context.Context, op string, k Key, checkKey bool) err
 	return nil
 }
 
-// Create implements Store.Create.
-func (m *Memory) Create(ctx context.Context, rec *Record) error {
+// Create implements the store's Create.
+func (m *Memory) Create(ctx context.Context, rec *match.Record) error {
 	n, err := m.cfg.prepareCreate(rec)
 	if err != nil {
 		return err
@@ -102,16 +104,16 @@ func (m *Memory) Create(ctx context.Context, rec *Record) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.cfg.now()
-	if cur, ok := m.game(n.Key, now); ok && cur.active(now) {
-		return &BusyError{Existing: cur.clone()}
+	if cur, ok := m.game(n.Key, now); ok && cur.Active(now) {
+		return &match.BusyError{Existing: cur.Clone()}
 	}
-	m.put(n.clone(), now)
+	m.put(n.Clone(), now)
 	*rec = *n
 	return nil
 }
 
-// Load implements Store.Load.
-func (m *Memory) Load(ctx context.Context, k Key) (*Record, error) {
+// Load implements the store's Load.
+func (m *Memory) Load(ctx context.Context, k match.Key) (*match.Record, error) {
 	if err := m.begin(ctx, "load", k, true); err != nil {
 		return nil, err
 	}
@@ -119,52 +121,52 @@ func (m *Memory) Load(ctx context.Context, k Key) (*Record, error) {
 	defer m.mu.Unlock()
 	cur, ok := m.game(k, m.cfg.now())
 	if !ok {
-		return nil, ErrNoGame
+		return nil, match.ErrNoGame
 	}
-	return cur.clone(), nil
+	return cur.Clone(), nil
 }
 
-// Update implements Store.Update.
-func (m *Memory) Update(ctx context.Context, k Key, fn func(r *Record) (Tally, error)) (*Record, error) {
-	return m.cfg.update(ctx, k, fn, m.Load, m.cas)
+// Update implements the store's Update.
+func (m *Memory) Update(ctx context.Context, k match.Key, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error) {
+	return m.cfg.update(ctx, k, fn, nil, m.Load, m.cas)
 }
 
-func (m *Memory) cas(ctx context.Context, old int64, next *Record, t Tally) (bool, error) {
+func (m *Memory) cas(ctx context.Context, cur, next *match.Record, t match.Tally) (bool, *match.Record, error) {
 	if err := m.begin(ctx, "update", next.Key, false); err != nil {
-		return false, err
+		return false, nil, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.cfg.now()
-	cur, ok := m.game(next.Key, now)
+	stored, ok := m.game(next.Key, now)
 	if !ok {
-		return false, ErrNoGame
+		return false, nil, match.ErrNoGame
 	}
-	if cur.Version != old {
-		return false, nil
+	if stored.ID != cur.ID || stored.Version != cur.Version {
+		return false, stored.Clone(), nil
 	}
-	m.put(next.clone(), now)
+	m.put(next.Clone(), now)
 	if !t.IsZero() {
 		m.tally(next.Key, t, now)
 	}
-	return true, nil
+	return true, nil, nil
 }
 
 // tally adds t to k's leaderboard and refreshes its TTL. Call with mu held.
-func (m *Memory) tally(k Key, t Tally, now time.Time) {
+func (m *Memory) tally(k match.Key, t match.Tally, now time.Time) {
 	b, ok := m.board(k, now)
 	if !ok {
-		b = &memBoard{players: map[string]*Standing{}}
+		b = &memBoard{players: map[string]*match.Standing{}}
 		m.boards[k] = b
 	}
 	b.expires = time.Time{}
 	if m.cfg.lbTTL > 0 {
 		b.expires = now.Add(m.cfg.lbTTL)
 	}
-	get := func(p Player) *Standing {
+	get := func(p match.Player) *match.Standing {
 		s := b.players[p.ID]
 		if s == nil {
-			s = &Standing{}
+			s = &match.Standing{}
 			b.players[p.ID] = s
 		}
 		s.Player = p // the latest name wins, as in Redis
@@ -180,8 +182,8 @@ func (m *Memory) tally(k Key, t Tally, now time.Time) {
 	}
 }
 
-// Delete implements Store.Delete.
-func (m *Memory) Delete(ctx context.Context, k Key) error {
+// Delete implements the store's Delete.
+func (m *Memory) Delete(ctx context.Context, k match.Key) error {
 	if err := m.begin(ctx, "delete", k, true); err != nil {
 		return err
 	}
@@ -191,8 +193,8 @@ func (m *Memory) Delete(ctx context.Context, k Key) error {
 	return nil
 }
 
-// Leaderboard implements Store.Leaderboard.
-func (m *Memory) Leaderboard(ctx context.Context, k Key, n int) ([]Standing, error) {
+// Leaderboard implements the store's Leaderboard.
+func (m *Memory) Leaderboard(ctx context.Context, k match.Key, n int) ([]match.Standing, error) {
 	if err := m.begin(ctx, "leaderboard", k, true); err != nil {
 		return nil, err
 	}
@@ -202,17 +204,17 @@ func (m *Memory) Leaderboard(ctx context.Context, k Key, n int) ([]Standing, err
 	if !ok {
 		return nil, nil
 	}
-	ss := make([]Standing, 0, len(b.players))
+	ss := make([]match.Standing, 0, len(b.players))
 	for _, s := range b.players {
 		ss = append(ss, *s)
 	}
 	return rankStandings(ss, n), nil
 }
 
-// Stats implements Store.Stats.
-func (m *Memory) Stats(ctx context.Context, k Key, userID string) (Standing, error) {
+// Stats implements the store's Stats.
+func (m *Memory) Stats(ctx context.Context, k match.Key, userID string) (match.Standing, error) {
 	if err := m.begin(ctx, "stats", k, true); err != nil {
-		return Standing{}, err
+		return match.Standing{}, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -221,17 +223,17 @@ func (m *Memory) Stats(ctx context.Context, k Key, userID string) (Standing, err
 			return *s, nil
 		}
 	}
-	return Standing{Player: Player{ID: userID}}, nil
+	return match.Standing{Player: match.Player{ID: userID}}, nil
 }
 
-// Ping implements Store.Ping: it fails only when the options are invalid.
+// Ping reports whether the options are valid: it fails only when the options are invalid.
 func (m *Memory) Ping(ctx context.Context) error {
-	return m.begin(ctx, "ping", Key{}, false)
+	return m.begin(ctx, "ping", match.Key{}, false)
 }
 
 // TTL returns how long the channel's record and leaderboard have left to
 // live, 0 for one that does not exist and -1 for one that never expires.
-func (m *Memory) TTL(ctx context.Context, k Key) (game, leaderboard time.Duration, err error) {
+func (m *Memory) TTL(ctx context.Context, k match.Key) (game, leaderboard time.Duration, err error) {
 	if err := m.begin(ctx, "ttl", k, true); err != nil {
 		return 0, 0, err
 	}
@@ -248,4 +250,18 @@ func (m *Memory) TTL(ctx context.Context, k Key) (game, leaderboard time.Duratio
 		}
 	}
 	return game, leaderboard, nil
+}
+
+// Repair implements the store's Repair. Nothing in memory can be damaged, so
+// it only reports whether the channel has a record.
+func (m *Memory) Repair(ctx context.Context, k match.Key) (match.Repair, error) {
+	if err := m.begin(ctx, "repair", k, true); err != nil {
+		return match.Repair{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.game(k, m.cfg.now()); ok {
+		return match.Repair{Record: match.RecordFine}, nil
+	}
+	return match.Repair{}, nil
 }

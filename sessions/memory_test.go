@@ -5,12 +5,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/match"
+
 	"github.com/connect4/connect4/sessions"
 	"github.com/connect4/connect4/sessions/storetest"
 )
 
 func TestMemoryConformance(t *testing.T) {
-	storetest.Conformance(t, func(t *testing.T, now func() time.Time) sessions.Store {
+	storetest.Conformance(t, func(t *testing.T, now func() time.Time) storetest.Store {
 		return sessions.NewMemory(sessions.Options{Now: now})
 	})
 }
@@ -26,7 +28,7 @@ func TestMemoryInvalidOptions(t *testing.T) {
 		if err := s.Ping(t.Context()); err == nil {
 			t.Errorf("Ping with %+v = nil, want the options error", opt)
 		}
-		if _, err := s.Load(t.Context(), storetest.Channel); err == nil || errors.Is(err, sessions.ErrNoGame) {
+		if _, err := s.Load(t.Context(), storetest.Channel); err == nil || errors.Is(err, match.ErrNoGame) {
 			t.Errorf("Load with %+v = %v, want the options error", opt, err)
 		}
 	}
@@ -43,14 +45,14 @@ func TestMemoryHooks(t *testing.T) {
 	if err := s.Create(t.Context(), storetest.Playing(t, storetest.Channel)); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.Update(t.Context(), storetest.Channel, func(r *sessions.Record) (sessions.Tally, error) {
-		s.Update(t.Context(), storetest.Channel, func(r *sessions.Record) (sessions.Tally, error) {
+	_, err := s.Update(t.Context(), storetest.Channel, func(r *match.Record) (match.Tally, error) {
+		s.Update(t.Context(), storetest.Channel, func(r *match.Record) (match.Tally, error) {
 			r.Rematches++
-			return sessions.Tally{}, nil
+			return match.Tally{}, nil
 		})
-		return sessions.Tally{}, nil
+		return match.Tally{}, nil
 	})
-	if !errors.Is(err, sessions.ErrConflict) || conflicts != 3 || retries != 2 {
-		t.Errorf("with MaxRetries 2: err %v, %d conflicts, %d retries; want ErrConflict, 3, 2", err, conflicts, retries)
+	if !errors.Is(err, match.ErrConflict) || conflicts != 3 || retries != 2 {
+		t.Errorf("with MaxRetries 2: err %v, %d conflicts, %d retries; want match.ErrConflict, 3, 2", err, conflicts, retries)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/connect4/connect4/bot/match"
 )
 
 // Redis is the Store on Redis, through a redis.UniversalClient so that one
@@ -18,28 +20,33 @@ import (
 //	<prefix>{<platform>:<workspace>:<channel>}:game   the record, as versioned JSON, with a TTL
 //	<prefix>{<platform>:<workspace>:<channel>}:lb     the leaderboard, a hash of per-player counts and names
 //
-// Reads are one GET (or HGETALL/HMGET); a write is one Lua script, so a
-// successful Update costs two round trips, plus one the first time a script
-// runs on a server that has not cached it (EVALSHA is refused with NOSCRIPT,
-// then EVAL sends the source). Every value read back is validated. Redis is
-// safe for concurrent use.
+// Reads are one GET (or HGETALL/HMGET); a write is one Lua script. The store
+// remembers the last record it read or wrote for recently used channels
+// (Options.CacheSize), so an Update on a channel this process served last
+// costs one round trip, and two when another replica wrote in between (the
+// compare-and-set returns the stored record on a mismatch); add one the
+// first time a script runs on a server that has not cached it (EVALSHA is
+// refused with NOSCRIPT, then EVAL sends the source). Every value read back
+// is validated. Redis is safe for concurrent use.
 type Redis struct {
-	c   redis.UniversalClient
-	cfg config
+	c     redis.UniversalClient
+	cfg   config
+	cache *recordCache
 }
 
 // NewRedis returns a store on c. It does no I/O; Ping checks the connection.
 // Invalid options (see Options.Validate) make every operation, Ping included,
 // return the problem.
 func NewRedis(c redis.UniversalClient, opt Options) *Redis {
-	return &Redis{c: c, cfg: newConfig(opt)}
+	cfg := newConfig(opt)
+	return &Redis{c: c, cfg: cfg, cache: newRecordCache(cfg.cacheSize)}
 }
 
-func (s *Redis) gameKey(k Key) string { return s.cfg.prefix + "{" + k.String() + "}:game" }
-func (s *Redis) lbKey(k Key) string   { return s.cfg.prefix + "{" + k.String() + "}:lb" }
+func (s *Redis) gameKey(k match.Key) string { return s.cfg.prefix + "{" + k.String() + "}:game" }
+func (s *Redis) lbKey(k match.Key) string   { return s.cfg.prefix + "{" + k.String() + "}:lb" }
 
 // fail wraps a client error for op on k and reports it to the Error hook.
-func (s *Redis) fail(op string, k Key, err error) error {
+func (s *Redis) fail(op string, k match.Key, err error) error {
 	err = storeError(op, k, err)
 	if !errors.Is(err, context.Canceled) { // the caller gave up: not the store's failure
 		s.cfg.failed(op, err)
@@ -52,15 +59,15 @@ func (s *Redis) corrupt(op string, err error) error {
 	return err
 }
 
-func (s *Redis) begin(k Key) error {
+func (s *Redis) begin(k match.Key) error {
 	if s.cfg.invalid != nil {
 		return s.cfg.invalid
 	}
 	return k.Validate()
 }
 
-// Create implements Store.Create with one script call.
-func (s *Redis) Create(ctx context.Context, rec *Record) error {
+// Create implements the store's Create with one script call.
+func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 	n, err := s.cfg.prepareCreate(rec)
 	if err != nil {
 		return err
@@ -68,64 +75,108 @@ func (s *Redis) Create(ctx context.Context, rec *Record) error {
 	op := newID() // lets the script recognise a resend of this very write
 	b, err := encodeRecord(n, op)
 	if err != nil {
-		return fmt.Errorf("sessions: create %s: %w: %w", n.Key, ErrInvalid, err)
+		return fmt.Errorf("sessions: create %s: %w: %w", n.Key, match.ErrInvalid, err)
 	}
 	res, err := createScript.Run(ctx, s.c, []string{s.gameKey(n.Key)},
 		b, s.cfg.ttl(n).Milliseconds(), s.cfg.now().UnixMilli(), op).Slice()
 	if err != nil {
 		return s.fail("create", n.Key, err)
 	}
-	if len(res) == 1 && res[0] == int64(1) {
+	switch code, arg := scriptReply(res); {
+	case code == 1:
+		s.cache.put(n.Clone())
 		*rec = *n
 		return nil
-	}
-	if len(res) == 2 && res[0] == int64(0) {
-		if raw, ok := res[1].(string); ok {
-			cur, err := decodeRecord(n.Key, []byte(raw))
-			if err != nil {
-				return s.corrupt("create", err)
-			}
-			return &BusyError{Existing: cur}
+	case code == 0 && len(res) == 2:
+		cur, err := decodeRecord(n.Key, []byte(arg))
+		if err != nil {
+			return s.corrupt("create", err)
 		}
+		return &match.BusyError{Existing: cur}
+	case code == -2:
+		return s.corrupt("create", wrongType(n.Key, "game", arg))
 	}
 	return s.fail("create", n.Key, fmt.Errorf("unexpected script reply %v", res))
 }
 
-// Load implements Store.Load with one GET.
-func (s *Redis) Load(ctx context.Context, k Key) (*Record, error) {
+// scriptReply splits a script's {code, detail} reply; code is -99 for a
+// reply of another shape.
+func scriptReply(res []any) (code int64, arg string) {
+	if len(res) == 0 || len(res) > 2 {
+		return -99, ""
+	}
+	code, ok := res[0].(int64)
+	if !ok {
+		return -99, ""
+	}
+	if len(res) == 2 {
+		if arg, ok = res[1].(string); !ok {
+			return -99, ""
+		}
+	}
+	return code, arg
+}
+
+// wrongType is the corruption of a key of channel k holding a Redis type it
+// should not.
+func wrongType(k match.Key, what, typ string) error {
+	return &match.CorruptError{Key: k, Err: fmt.Errorf("%s key holds a %.20s, not a %s", what, typ, map[string]string{"game": "string", "leaderboard": "hash"}[what])}
+}
+
+// isWrongType reports whether err is Redis refusing a command for the key's type.
+func isWrongType(err error) bool {
+	return err != nil && strings.HasPrefix(err.Error(), "WRONGTYPE")
+}
+
+// Load implements the store's Load with one GET.
+func (s *Redis) Load(ctx context.Context, k match.Key) (*match.Record, error) {
 	if err := s.begin(k); err != nil {
 		return nil, err
 	}
 	return s.load(ctx, k)
 }
 
-func (s *Redis) load(ctx context.Context, k Key) (*Record, error) {
+func (s *Redis) load(ctx context.Context, k match.Key) (*match.Record, error) {
 	b, err := s.c.Get(ctx, s.gameKey(k)).Bytes()
-	if errors.Is(err, redis.Nil) {
-		return nil, ErrNoGame
-	}
-	if err != nil {
+	switch {
+	case errors.Is(err, redis.Nil):
+		s.cache.drop(k)
+		return nil, match.ErrNoGame
+	case isWrongType(err):
+		s.cache.drop(k)
+		return nil, s.corrupt("load", wrongType(k, "game", "value of another type"))
+	case err != nil:
 		return nil, s.fail("load", k, err)
 	}
 	r, err := decodeRecord(k, b)
 	if err != nil {
+		s.cache.drop(k)
 		return nil, s.corrupt("load", err)
 	}
+	s.cache.put(r.Clone())
 	return r, nil
 }
 
-// Update implements Store.Update: a GET, then one compare-and-set script that
-// also applies the tally, per attempt.
-func (s *Redis) Update(ctx context.Context, k Key, fn func(r *Record) (Tally, error)) (*Record, error) {
-	return s.cfg.update(ctx, k, fn, s.load, s.cas)
+// Update implements the store's Update: one compare-and-set script that
+// also applies the tally, started from the cached record when there is one
+// (else after a GET); a mismatch returns the stored record for the retry.
+func (s *Redis) Update(ctx context.Context, k match.Key, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error) {
+	if err := s.begin(k); err != nil {
+		return nil, err
+	}
+	var cached *match.Record
+	if c := s.cache.get(k); c != nil {
+		cached = c.Clone()
+	}
+	return s.cfg.update(ctx, k, fn, cached, s.load, s.cas)
 }
 
-func (s *Redis) cas(ctx context.Context, old int64, next *Record, t Tally) (bool, error) {
+func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally) (bool, *match.Record, error) {
 	k := next.Key
 	op := newID() // lets the script recognise a resend of this very write
 	b, err := encodeRecord(next, op)
 	if err != nil {
-		return false, fmt.Errorf("sessions: update %s: %w: %w", k, ErrInvalid, err)
+		return false, nil, fmt.Errorf("sessions: update %s: %w: %w", k, match.ErrInvalid, err)
 	}
 	kind := ""
 	switch {
@@ -135,76 +186,95 @@ func (s *Redis) cas(ctx context.Context, old int64, next *Record, t Tally) (bool
 	default:
 		kind = "w"
 	}
-	n, err := casScript.Run(ctx, s.c, []string{s.gameKey(k), s.lbKey(k)},
-		old, b, s.cfg.ttl(next).Milliseconds(), op, kind,
-		t.Winner.ID, t.Winner.Name, t.Loser.ID, t.Loser.Name, s.cfg.lbTTL.Milliseconds()).Int64()
+	res, err := casScript.Run(ctx, s.c, []string{s.gameKey(k), s.lbKey(k)},
+		cur.Version, b, s.cfg.ttl(next).Milliseconds(), op, kind,
+		t.Winner.ID, t.Winner.Name, t.Loser.ID, t.Loser.Name, s.cfg.lbTTL.Milliseconds(), cur.ID).Slice()
 	if err != nil {
-		return false, s.fail("update", k, err)
+		return false, nil, s.fail("update", k, err)
 	}
-	switch n {
+	switch code, arg := scriptReply(res); code {
 	case 1, 2:
-		return true, nil
+		s.cache.put(next.Clone())
+		return true, nil, nil
 	case 0:
-		return false, nil
+		stored, err := decodeRecord(k, []byte(arg))
+		if err != nil {
+			s.cache.drop(k)
+			return false, nil, s.corrupt("update", err)
+		}
+		s.cache.put(stored.Clone())
+		return false, stored, nil
 	case -1:
-		return false, ErrNoGame
+		s.cache.drop(k)
+		return false, nil, match.ErrNoGame
+	case -2:
+		s.cache.drop(k)
+		return false, nil, s.corrupt("update", wrongType(k, "game", arg))
+	case -3:
+		return false, nil, s.corrupt("update", wrongType(k, "leaderboard", arg))
+	case -4:
+		return false, nil, s.corrupt("update", &match.CorruptError{Key: k, Err: fmt.Errorf("leaderboard count %.60q is not a whole number", arg)})
 	}
-	return false, s.fail("update", k, fmt.Errorf("unexpected script reply %d", n))
+	return false, nil, s.fail("update", k, fmt.Errorf("unexpected script reply %v", res))
 }
 
-// Delete implements Store.Delete with one DEL.
-func (s *Redis) Delete(ctx context.Context, k Key) error {
+// Delete implements the store's Delete with one DEL.
+func (s *Redis) Delete(ctx context.Context, k match.Key) error {
 	if err := s.begin(k); err != nil {
 		return err
 	}
+	s.cache.drop(k)
 	if err := s.c.Del(ctx, s.gameKey(k)).Err(); err != nil {
 		return s.fail("delete", k, err)
 	}
 	return nil
 }
 
-// Leaderboard implements Store.Leaderboard with one HGETALL; the sorting
+// Leaderboard implements the store's Leaderboard with one HGETALL; the sorting
 // happens here, as a channel has few players.
-func (s *Redis) Leaderboard(ctx context.Context, k Key, n int) ([]Standing, error) {
+func (s *Redis) Leaderboard(ctx context.Context, k match.Key, n int) ([]match.Standing, error) {
 	if err := s.begin(k); err != nil {
 		return nil, err
 	}
 	h, err := s.c.HGetAll(ctx, s.lbKey(k)).Result()
+	if isWrongType(err) {
+		return nil, s.corrupt("leaderboard", wrongType(k, "leaderboard", "value of another type"))
+	}
 	if err != nil {
 		return nil, s.fail("leaderboard", k, err)
 	}
 	if len(h) == 0 {
 		return nil, nil
 	}
-	byID := map[string]*Standing{}
+	byID := map[string]*match.Standing{}
 	for f, v := range h {
 		kind, id, ok := strings.Cut(f, ":")
-		if !ok || id == "" || len(id) > maxIDLen {
-			return nil, s.corrupt("leaderboard", &CorruptError{Key: k, Err: fmt.Errorf("leaderboard field %.40q", f)})
+		if !ok || id == "" || len(id) > match.MaxIDLen {
+			return nil, s.corrupt("leaderboard", &match.CorruptError{Key: k, Err: fmt.Errorf("leaderboard field %.40q", f)})
 		}
 		st := byID[id]
 		if st == nil {
-			st = &Standing{Player: Player{ID: id}}
+			st = &match.Standing{Player: match.Player{ID: id}}
 			byID[id] = st
 		}
 		if err := setStanding(st, kind, v); err != nil {
-			return nil, s.corrupt("leaderboard", &CorruptError{Key: k, Err: err})
+			return nil, s.corrupt("leaderboard", &match.CorruptError{Key: k, Err: err})
 		}
 	}
-	ss := make([]Standing, 0, len(byID))
+	ss := make([]match.Standing, 0, len(byID))
 	for _, st := range byID {
 		ss = append(ss, *st)
 	}
 	return rankStandings(ss, n), nil
 }
 
-// Stats implements Store.Stats with one HMGET.
-func (s *Redis) Stats(ctx context.Context, k Key, userID string) (Standing, error) {
-	st := Standing{Player: Player{ID: userID}}
+// Stats implements the store's Stats with one HMGET.
+func (s *Redis) Stats(ctx context.Context, k match.Key, userID string) (match.Standing, error) {
+	st := match.Standing{Player: match.Player{ID: userID}}
 	if err := s.begin(k); err != nil {
 		return st, err
 	}
-	if userID == "" || len(userID) > maxIDLen {
+	if userID == "" || len(userID) > match.MaxIDLen {
 		return st, nil
 	}
 	kinds := [...]string{"w", "l", "d", "n"}
@@ -213,6 +283,9 @@ func (s *Redis) Stats(ctx context.Context, k Key, userID string) (Standing, erro
 		fields[i] = kind + ":" + userID
 	}
 	vals, err := s.c.HMGet(ctx, s.lbKey(k), fields...).Result()
+	if isWrongType(err) {
+		return st, s.corrupt("stats", wrongType(k, "leaderboard", "value of another type"))
+	}
 	if err != nil {
 		return st, s.fail("stats", k, err)
 	}
@@ -222,17 +295,17 @@ func (s *Redis) Stats(ctx context.Context, k Key, userID string) (Standing, erro
 			continue // nil: no such field
 		}
 		if err := setStanding(&st, kinds[i], str); err != nil {
-			return Standing{Player: Player{ID: userID}}, s.corrupt("stats", &CorruptError{Key: k, Err: err})
+			return match.Standing{Player: match.Player{ID: userID}}, s.corrupt("stats", &match.CorruptError{Key: k, Err: err})
 		}
 	}
 	return st, nil
 }
 
 // setStanding sets one leaderboard field, of kind w, l, d or n, on st.
-func setStanding(st *Standing, kind, v string) error {
+func setStanding(st *match.Standing, kind, v string) error {
 	if kind == "n" {
-		if len(v) > maxNameLen {
-			return fmt.Errorf("leaderboard name of %q longer than %d bytes", st.Player.ID, maxNameLen)
+		if len(v) > match.MaxNameLen {
+			return fmt.Errorf("leaderboard name of %q longer than %d bytes", st.Player.ID, match.MaxNameLen)
 		}
 		st.Player.Name = v
 		return nil
@@ -254,13 +327,13 @@ func setStanding(st *Standing, kind, v string) error {
 	return nil
 }
 
-// Ping implements Store.Ping with one PING.
+// Ping reports whether Redis answers (and whether the Options are valid), with one PING.
 func (s *Redis) Ping(ctx context.Context) error {
 	if s.cfg.invalid != nil {
 		return s.cfg.invalid
 	}
 	if err := s.c.Ping(ctx).Err(); err != nil {
-		return s.fail("ping", Key{}, err)
+		return s.fail("ping", match.Key{}, err)
 	}
 	return nil
 }
@@ -268,7 +341,7 @@ func (s *Redis) Ping(ctx context.Context) error {
 // TTL returns how long the channel's record and leaderboard have left to
 // live, 0 for one that does not exist and -1 for one that never expires. It
 // costs one round trip (two PTTLs in a pipeline; both keys share a slot).
-func (s *Redis) TTL(ctx context.Context, k Key) (game, leaderboard time.Duration, err error) {
+func (s *Redis) TTL(ctx context.Context, k match.Key) (game, leaderboard time.Duration, err error) {
 	if err := s.begin(k); err != nil {
 		return 0, 0, err
 	}
@@ -292,4 +365,86 @@ func (s *Redis) TTL(ctx context.Context, k Key) (game, leaderboard time.Duration
 		}
 	}
 	return conv(g), conv(l), nil
+}
+
+// Repair implements the store's Repair. It reads the types and values of the
+// channel's two keys, removes a record that cannot be read back (with a
+// script that deletes it only if it is still the value found, so a game
+// created meanwhile is never lost), and removes the leaderboard entries that
+// are not counts or names, or the leaderboard when it is not a hash. A few
+// round trips: it is an operator's command, not a hot path.
+func (s *Redis) Repair(ctx context.Context, k match.Key) (match.Repair, error) {
+	var rep match.Repair
+	if err := s.begin(k); err != nil {
+		return rep, err
+	}
+	s.cache.drop(k)
+	gk, lk := s.gameKey(k), s.lbKey(k)
+	var gt, lt *redis.StatusCmd
+	if _, err := s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		gt, lt = p.Type(ctx, gk), p.Type(ctx, lk)
+		return nil
+	}); err != nil {
+		return rep, s.fail("repair", k, err)
+	}
+	switch typ := gt.Val(); typ {
+	case "none":
+	case "string":
+		b, err := s.c.Get(ctx, gk).Result()
+		if errors.Is(err, redis.Nil) {
+			break // expired meanwhile
+		}
+		if err != nil {
+			return rep, s.fail("repair", k, err)
+		}
+		rep.Record = match.RecordFine
+		if _, err := decodeRecord(k, []byte(b)); err == nil {
+			break
+		}
+		if err := s.deleteIf(ctx, k, typ, b); err != nil {
+			return rep, err
+		}
+		rep.Record = match.RecordCleared
+	default:
+		if err := s.deleteIf(ctx, k, typ, ""); err != nil {
+			return rep, err
+		}
+		rep.Record = match.RecordCleared
+	}
+	switch lt.Val() {
+	case "none":
+	case "hash":
+		h, err := s.c.HGetAll(ctx, lk).Result()
+		if err != nil {
+			return rep, s.fail("repair", k, err)
+		}
+		var bad []string
+		for f, v := range h {
+			kind, id, ok := strings.Cut(f, ":")
+			if !ok || id == "" || len(id) > match.MaxIDLen || setStanding(&match.Standing{}, kind, v) != nil {
+				bad = append(bad, f)
+			}
+		}
+		if len(bad) > 0 {
+			if err := s.c.HDel(ctx, lk, bad...).Err(); err != nil {
+				return rep, s.fail("repair", k, err)
+			}
+			rep.EntriesDropped = len(bad)
+		}
+	default:
+		if err := s.c.Del(ctx, lk).Err(); err != nil {
+			return rep, s.fail("repair", k, err)
+		}
+		rep.LeaderboardCleared = true
+	}
+	return rep, nil
+}
+
+// deleteIf removes the channel's record if it still is of type typ (and, for
+// a string, still the value found).
+func (s *Redis) deleteIf(ctx context.Context, k match.Key, typ, found string) error {
+	if err := deleteIfScript.Run(ctx, s.c, []string{s.gameKey(k)}, typ, found).Err(); err != nil {
+		return s.fail("repair", k, err)
+	}
+	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/match"
+
 	"github.com/redis/go-redis/v9"
 
 	"github.com/connect4/connect4/engine"
@@ -17,7 +19,7 @@ import (
 
 func TestRedisConformance(t *testing.T) {
 	c := storetest.Redis(t)
-	storetest.Conformance(t, func(t *testing.T, now func() time.Time) sessions.Store {
+	storetest.Conformance(t, func(t *testing.T, now func() time.Time) storetest.Store {
 		return sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c), Now: now})
 	})
 }
@@ -54,30 +56,27 @@ func countingClient(t *testing.T) (redis.UniversalClient, *roundTrips) {
 	return c, h
 }
 
-func moveFn(id string, moveNo, col int) func(r *sessions.Record) (sessions.Tally, error) {
-	return func(r *sessions.Record) (sessions.Tally, error) {
-		g, err := r.DecodeGame()
-		if err != nil {
-			return sessions.Tally{}, err
-		}
+func moveFn(id string, moveNo, col int) func(r *match.Record) (match.Tally, error) {
+	return func(r *match.Record) (match.Tally, error) {
+		g := r.Game
 		if g.Moves() != moveNo {
-			return sessions.Tally{}, errors.New("stale")
+			return match.Tally{}, errors.New("stale")
 		}
 		me := engine.Yellow
 		if id == r.RedID {
 			me = engine.Red
 		}
 		if err := g.Play(me, col); err != nil {
-			return sessions.Tally{}, err
+			return match.Tally{}, err
 		}
-		r.Game, err = g.MarshalBinary()
-		return sessions.Tally{}, err
+		return match.Tally{}, nil
 	}
 }
 
 func TestRedisRoundTrips(t *testing.T) {
 	c, h := countingClient(t)
-	s := sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c)})
+	prefix := storetest.Prefix(t, c)
+	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
 	ctx := t.Context()
 	if err := s.Create(ctx, storetest.Playing(t, storetest.Channel)); err != nil {
 		t.Fatal(err)
@@ -91,13 +90,36 @@ func TestRedisRoundTrips(t *testing.T) {
 		if _, err := s.Update(ctx, storetest.Channel, moveFn(id, i+1, 3)); err != nil {
 			t.Fatal(err)
 		}
-		if n := h.n.Load() - before; n > 2 {
-			t.Errorf("move %d cost %d round trips, want at most 2", i+2, n)
+		if n := h.n.Load() - before; n != 1 {
+			t.Errorf("move %d cost %d round trips, want 1 (the record is cached)", i+2, n)
 		}
+	}
+	// Another replica (a store with its own cache) plays the next move: this
+	// store's cache is now behind, and its next move costs the failed
+	// compare-and-set (which returns the stored record) and the one that lands.
+	other := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+	if _, err := other.Update(ctx, storetest.Channel, moveFn(storetest.Alice.ID, 4, 4)); err != nil {
+		t.Fatal(err)
+	}
+	before0 := h.n.Load()
+	if _, err := s.Update(ctx, storetest.Channel, moveFn(storetest.Bob.ID, 5, 4)); err != nil {
+		t.Fatalf("move after another replica's: %v", err)
+	}
+	if n := h.n.Load() - before0; n != 2 {
+		t.Errorf("a move after another replica's cost %d round trips, want 2", n)
+	}
+	// Without a cache (a fresh replica) a move is a read and a write.
+	fresh := sessions.NewRedis(c, sessions.Options{Prefix: prefix, CacheSize: -1})
+	before0 = h.n.Load()
+	if _, err := fresh.Update(ctx, storetest.Channel, moveFn(storetest.Alice.ID, 6, 5)); err != nil {
+		t.Fatal(err)
+	}
+	if n := h.n.Load() - before0; n != 2 {
+		t.Errorf("a move on an uncached store cost %d round trips, want 2", n)
 	}
 	// A rejected click costs the read only.
 	before := h.n.Load()
-	if _, err := s.Update(ctx, storetest.Channel, moveFn(storetest.Bob.ID, 4, 3)); err == nil {
+	if _, err := s.Update(ctx, storetest.Channel, moveFn(storetest.Alice.ID, 7, 3)); err == nil {
 		t.Fatal("a move out of turn was accepted")
 	}
 	if n := h.n.Load() - before; n != 1 {
@@ -134,7 +156,7 @@ func TestRedisNoScript(t *testing.T) {
 	if err := s.Create(ctx, storetest.Playing(t, storetest.Channel)); err != nil {
 		t.Fatal(err)
 	}
-	for i, want := range []int64{3, 2, 2} {
+	for i, want := range []int64{2, 1, 1} {
 		id := storetest.Alice.ID
 		if i%2 == 1 {
 			id = storetest.Bob.ID
@@ -198,25 +220,25 @@ func TestRedisCorrupt(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err := s.Load(ctx, k)
-			var ce *sessions.CorruptError
-			if !errors.As(err, &ce) || !errors.Is(err, sessions.ErrCorrupt) || ce.Key != k || !strings.Contains(err.Error(), tc.why) {
-				t.Fatalf("Load = %v, want a CorruptError for %v saying %q", err, k, tc.why)
+			var ce *match.CorruptError
+			if !errors.As(err, &ce) || !errors.Is(err, match.ErrCorrupt) || ce.Key != k || !strings.Contains(err.Error(), tc.why) {
+				t.Fatalf("Load = %v, want a match.CorruptError for %v saying %q", err, k, tc.why)
 			}
-			_, err = s.Update(ctx, k, func(r *sessions.Record) (sessions.Tally, error) {
+			_, err = s.Update(ctx, k, func(r *match.Record) (match.Tally, error) {
 				t.Error("Update ran fn on a corrupt record")
-				return sessions.Tally{}, nil
+				return match.Tally{}, nil
 			})
-			if !errors.Is(err, sessions.ErrCorrupt) {
-				t.Errorf("Update = %v, want ErrCorrupt", err)
+			if !errors.Is(err, match.ErrCorrupt) {
+				t.Errorf("Update = %v, want match.ErrCorrupt", err)
 			}
-			if err := s.Create(ctx, storetest.Challenge(k)); tc.replaceable && err != nil || !tc.replaceable && !errors.Is(err, sessions.ErrCorrupt) {
-				t.Errorf("Create over a corrupt record = %v, want ErrCorrupt (or nil if it says finished)", err)
+			if err := s.Create(ctx, storetest.Challenge(k)); tc.replaceable && err != nil || !tc.replaceable && !errors.Is(err, match.ErrCorrupt) {
+				t.Errorf("Create over a corrupt record = %v, want match.ErrCorrupt (or nil if it says finished)", err)
 			}
 			if err := s.Delete(ctx, k); err != nil {
 				t.Fatalf("Delete: %v", err)
 			}
-			if _, err := s.Load(ctx, k); !errors.Is(err, sessions.ErrNoGame) {
-				t.Errorf("Load after Delete = %v, want ErrNoGame", err)
+			if _, err := s.Load(ctx, k); !errors.Is(err, match.ErrNoGame) {
+				t.Errorf("Load after Delete = %v, want match.ErrNoGame", err)
 			}
 		})
 	}
@@ -228,13 +250,13 @@ func TestRedisCorrupt(t *testing.T) {
 	for _, field := range []string{"w:UALICE", "nonsense", "x:UALICE"} {
 		c.Del(ctx, lbKey)
 		c.HSet(ctx, lbKey, field, "-3")
-		if _, err := s.Leaderboard(ctx, k, 0); !errors.Is(err, sessions.ErrCorrupt) {
-			t.Errorf("Leaderboard with field %s=-3: err = %v, want ErrCorrupt", field, err)
+		if _, err := s.Leaderboard(ctx, k, 0); !errors.Is(err, match.ErrCorrupt) {
+			t.Errorf("Leaderboard with field %s=-3: err = %v, want match.ErrCorrupt", field, err)
 		}
 	}
 	c.HSet(ctx, lbKey, "w:UALICE", "many")
-	if _, err := s.Stats(ctx, k, "UALICE"); !errors.Is(err, sessions.ErrCorrupt) {
-		t.Errorf("Stats with a negative count: err = %v, want ErrCorrupt", err)
+	if _, err := s.Stats(ctx, k, "UALICE"); !errors.Is(err, match.ErrCorrupt) {
+		t.Errorf("Stats with a negative count: err = %v, want match.ErrCorrupt", err)
 	}
 }
 
@@ -257,10 +279,10 @@ func TestRedisExpiry(t *testing.T) {
 	if _, err := s.Load(ctx, k); err != nil {
 		t.Fatalf("Load 400ms after a write with IdleTTL 600ms: %v", err)
 	}
-	if _, err := s.Update(ctx, k, func(r *sessions.Record) (sessions.Tally, error) {
-		r.Status, r.Finish = sessions.StatusFinished, sessions.FinishResign
-		r.Rounds = []sessions.RoundResult{{Winner: storetest.Bob.ID, Finish: sessions.FinishResign}}
-		return sessions.Tally{Winner: storetest.Bob, Loser: storetest.Alice}, nil
+	if _, err := s.Update(ctx, k, func(r *match.Record) (match.Tally, error) {
+		r.Status, r.Finish = match.StatusFinished, match.FinishResign
+		r.Rounds = []match.RoundResult{{Winner: storetest.Bob.ID, Finish: match.FinishResign}}
+		return match.Tally{Winner: storetest.Bob, Loser: storetest.Alice}, nil
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -269,8 +291,8 @@ func TestRedisExpiry(t *testing.T) {
 		t.Errorf("TTL after finishing = %v, %v, %v; want ≤300ms and ≤900ms", g, l, err)
 	}
 	time.Sleep(350 * time.Millisecond)
-	if _, err := s.Load(ctx, k); !errors.Is(err, sessions.ErrNoGame) {
-		t.Errorf("Load 350ms after finishing with FinishedTTL 300ms: err = %v, want ErrNoGame", err)
+	if _, err := s.Load(ctx, k); !errors.Is(err, match.ErrNoGame) {
+		t.Errorf("Load 350ms after finishing with FinishedTTL 300ms: err = %v, want match.ErrNoGame", err)
 	}
 	if st, err := s.Stats(ctx, k, storetest.Bob.ID); err != nil || st.Wins != 1 {
 		t.Errorf("Stats after the record expired = %+v, %v; want 1 win", st, err)
@@ -282,7 +304,7 @@ func TestRedisExpiry(t *testing.T) {
 }
 
 // TestRedisUnavailable checks that every operation fails within its
-// deadline, with ErrUnavailable, when nothing listens.
+// deadline, with match.ErrUnavailable, when nothing listens.
 func TestRedisUnavailable(t *testing.T) {
 	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", DialTimeout: 100 * time.Millisecond})
 	defer c.Close()
@@ -308,8 +330,8 @@ func TestRedisUnavailable(t *testing.T) {
 		err := op.run(ctx)
 		took := time.Since(start)
 		cancel()
-		if !errors.Is(err, sessions.ErrUnavailable) || !strings.HasPrefix(err.Error(), "sessions: ") {
-			t.Errorf("%s with Redis down: err = %v, want ErrUnavailable", op.name, err)
+		if !errors.Is(err, match.ErrUnavailable) || !strings.HasPrefix(err.Error(), "sessions: ") {
+			t.Errorf("%s with Redis down: err = %v, want match.ErrUnavailable", op.name, err)
 		}
 		if took > deadline+200*time.Millisecond {
 			t.Errorf("%s with Redis down took %v, deadline %v", op.name, took, deadline)
@@ -320,16 +342,12 @@ func TestRedisUnavailable(t *testing.T) {
 	}
 }
 
-func newGame(t testing.TB, rows, cols, connect int) []byte {
+func newGame(t testing.TB, rows, cols, connect int) *engine.Game {
 	g, err := engine.New(engine.Config{Rows: rows, Cols: cols, Connect: connect})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := g.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return g
 }
 
 // resend sends every script call twice, as go-redis does when a reply is lost
@@ -362,14 +380,14 @@ func TestRedisResentWrite(t *testing.T) {
 		t.Fatalf("resent Create: %v", err)
 	}
 	calls := 0
-	r, err := s.Update(ctx, k, func(r *sessions.Record) (sessions.Tally, error) {
+	r, err := s.Update(ctx, k, func(r *match.Record) (match.Tally, error) {
 		calls++
-		if r.Status != sessions.StatusPlaying {
-			return sessions.Tally{}, errors.New("already over")
+		if r.Status != match.StatusPlaying {
+			return match.Tally{}, errors.New("already over")
 		}
-		r.Status, r.Finish = sessions.StatusFinished, sessions.FinishResign
-		r.Rounds = []sessions.RoundResult{{Winner: storetest.Bob.ID, Finish: sessions.FinishResign}}
-		return sessions.Tally{Winner: storetest.Bob, Loser: storetest.Alice}, nil
+		r.Status, r.Finish = match.StatusFinished, match.FinishResign
+		r.Rounds = []match.RoundResult{{Winner: storetest.Bob.ID, Finish: match.FinishResign}}
+		return match.Tally{Winner: storetest.Bob, Loser: storetest.Alice}, nil
 	})
 	if err != nil || calls != 1 || r.Version != 2 {
 		t.Fatalf("resent finishing Update = version %v, %v after %d calls; want version 2, nil after 1", r.Version, err, calls)

@@ -9,61 +9,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
-)
 
-// Store keeps one record per channel and one leaderboard per channel. It is
-// implemented by *Redis and *Memory with identical semantics; both are safe for
-// concurrent use. Every error is prefixed "sessions: "; ones caused by the
-// backing store being out of reach (or by ctx's deadline) match
-// errors.Is(err, ErrUnavailable).
-type Store interface {
-	// Create stores rec as the channel's record, atomically, only when the
-	// channel has no active record (one that is pending and not yet expired,
-	// or playing). rec.Key must be valid and rec.Status pending or playing.
-	// On success it sets rec.ID (random, URL-safe), rec.Version = 1 and
-	// rec.Created = rec.Updated = now. On a busy channel it returns a
-	// *BusyError naming the existing record (errors.Is(err, ErrBusy)); when
-	// the existing record is unreadable, a *CorruptError.
-	Create(ctx context.Context, rec *Record) error
-
-	// Load returns a copy of the channel's record: ErrNoGame when there is
-	// none, a *CorruptError when it cannot be read back.
-	Load(ctx context.Context, k Key) (*Record, error)
-
-	// Update loads the record, calls fn on a copy and compare-and-sets the
-	// result on Version (Version+1, Updated = now); changes fn makes to Key,
-	// ID, Version and Created are ignored. On a conflict fn is run again on
-	// the fresh record, at most MaxRetries more times with a short jittered
-	// backoff, then Update returns ErrConflict. An error from fn aborts the
-	// update and is returned as is; ErrNoChange from fn writes nothing and
-	// returns the loaded record with a nil error. The Tally fn returns is
-	// added to the channel leaderboard in the same atomic step as the write,
-	// so it counts exactly once however the call is retried or raced. Update
-	// returns ErrNoGame when there is no record, an error matching ErrInvalid
-	// (writing nothing) when fn leaves an invalid record or tally, and the
-	// stored record on success.
-	Update(ctx context.Context, k Key, fn func(r *Record) (Tally, error)) (*Record, error)
-
-	// Delete removes the channel's record, readable or corrupt; it is not an
-	// error when there is none. The leaderboard stays.
-	Delete(ctx context.Context, k Key) error
-
-	// Leaderboard returns the channel's top n players (all when n ≤ 0) by
-	// wins; ties go to fewer losses, then more games, then the lower id.
-	Leaderboard(ctx context.Context, k Key, n int) ([]Standing, error)
-
-	// Stats returns one player's standing in the channel: a zero Standing
-	// with Player.ID set when the player has none.
-	Stats(ctx context.Context, k Key, userID string) (Standing, error)
-
-	// Ping reports whether the store can be reached, and whether its Options
-	// are valid.
-	Ping(ctx context.Context) error
-}
-
-var (
-	_ Store = (*Redis)(nil)
-	_ Store = (*Memory)(nil)
+	"github.com/connect4/connect4/bot/match"
 )
 
 // Defaults for Options.
@@ -92,6 +39,10 @@ type Options struct {
 	LeaderboardTTL time.Duration
 	// MaxRetries is how many times Update re-runs its function after a conflict (default 8).
 	MaxRetries int
+	// CacheSize is how many channels' latest records a Redis store
+	// remembers, so that a move usually costs one round trip (default
+	// 4096; negative: none). Memory ignores it.
+	CacheSize int
 	// Now is the clock (default time.Now). Memory also expires records by it.
 	Now func() time.Time
 	// Hooks observe the store, for metrics.
@@ -144,6 +95,7 @@ type config struct {
 	idleTTL, finishedTTL time.Duration
 	lbTTL                time.Duration // ≤ 0: never
 	maxRetries           int
+	cacheSize            int
 	clock                func() time.Time
 	hooks                Hooks
 	invalid              error // from Options.Validate: every operation returns it
@@ -153,7 +105,7 @@ func newConfig(o Options) config {
 	c := config{
 		prefix: orDefault(o.Prefix, DefaultPrefix), idleTTL: orDefault(o.IdleTTL, DefaultIdleTTL),
 		finishedTTL: orDefault(o.FinishedTTL, DefaultFinishedTTL), lbTTL: orDefault(o.LeaderboardTTL, DefaultLeaderboardTTL),
-		maxRetries: orDefault(o.MaxRetries, DefaultMaxRetries), clock: o.Now, hooks: o.Hooks,
+		maxRetries: orDefault(o.MaxRetries, DefaultMaxRetries), cacheSize: orDefault(o.CacheSize, DefaultCacheSize), clock: o.Now, hooks: o.Hooks,
 		invalid: o.Validate(),
 	}
 	if c.clock == nil {
@@ -183,8 +135,8 @@ func normTime(t time.Time) time.Time {
 }
 
 // ttl returns how long rec lives after being written.
-func (c *config) ttl(rec *Record) time.Duration {
-	if rec.Status == StatusFinished {
+func (c *config) ttl(rec *match.Record) time.Duration {
+	if rec.Status == match.StatusFinished {
 		return c.finishedTTL
 	}
 	return c.idleTTL
@@ -197,51 +149,70 @@ func (c *config) failed(op string, err error) {
 }
 
 // prepareCreate returns the record Create would store for rec.
-func (c *config) prepareCreate(rec *Record) (*Record, error) {
+func (c *config) prepareCreate(rec *match.Record) (*match.Record, error) {
 	if c.invalid != nil {
 		return nil, c.invalid
 	}
 	if err := rec.Key.Validate(); err != nil {
 		return nil, err
 	}
-	if rec.Status != StatusPending && rec.Status != StatusPlaying {
-		return nil, fmt.Errorf("sessions: create %s: %w: status %v, want pending or playing", rec.Key, ErrInvalid, rec.Status)
+	if rec.Status != match.StatusPending && rec.Status != match.StatusPlaying {
+		return nil, fmt.Errorf("sessions: create %s: %w: status %v, want pending or playing", rec.Key, match.ErrInvalid, rec.Status)
 	}
-	n := rec.clone()
+	n := rec.Clone()
 	n.ID = newID()
 	n.Version = 1
 	n.Created = c.now()
 	n.Updated = n.Created
 	n.ExpiresAt = normTime(n.ExpiresAt)
-	if err := n.validate(); err != nil {
-		return nil, fmt.Errorf("sessions: create %s: %w: %w", rec.Key, ErrInvalid, err)
+	if err := n.Validate(); err != nil {
+		return nil, fmt.Errorf("sessions: create %s: %w: %w", rec.Key, match.ErrInvalid, err)
 	}
 	return n, nil
 }
 
-// casFunc writes next if the stored record still has version old, adding t to
-// the leaderboard in the same step. It reports false on a version mismatch,
-// ErrNoGame when the record has gone.
-type casFunc func(ctx context.Context, old int64, next *Record, t Tally) (bool, error)
+// casFunc writes next if the stored record is still cur (the same game id
+// and version), adding t to the leaderboard in the same step. On a mismatch
+// it returns ok false and the record stored now, read in the same step, so
+// that a retry needs no extra read. It returns match.ErrNoGame when the
+// record has gone.
+type casFunc func(ctx context.Context, cur, next *match.Record, t match.Tally) (ok bool, stored *match.Record, err error)
 
-// update is Store.Update for both stores: load, run fn on a copy,
-// compare-and-set, retry.
-func (c *config) update(ctx context.Context, k Key, fn func(*Record) (Tally, error),
-	load func(context.Context, Key) (*Record, error), cas casFunc) (*Record, error) {
+// loadFunc reads the channel's record.
+type loadFunc func(context.Context, match.Key) (*match.Record, error)
+
+// update is Update for both stores: start from cached (the record this
+// process last read or wrote for k, or nil), else load; run fn on a copy;
+// compare-and-set; on a mismatch retry fn on the record the compare-and-set
+// returned. A refusal by fn of a cached record is checked against a fresh
+// load before it is believed: a cache may be behind another replica's write.
+func (c *config) update(ctx context.Context, k match.Key, fn func(*match.Record) (match.Tally, error),
+	cached *match.Record, load loadFunc, cas casFunc) (*match.Record, error) {
 	if c.invalid != nil {
 		return nil, c.invalid
 	}
 	if err := k.Validate(); err != nil {
 		return nil, err
 	}
-	for attempt := 0; ; attempt++ {
-		cur, err := load(ctx, k)
-		if err != nil {
+	cur, fresh := cached, false
+	if cur == nil {
+		var err error
+		if cur, err = load(ctx, k); err != nil {
 			return nil, err
 		}
-		next := cur.clone()
+		fresh = true
+	}
+	for attempt := 0; ; {
+		next := cur.Clone()
 		t, err := fn(next)
-		if errors.Is(err, ErrNoChange) {
+		if err != nil && !fresh {
+			if cur, err = load(ctx, k); err != nil {
+				return nil, err
+			}
+			fresh = true
+			continue
+		}
+		if errors.Is(err, match.ErrNoChange) {
 			return cur, nil
 		}
 		if err != nil {
@@ -251,13 +222,13 @@ func (c *config) update(ctx context.Context, k Key, fn func(*Record) (Tally, err
 		next.Version = cur.Version + 1
 		next.Updated = c.now()
 		next.ExpiresAt = normTime(next.ExpiresAt)
-		if err := next.validate(); err != nil {
-			return nil, fmt.Errorf("sessions: update %s: %w: %w", k, ErrInvalid, err)
+		if err := next.Validate(); err != nil {
+			return nil, fmt.Errorf("sessions: update %s: %w: %w", k, match.ErrInvalid, err)
 		}
-		if err := t.validate(); err != nil {
-			return nil, fmt.Errorf("sessions: update %s: %w: %w", k, ErrInvalid, err)
+		if err := t.Validate(); err != nil {
+			return nil, fmt.Errorf("sessions: update %s: %w: %w", k, match.ErrInvalid, err)
 		}
-		ok, err := cas(ctx, cur.Version, next, t)
+		ok, stored, err := cas(ctx, cur, next, t)
 		if err != nil {
 			return nil, err
 		}
@@ -268,14 +239,21 @@ func (c *config) update(ctx context.Context, k Key, fn func(*Record) (Tally, err
 			c.hooks.Conflict()
 		}
 		if attempt >= c.maxRetries {
-			return nil, fmt.Errorf("sessions: update %s: %w (%d attempts)", k, ErrConflict, attempt+1)
+			return nil, fmt.Errorf("sessions: update %s: %w (%d attempts)", k, match.ErrConflict, attempt+1)
 		}
-		if err := sleep(ctx, backoff(attempt)); err != nil {
-			return nil, storeError("update", k, err)
+		// A mismatch right after a cached start means the cache was
+		// behind: retry at once. Otherwise someone wrote between our read
+		// and our write: back off.
+		if fresh {
+			if err := sleep(ctx, backoff(attempt)); err != nil {
+				return nil, storeError("update", k, err)
+			}
 		}
 		if c.hooks.Retry != nil {
 			c.hooks.Retry()
 		}
+		attempt++
+		cur, fresh = stored, true
 	}
 }
 

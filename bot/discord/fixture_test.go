@@ -19,6 +19,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine/solver"
+
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/sessions"
@@ -150,7 +153,7 @@ type fixture struct {
 	mux   *http.ServeMux
 	priv  ed25519.PrivateKey
 	fake  *fakeDiscord
-	store sessions.Store
+	store bot.Store
 
 	mu       sync.Mutex
 	observed []string // "kind/outcome" per interaction
@@ -160,7 +163,8 @@ type fixture struct {
 
 // testAI is a predictable AI: the leftmost column with room, after delay.
 func testAI(delay time.Duration) bot.MoveFunc {
-	return func(ctx context.Context, cfg engine.Config, history []int, _ string, _ time.Duration) (int, error) {
+	return func(ctx context.Context, g *engine.Game, _ solver.Level, _ time.Duration) (int, error) {
+		cfg, history := g.Config(), g.History()
 		select {
 		case <-time.After(delay):
 		case <-ctx.Done():
@@ -179,7 +183,7 @@ func testAI(delay time.Duration) bot.MoveFunc {
 	}
 }
 
-func newFixture(t testing.TB, st sessions.Store, aiDelay time.Duration) *fixture {
+func newFixture(t testing.TB, st bot.Store, aiDelay time.Duration) *fixture {
 	t.Helper()
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
@@ -218,7 +222,7 @@ func (s syncWriter) Write(p []byte) (int, error) {
 }
 
 // forEachStore runs f on the memory store and on real Redis.
-func forEachStore(t *testing.T, f func(t *testing.T, st sessions.Store)) {
+func forEachStore(t *testing.T, f func(t *testing.T, st bot.Store)) {
 	t.Run("memory", func(t *testing.T) { f(t, sessions.NewMemory(sessions.Options{})) })
 	t.Run("redis", func(t *testing.T) {
 		c := storetest.Redis(t)
@@ -366,9 +370,9 @@ func rowSizes(r gotResponse) []int {
 }
 
 // record returns the channel's stored record, or nil.
-func (f *fixture) record(guild string) *sessions.Record {
+func (f *fixture) record(guild string) *match.Record {
 	f.t.Helper()
-	rec, err := f.store.Load(f.t.Context(), sessions.Key{Platform: "discord", Workspace: guild, Channel: chanID})
+	rec, err := f.store.Load(f.t.Context(), match.Key{Platform: "discord", Workspace: guild, Channel: chanID})
 	if err != nil {
 		return nil
 	}

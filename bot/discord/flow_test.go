@@ -1,7 +1,6 @@
 package discord
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -9,6 +8,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine/solver"
 
 	"github.com/connect4/connect4/sessions"
 )
@@ -79,7 +82,7 @@ func (f *fixture) play(m gotResponse, red, yellow string, cols ...int) gotRespon
 }
 
 func TestGameOverHTTP(t *testing.T) {
-	forEachStore(t, func(t *testing.T, st sessions.Store) {
+	forEachStore(t, func(t *testing.T, st bot.Store) {
 		f := newFixture(t, st, 0)
 
 		c := f.challenge("UA", "UB")
@@ -113,7 +116,7 @@ func TestGameOverHTTP(t *testing.T) {
 		want(t, f.send(f.clickIn("UA", "c4:drop:nosuchgame:2:2")), typeMessage, flagEphemeral, "out of date")
 		want(t, f.send(f.clickIn("UA", "garbage")), typeMessage, flagEphemeral, "isn't one of mine")
 		want(t, f.send(f.clickIn("UA", strings.Repeat("c4:", 40))), typeMessage, flagEphemeral, "isn't one of mine")
-		if after := f.record(guildID); !bytes.Equal(before.Game, after.Game) || before.Status != after.Status {
+		if after := f.record(guildID); !slices.Equal(before.Game.History(), after.Game.History()) || before.Status != after.Status {
 			t.Fatalf("stale or forged clicks changed the game")
 		}
 
@@ -161,7 +164,7 @@ func TestResignAndBoard(t *testing.T) {
 	want(t, f.slash("UA", "claim", nil), typeMessage, flagEphemeral)
 }
 
-func sessionsMemory() sessions.Store { return sessions.NewMemory(sessions.Options{}) }
+func sessionsMemory() bot.Store { return sessions.NewMemory(sessions.Options{}) }
 
 func TestChallengeOptionsAndBots(t *testing.T) {
 	f := newFixture(t, sessionsMemory(), 0)
@@ -188,13 +191,13 @@ func TestOwnBotStartsAIGame(t *testing.T) {
 	self := map[string]any{"id": appID, "username": "connect4", "bot": true}
 	r := f.slash("UA", "challenge", []map[string]any{opt("opponent", 6, appID)}, self)
 	want(t, r, typeMessage, 0, "<@UA> takes on the AI (medium)")
-	if rec := f.record(guildID); rec == nil || rec.Opponent.ID != appID || rec.AILevel != "medium" {
+	if rec := f.record(guildID); rec == nil || rec.Opponent.ID != appID || rec.AILevel != solver.Medium {
 		t.Fatalf("record %+v, want an AI game against the bot user %s", rec, appID)
 	}
 }
 
 func TestAIGameDeferred(t *testing.T) {
-	forEachStore(t, func(t *testing.T, st sessions.Store) {
+	forEachStore(t, func(t *testing.T, st bot.Store) {
 		f := newFixture(t, st, 100*time.Millisecond)
 		start := f.slash("UA", "ai", []map[string]any{opt("level", 3, "easy")})
 		want(t, start, typeMessage, 0, "<@UA> takes on the AI (easy)")
@@ -282,11 +285,11 @@ func TestSlowCommandDeferred(t *testing.T) {
 
 // slowStore delays creating records, to make a command slow.
 type slowStore struct {
-	sessions.Store
+	bot.Store
 	delay time.Duration
 }
 
-func (s slowStore) Create(ctx context.Context, rec *sessions.Record) error {
+func (s slowStore) Create(ctx context.Context, rec *match.Record) error {
 	time.Sleep(s.delay)
 	return s.Store.Create(ctx, rec)
 }

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"math"
 
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine/solver"
+
 	discordgo "github.com/bwmarrin/discordgo"
 
 	"github.com/connect4/connect4/bot"
-	"github.com/connect4/connect4/sessions"
 )
 
 // Why an interaction is not a command.
@@ -32,7 +34,7 @@ const maxRefLen = 64
 // bot.Command from user to channel, with self as the bot's own user. It
 // returns errMalformed, errForeignButton or errUnknownCommand for
 // interactions it cannot run.
-func command(in *discordgo.Interaction, self sessions.Player) (bot.Command, error) {
+func command(in *discordgo.Interaction, self match.Player) (bot.Command, error) {
 	var u *discordgo.User
 	switch {
 	case in.Member != nil && in.Member.User != nil:
@@ -44,7 +46,7 @@ func command(in *discordgo.Interaction, self sessions.Player) (bot.Command, erro
 		return bot.Command{}, errMalformed
 	}
 	cmd := bot.Command{
-		Key:  sessions.Key{Platform: "discord", Workspace: in.GuildID, Channel: in.ChannelID},
+		Key:  match.Key{Platform: "discord", Workspace: in.GuildID, Channel: in.ChannelID},
 		User: player(u),
 		Self: self,
 	}
@@ -71,7 +73,7 @@ func command(in *discordgo.Interaction, self sessions.Player) (bot.Command, erro
 		}
 		cmd.Request = req
 		if in.Message != nil && in.Message.ID != "" && len(in.Message.ID) <= maxRefLen {
-			cmd.Message = sessions.MessageRef{Channel: in.ChannelID, MessageID: in.Message.ID}
+			cmd.Message = match.MessageRef{Channel: in.ChannelID, MessageID: in.Message.ID}
 		}
 	default:
 		return bot.Command{}, errMalformed
@@ -81,16 +83,16 @@ func command(in *discordgo.Interaction, self sessions.Player) (bot.Command, erro
 
 // player is the bot's view of a Discord user: the display name where set,
 // else the username.
-func player(u *discordgo.User) sessions.Player {
+func player(u *discordgo.User) match.Player {
 	name := u.GlobalName
 	if name == "" {
 		name = u.Username
 	}
-	return sessions.Player{ID: u.ID, Name: name}
+	return match.Player{ID: u.ID, Name: name}
 }
 
 // request reads the options of /connect4 (see Commands) into a bot.Request.
-func request(d discordgo.ApplicationCommandInteractionData, self sessions.Player) (bot.Request, error) {
+func request(d discordgo.ApplicationCommandInteractionData, self match.Player) (bot.Request, error) {
 	if d.Name != commandName {
 		return bot.Request{}, errUnknownCommand
 	}
@@ -116,8 +118,16 @@ func request(d discordgo.ApplicationCommandInteractionData, self sessions.Player
 		req.Variant.FirstTo, _ = intOption(opts, "first_to")
 		return req, nil
 	case "ai":
-		level, _ := stringOption(opts, "level")
-		return bot.Request{Kind: bot.KindAI, Level: level}, nil
+		req := bot.Request{Kind: bot.KindAI}
+		if name, ok := stringOption(opts, "level"); ok {
+			// The command offers the levels as choices: anything else is forged.
+			l, err := solver.ParseLevel(name)
+			if err != nil {
+				return bot.Request{}, errMalformed
+			}
+			req.Level = l
+		}
+		return req, nil
 	case "stats":
 		req := bot.Request{Kind: bot.KindStats}
 		if id, ok := stringOption(opts, "player"); ok {

@@ -9,11 +9,12 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/connect4/connect4/bot/match"
+
 	discordgo "github.com/bwmarrin/discordgo"
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/render"
-	"github.com/connect4/connect4/sessions"
 )
 
 // Discord's limits on a legacy (non-Components-V2) message.
@@ -127,7 +128,7 @@ func (a *Adapter) runLater(start time.Time, channel, kind string, later laterFun
 // self is this application's bot user: the Gateway session's user once it
 // is connected, else the interaction's application id (a bot user's id is
 // its application's id), else Config.ApplicationID.
-func (a *Adapter) self(s *discordgo.Session, in *discordgo.Interaction) sessions.Player {
+func (a *Adapter) self(s *discordgo.Session, in *discordgo.Interaction) match.Player {
 	if s != nil && s.State != nil {
 		s.State.RLock()
 		u := s.State.User
@@ -137,9 +138,9 @@ func (a *Adapter) self(s *discordgo.Session, in *discordgo.Interaction) sessions
 		}
 	}
 	if in.AppID != "" {
-		return sessions.Player{ID: in.AppID}
+		return match.Player{ID: in.AppID}
 	}
-	return sessions.Player{ID: a.cfg.ApplicationID}
+	return match.Player{ID: a.cfg.ApplicationID}
 }
 
 // note is an ephemeral message with text and no buttons.

@@ -11,13 +11,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/connect4/connect4/bot/match"
+
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/bot"
-	"github.com/connect4/connect4/sessions"
 )
 
-// Platform is the sessions.Key platform of Slack channels.
+// Platform is the match.Key platform of Slack channels.
 const Platform = "slack"
 
 // DefaultTimeout bounds the background work of one click (running the
@@ -85,7 +86,7 @@ type Adapter struct {
 	timeout time.Duration
 
 	selfMu    sync.Mutex
-	self      sessions.Player
+	self      match.Player
 	selfRetry time.Time // no auth.test before this time after a failure
 
 	mu      sync.Mutex
@@ -182,9 +183,9 @@ func (a *Adapter) client() *slackapi.Client {
 // (and again at most once a minute after a failure). Without a bot token,
 // or while auth.test fails, it returns the zero Player: challenges of the
 // bot then cannot start an AI game, and nothing else changes.
-func (a *Adapter) selfPlayer(ctx context.Context) sessions.Player {
+func (a *Adapter) selfPlayer(ctx context.Context) match.Player {
 	if a.api == nil {
-		return sessions.Player{}
+		return match.Player{}
 	}
 	a.selfMu.Lock()
 	defer a.selfMu.Unlock()
@@ -200,9 +201,9 @@ func (a *Adapter) selfPlayer(ctx context.Context) sessions.Player {
 		}
 		a.selfRetry = time.Now().Add(selfRetry)
 		a.log.Warn("slack auth.test failed; continuing without the bot's user id", "platform", Platform, "err", err)
-		return sessions.Player{}
+		return match.Player{}
 	}
-	a.self = sessions.Player{ID: resp.UserID, Name: resp.User}
+	a.self = match.Player{ID: resp.UserID, Name: resp.User}
 	return a.self
 }
 

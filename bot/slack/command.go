@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 
+	"github.com/connect4/connect4/bot/match"
+
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/bot"
-	"github.com/connect4/connect4/sessions"
 )
 
 // errBadRequest marks a request that lacks what every request from Slack
@@ -20,17 +21,20 @@ var errBadRequest = errors.New("slack: malformed request")
 // command without a team, channel or user. It fills in rep.
 func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, rep *report) (*slackapi.WebhookMessage, error) {
 	rep.channel = sc.ChannelID
-	key := sessions.Key{Platform: Platform, Workspace: sc.TeamID, Channel: sc.ChannelID}
+	key := match.Key{Platform: Platform, Workspace: sc.TeamID, Channel: sc.ChannelID}
 	if key.Validate() != nil || sc.UserID == "" {
 		rep.outcome, rep.reason = bot.OutcomeBadRequest, "command without a valid team, channel or user"
 		return nil, errBadRequest
 	}
 	ctx, cancel := context.WithTimeout(ctx, commandBudget)
 	defer cancel()
-	cmd := bot.Command{Key: key, User: sessions.Player{ID: sc.UserID, Name: sc.UserName}, Self: a.selfPlayer(ctx)}
+	cmd := bot.Command{Key: key, User: match.Player{ID: sc.UserID, Name: sc.UserName}, Self: a.selfPlayer(ctx)}
 	var reply bot.Reply
 	req, err := bot.ParseText(sc.Text)
 	if err != nil {
+		if req.Kind != bot.KindNone {
+			rep.kind = req.Kind.String()
+		}
 		reply = a.svc.HandleText(ctx, cmd, sc.Text) // the refusal, with the help
 	} else {
 		rep.kind = req.Kind.String()

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/connect4/connect4/bot/match"
+
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/sessions"
 )
@@ -16,7 +18,7 @@ import (
 // rematch, checking what Slack would receive at each step.
 func TestGameThroughHTTP(t *testing.T) {
 	forEachStore(t, func(t *testing.T, e *env) {
-		key := sessions.Key{Platform: Platform, Workspace: testTeam, Channel: testChan}
+		key := match.Key{Platform: Platform, Workspace: testTeam, Channel: testChan}
 
 		ch := e.slash("UA", "<@UB|bob>")
 		wantPosted(t, ch, inChannel, false, "<@UA> challenges <@UB> to Connect Four")
@@ -27,7 +29,7 @@ func TestGameThroughHTTP(t *testing.T) {
 		// A spectator and the challenger cannot accept; nothing changes.
 		wantPosted(t, e.click("UC", ch, "Accept"), ephemeral, false, "only they can answer")
 		wantPosted(t, e.click("UA", ch, "Accept"), ephemeral, false, "your own challenge")
-		if rec, err := e.store.Load(t.Context(), key); err != nil || rec.Status != sessions.StatusPending {
+		if rec, err := e.store.Load(t.Context(), key); err != nil || rec.Status != match.StatusPending {
 			t.Fatalf("after refused accepts: record %+v, %v; want still pending", rec, err)
 		}
 

@@ -25,6 +25,7 @@ import (
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/engine"
+	"github.com/connect4/connect4/engine/solver"
 	"github.com/connect4/connect4/sessions"
 	"github.com/connect4/connect4/sessions/storetest"
 )
@@ -48,7 +49,8 @@ func sign(secret, ts string, body []byte) string {
 }
 
 // lowestColumn is a predictable AI: the leftmost legal column.
-func lowestColumn(_ context.Context, cfg engine.Config, history []int, _ string, _ time.Duration) (int, error) {
+func lowestColumn(_ context.Context, g *engine.Game, _ solver.Level, _ time.Duration) (int, error) {
+	cfg, history := g.Config(), g.History()
 	g, err := engine.New(cfg)
 	if err != nil {
 		return 0, err
@@ -97,7 +99,7 @@ type observation struct{ kind, outcome string }
 type env struct {
 	t        *testing.T
 	a        *Adapter
-	store    sessions.Store
+	store    bot.Store
 	srv      *httptest.Server // the adapter's endpoints
 	hooks    *httptest.Server // response_url
 	logs     *syncBuffer
@@ -123,7 +125,7 @@ func forEachStore(t *testing.T, f func(t *testing.T, e *env)) {
 
 // newEnv starts an env on st; cfg's zero fields get the test secret, token
 // and fake Web API.
-func newEnv(t *testing.T, st sessions.Store, cfg Config) *env {
+func newEnv(t *testing.T, st bot.Store, cfg Config) *env {
 	t.Helper()
 	e := &env{t: t, store: st, logs: &syncBuffer{}}
 	e.hooks = httptest.NewServer(http.HandlerFunc(e.hook))

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/match"
+
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/bot"
@@ -108,7 +110,7 @@ func TestSignatureRequired(t *testing.T) {
 					return
 				}
 				// Refused: nothing else happened.
-				if _, err := e.store.Load(t.Context(), sessions.Key{Platform: Platform, Workspace: testTeam, Channel: testChan}); !errors.Is(err, sessions.ErrNoGame) {
+				if _, err := e.store.Load(t.Context(), match.Key{Platform: Platform, Workspace: testTeam, Channel: testChan}); !errors.Is(err, match.ErrNoGame) {
 					t.Errorf("an unauthorized request reached the store: %v", err)
 				}
 				e.mu.Lock()

@@ -7,10 +7,11 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/connect4/connect4/bot/match"
+
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/bot"
-	"github.com/connect4/connect4/sessions"
 )
 
 // notMine is told to someone who clicks a button the bot did not draw (or
@@ -41,9 +42,9 @@ func parseClick(ic slackapi.InteractionCallback) (click, error) {
 		channel = ic.Channel.ID
 	}
 	c := click{cmd: bot.Command{
-		Key:     sessions.Key{Platform: Platform, Workspace: ic.Team.ID, Channel: channel},
-		User:    sessions.Player{ID: ic.User.ID, Name: ic.User.Name},
-		Message: sessions.MessageRef{Channel: channel, Timestamp: ic.Container.MessageTs},
+		Key:     match.Key{Platform: Platform, Workspace: ic.Team.ID, Channel: channel},
+		User:    match.Player{ID: ic.User.ID, Name: ic.User.Name},
+		Message: match.MessageRef{Channel: channel, Timestamp: ic.Container.MessageTs},
 	}, responseURL: ic.ResponseURL}
 	switch {
 	case c.cmd.Key.Validate() != nil:

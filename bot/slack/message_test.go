@@ -7,12 +7,13 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/connect4/connect4/bot/match"
+
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/render"
-	"github.com/connect4/connect4/sessions"
 )
 
 // bigGame is a 10×10 board filled as far as possible without a win, the
@@ -47,7 +48,7 @@ func TestMessageLimits(t *testing.T) {
 	btns = append(btns, bot.Button{Label: strings.Repeat("Rematch ", 20), Value: "c4:rematch:g:0:0", Style: bot.StylePrimary},
 		bot.Button{Label: "Decline", Value: "c4:decline:g:0:0", Style: bot.StyleDanger})
 	r := bot.Reply{Visibility: bot.Update, Text: long, Game: g, Buttons: btns,
-		Red: sessions.Player{ID: "UA", Name: "a"}, Yellow: sessions.Player{ID: "UB", Name: "b"}}
+		Red: match.Player{ID: "UA", Name: "a"}, Yellow: match.Player{ID: "UB", Name: "b"}}
 	msg := message(r)
 	if msg.Text == "" || utf8.RuneCountInString(msg.Text) > maxText {
 		t.Fatalf("fallback text of %d characters", utf8.RuneCountInString(msg.Text))
@@ -117,7 +118,7 @@ func TestMessageShape(t *testing.T) {
 	g, _ := engine.New(engine.DefaultConfig())
 	_ = g.Play(engine.Red, 3)
 	r := bot.Reply{Visibility: bot.Update, Text: "<@UA> dropped a disc in column 4.", Game: g,
-		Red: sessions.Player{ID: "UA"}, Yellow: sessions.Player{ID: "UB"},
+		Red: match.Player{ID: "UA"}, Yellow: match.Player{ID: "UB"},
 		Buttons: []bot.Button{{Label: "1", Value: "c4:drop:g1:1:0", Column: 1}}}
 	msg := message(r)
 	js, err := json.Marshal(msg)

@@ -181,7 +181,7 @@ flags:
 	return nil
 }
 
-// keyPart checks a guild id the way sessions.Key does, leaving room for
+// keyPart checks a guild id the way match.Key does, leaving room for
 // nothing else: non-empty, at most 64 bytes, no braces, colons or spaces.
 func keyPart(s string) error {
 	if s == "" || len(s) > 64 || strings.ContainsAny(s, "{}: \t\r\n") {

@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/connect4/connect4/bot/match"
+
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/render"
 	"github.com/connect4/connect4/sessions"
@@ -18,7 +20,7 @@ import (
 
 // shellSelf is the bot's own user in the terminal: `/connect4 @connect4`
 // plays against the AI.
-var shellSelf = sessions.Player{ID: "connect4", Name: "connect4"}
+var shellSelf = match.Player{ID: "connect4", Name: "connect4"}
 
 // runPlay is the terminal adapter: one chat channel in the terminal on the
 // same bot code path as Slack and Discord. Lines typed are what you would
@@ -45,7 +47,7 @@ func runPlay(ctx context.Context, args []string, getenv func(string) string, std
 	sh := &shell{
 		svc: bot.New(store, bot.Options{ChallengeTTL: cfg.ChallengeTTL, TurnTimeout: cfg.TurnTimeout,
 			AIBudget: cfg.AIBudget, Logger: log}),
-		key:  sessions.Key{Platform: "terminal", Workspace: "local", Channel: "general"},
+		key:  match.Key{Platform: "terminal", Workspace: "local", Channel: "general"},
 		user: name(*user),
 		out:  stdout,
 	}
@@ -91,7 +93,7 @@ func isTerminal(r io.Reader) bool {
 // shell is the state of one terminal channel.
 type shell struct {
 	svc  *bot.Service
-	key  sessions.Key
+	key  match.Key
 	user string
 	out  io.Writer
 	// last is the latest message with buttons, whose buttons typing clicks.
@@ -114,8 +116,8 @@ var atMention = regexp.MustCompile(`(^|\s)@([A-Za-z0-9_.\-]{1,32})`)
 // line runs one typed line; it returns false to quit.
 func (sh *shell) line(ctx context.Context, text string) bool {
 	text = strings.TrimSpace(text)
-	cmd := bot.Command{Key: sh.key, User: sessions.Player{ID: sh.user, Name: sh.user}, Self: shellSelf,
-		Message: sessions.MessageRef{Channel: "general", MessageID: "1"}}
+	cmd := bot.Command{Key: sh.key, User: match.Player{ID: sh.user, Name: sh.user}, Self: shellSelf,
+		Message: match.MessageRef{Channel: "general", MessageID: "1"}}
 	switch lower := strings.ToLower(text); {
 	case text == "" || strings.HasPrefix(text, "#"):
 		return true

@@ -6,13 +6,20 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/sessions"
 )
 
 // openStore returns the configured store and a func that closes it: Redis
 // (single node, Sentinel or Cluster) when configured, else the in-memory
 // store with a warning that games will not survive a restart.
-func openStore(ctx context.Context, cfg config, log *slog.Logger, hooks sessions.Hooks) (sessions.Store, func(), error) {
+// store is what serve needs of a store: what the bot uses, and a health check.
+type store interface {
+	bot.Store
+	Ping(ctx context.Context) error
+}
+
+func openStore(ctx context.Context, cfg config, log *slog.Logger, hooks sessions.Hooks) (store, func(), error) {
 	opt := sessions.Options{
 		Prefix: cfg.RedisPrefix, IdleTTL: cfg.GameTTL, FinishedTTL: cfg.FinishedTTL, Hooks: hooks,
 	}

@@ -14,35 +14,49 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/match"
+
 	"github.com/connect4/connect4/engine"
+	"github.com/connect4/connect4/engine/solver"
 	"github.com/connect4/connect4/sessions"
 )
 
 // Players and a channel used throughout the suite.
 var (
-	Alice   = sessions.Player{ID: "UALICE", Name: "Alice"}
-	Bob     = sessions.Player{ID: "UBOB", Name: "Bob"}
-	Channel = sessions.Key{Platform: "slack", Workspace: "T1", Channel: "C1"}
+	Alice   = match.Player{ID: "UALICE", Name: "Alice"}
+	Bob     = match.Player{ID: "UBOB", Name: "Bob"}
+	Channel = match.Key{Platform: "slack", Workspace: "T1", Channel: "C1"}
 )
 
 // ttler is implemented by stores that can tell the remaining lives of a
 // channel's keys (both of ours do).
 type ttler interface {
-	TTL(ctx context.Context, k sessions.Key) (game, leaderboard time.Duration, err error)
+	TTL(ctx context.Context, k match.Key) (game, leaderboard time.Duration, err error)
 }
 
-// Conformance runs the one suite every sessions.Store must pass. newStore is
+// Store is what the suite tests: the methods the bot's store interface asks
+// for, with the semantics package sessions documents for Redis and Memory.
+type Store interface {
+	Create(ctx context.Context, rec *match.Record) error
+	Load(ctx context.Context, k match.Key) (*match.Record, error)
+	Update(ctx context.Context, k match.Key, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error)
+	Delete(ctx context.Context, k match.Key) error
+	Leaderboard(ctx context.Context, k match.Key, n int) ([]match.Standing, error)
+	Stats(ctx context.Context, k match.Key, userID string) (match.Standing, error)
+}
+
+// Conformance runs the one suite every Store must pass. newStore is
 // called once per subtest and must return an empty store (for Redis: a fresh
 // Prefix) built with Options{Now: now} and otherwise default TTLs and
 // MaxRetries, since the suite checks them.
-func Conformance(t *testing.T, newStore func(t *testing.T, now func() time.Time) sessions.Store) {
-	env := func(t *testing.T) (sessions.Store, *Clock) {
+func Conformance(t *testing.T, newStore func(t *testing.T, now func() time.Time) Store) {
+	env := func(t *testing.T) (Store, *Clock) {
 		clk := NewClock(time.Now().UTC().Truncate(time.Millisecond))
 		return newStore(t, clk.Now), clk
 	}
 	for _, tc := range []struct {
 		name string
-		run  func(t *testing.T, s sessions.Store, clk *Clock)
+		run  func(t *testing.T, s Store, clk *Clock)
 	}{
 		{"CreateLoad", testCreateLoad},
 		{"CreateBusy", testCreateBusy},
@@ -75,20 +89,20 @@ func Conformance(t *testing.T, newStore func(t *testing.T, now func() time.Time)
 }
 
 // Challenge returns a pending classic challenge from Alice to Bob in k.
-func Challenge(k sessions.Key) *sessions.Record {
-	return &sessions.Record{
-		Key: k, Status: sessions.StatusPending, Challenger: Alice, Opponent: Bob,
-		Rows: 6, Cols: 7, Connect: 4, FirstTo: 1,
-		Message: sessions.MessageRef{Channel: "C1", Timestamp: "1712345678.000100"},
+func Challenge(k match.Key) *match.Record {
+	return &match.Record{
+		Key: k, Status: match.StatusPending, Challenger: Alice, Opponent: Bob,
+		Game: newGame(engine.DefaultConfig()), FirstTo: 1,
+		Message: match.MessageRef{Channel: "C1", Timestamp: "1712345678.000100"},
 	}
 }
 
 // Playing returns a classic game in k between Alice (Red) and Bob after the
 // given moves (0-based columns, Red first).
-func Playing(t testing.TB, k sessions.Key, moves ...int) *sessions.Record {
+func Playing(t testing.TB, k match.Key, moves ...int) *match.Record {
 	t.Helper()
 	r := Challenge(k)
-	r.Status = sessions.StatusPlaying
+	r.Status = match.StatusPlaying
 	r.RedID = Alice.ID
 	g, err := engine.New(engine.DefaultConfig())
 	if err != nil {
@@ -99,19 +113,20 @@ func Playing(t testing.TB, k sessions.Key, moves ...int) *sessions.Record {
 			t.Fatalf("set up moves %v: %v", moves, err)
 		}
 	}
-	r.Game = mustMarshal(t, g)
+	r.Game = g
 	return r
 }
 
-func mustMarshal(t testing.TB, g *engine.Game) []byte {
-	b, err := g.MarshalBinary()
+// newGame returns an empty game of cfg, which must be valid.
+func newGame(cfg engine.Config) *engine.Game {
+	g, err := engine.New(cfg)
 	if err != nil {
-		t.Fatal(err)
+		panic(err)
 	}
-	return b
+	return g
 }
 
-func mustCreate(t *testing.T, s sessions.Store, r *sessions.Record) *sessions.Record {
+func mustCreate(t *testing.T, s Store, r *match.Record) *match.Record {
 	t.Helper()
 	if err := s.Create(t.Context(), r); err != nil {
 		t.Fatalf("Create: %v", err)
@@ -119,7 +134,7 @@ func mustCreate(t *testing.T, s sessions.Store, r *sessions.Record) *sessions.Re
 	return r
 }
 
-func mustLoad(t *testing.T, s sessions.Store, k sessions.Key) *sessions.Record {
+func mustLoad(t *testing.T, s Store, k match.Key) *match.Record {
 	t.Helper()
 	r, err := s.Load(t.Context(), k)
 	if err != nil {
@@ -128,17 +143,17 @@ func mustLoad(t *testing.T, s sessions.Store, k sessions.Key) *sessions.Record {
 	return r
 }
 
-func sameRecord(t *testing.T, what string, got, want *sessions.Record) {
+func sameRecord(t *testing.T, what string, got, want *match.Record) {
 	t.Helper()
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%s:\n got %+v\nwant %+v", what, got, want)
 	}
 }
 
-func testCreateLoad(t *testing.T, s sessions.Store, clk *Clock) {
+func testCreateLoad(t *testing.T, s Store, clk *Clock) {
 	r := Challenge(Channel)
 	r.ExpiresAt = clk.Now().Add(10 * time.Minute)
-	r.AILevel, r.Rematches = "", 2
+	r.AILevel, r.Rematches = solver.LevelNone, 2
 	mustCreate(t, s, r)
 	if len(r.ID) < 12 || strings.Trim(r.ID, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != "" {
 		t.Errorf("ID = %q, want 12+ URL-safe characters", r.ID)
@@ -160,22 +175,18 @@ func testCreateLoad(t *testing.T, s sessions.Store, clk *Clock) {
 	}
 	got := mustLoad(t, s, other)
 	sameRecord(t, "Load of the second channel", got, p)
-	g, err := got.DecodeGame()
-	if err != nil {
-		t.Fatalf("DecodeGame: %v", err)
-	}
-	if h := g.History(); !slices.Equal(h, []int{3, 3, 4}) {
+	if h := got.Game.History(); !slices.Equal(h, []int{3, 3, 4}) {
 		t.Errorf("History() = %v, want [3 3 4]", h)
 	}
 }
 
-func testCreateBusy(t *testing.T, s sessions.Store, clk *Clock) {
+func testCreateBusy(t *testing.T, s Store, clk *Clock) {
 	first := mustCreate(t, s, Playing(t, Channel))
 	second := Challenge(Channel)
-	second.Challenger = sessions.Player{ID: "UCAROL", Name: "Carol"}
+	second.Challenger = match.Player{ID: "UCAROL", Name: "Carol"}
 	err := s.Create(t.Context(), second)
-	var busy *sessions.BusyError
-	if !errors.As(err, &busy) || !errors.Is(err, sessions.ErrBusy) {
+	var busy *match.BusyError
+	if !errors.As(err, &busy) || !errors.Is(err, match.ErrBusy) {
 		t.Fatalf("Create on a busy channel: err = %v, want a *BusyError matching ErrBusy", err)
 	}
 	sameRecord(t, "BusyError.Existing", busy.Existing, first)
@@ -193,22 +204,22 @@ func testCreateBusy(t *testing.T, s sessions.Store, clk *Clock) {
 	k := Channel
 	k.Channel = "C2"
 	mustCreate(t, s, Challenge(k))
-	if err := s.Create(t.Context(), Challenge(k)); !errors.Is(err, sessions.ErrBusy) {
+	if err := s.Create(t.Context(), Challenge(k)); !errors.Is(err, match.ErrBusy) {
 		t.Errorf("Create over a pending challenge: err = %v, want ErrBusy", err)
 	}
 }
 
 // finish marks r finished as a win for winner, returning the tally.
-func finish(r *sessions.Record, how sessions.Finish, winner, loser sessions.Player) sessions.Tally {
-	r.Status, r.Finish = sessions.StatusFinished, how
-	r.Rounds = append(r.Rounds, sessions.RoundResult{Winner: winner.ID, Finish: how})
-	return sessions.Tally{Winner: winner, Loser: loser}
+func finish(r *match.Record, how match.Finish, winner, loser match.Player) match.Tally {
+	r.Status, r.Finish = match.StatusFinished, how
+	r.Rounds = append(r.Rounds, match.RoundResult{Winner: winner.ID, Finish: how})
+	return match.Tally{Winner: winner, Loser: loser}
 }
 
-func testCreateOverFinished(t *testing.T, s sessions.Store, clk *Clock) {
+func testCreateOverFinished(t *testing.T, s Store, clk *Clock) {
 	first := mustCreate(t, s, Playing(t, Channel))
-	if _, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
-		return finish(r, sessions.FinishResign, Bob, Alice), nil
+	if _, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+		return finish(r, match.FinishResign, Bob, Alice), nil
 	}); err != nil {
 		t.Fatalf("Update to finished: %v", err)
 	}
@@ -219,21 +230,21 @@ func testCreateOverFinished(t *testing.T, s sessions.Store, clk *Clock) {
 	sameRecord(t, "Load after Create over a finished game", mustLoad(t, s, Channel), second)
 
 	// A declined challenge is finished too.
-	if _, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
-		r.Status, r.Finish = sessions.StatusFinished, sessions.FinishDeclined
-		return sessions.Tally{}, nil
+	if _, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+		r.Status, r.Finish = match.StatusFinished, match.FinishDeclined
+		return match.Tally{}, nil
 	}); err != nil {
 		t.Fatalf("decline: %v", err)
 	}
 	mustCreate(t, s, Challenge(Channel))
 }
 
-func testCreateOverExpired(t *testing.T, s sessions.Store, clk *Clock) {
+func testCreateOverExpired(t *testing.T, s Store, clk *Clock) {
 	r := Challenge(Channel)
 	r.ExpiresAt = clk.Now().Add(time.Minute)
 	mustCreate(t, s, r)
 	clk.Advance(time.Minute) // ExpiresAt == now: still active
-	if err := s.Create(t.Context(), Challenge(Channel)); !errors.Is(err, sessions.ErrBusy) {
+	if err := s.Create(t.Context(), Challenge(Channel)); !errors.Is(err, match.ErrBusy) {
 		t.Fatalf("Create at the expiry instant: err = %v, want ErrBusy", err)
 	}
 	clk.Advance(time.Millisecond)
@@ -241,38 +252,35 @@ func testCreateOverExpired(t *testing.T, s sessions.Store, clk *Clock) {
 	sameRecord(t, "Load after Create over an expired challenge", mustLoad(t, s, Channel), n)
 }
 
-func testCreateInvalid(t *testing.T, s sessions.Store, clk *Clock) {
+func testCreateInvalid(t *testing.T, s Store, clk *Clock) {
 	for _, tc := range []struct {
 		name   string
-		modify func(r *sessions.Record)
+		modify func(r *match.Record)
 	}{
-		{"finished", func(r *sessions.Record) { r.Status, r.Finish = sessions.StatusFinished, sessions.FinishDraw }},
-		{"no status", func(r *sessions.Record) { r.Status = sessions.StatusNone }},
-		{"bad variant", func(r *sessions.Record) { r.Rows = 99 }},
-		{"first-to 0", func(r *sessions.Record) { r.FirstTo = 0 }},
-		{"no challenger", func(r *sessions.Record) { r.Challenger = sessions.Player{} }},
-		{"self challenge", func(r *sessions.Record) { r.Opponent = r.Challenger }},
-		{"pending with a game", func(r *sessions.Record) { r.Game = Playing(t, Channel).Game }},
-		{"playing without a game", func(r *sessions.Record) { r.Status, r.RedID = sessions.StatusPlaying, Alice.ID }},
-		{"garbage game", func(r *sessions.Record) {
-			r.Status, r.RedID, r.Game = sessions.StatusPlaying, Alice.ID, []byte{9, 9, 9}
-		}},
-		{"red is a stranger", func(r *sessions.Record) { r.RedID = "UCAROL" }},
-		{"long name", func(r *sessions.Record) { r.Challenger.Name = strings.Repeat("x", 1000) }},
+		{"finished", func(r *match.Record) { r.Status, r.Finish = match.StatusFinished, match.FinishDraw }},
+		{"no status", func(r *match.Record) { r.Status = match.StatusNone }},
+		{"no game", func(r *match.Record) { r.Game = nil }},
+		{"first-to 0", func(r *match.Record) { r.FirstTo = 0 }},
+		{"no challenger", func(r *match.Record) { r.Challenger = match.Player{} }},
+		{"self challenge", func(r *match.Record) { r.Opponent = r.Challenger }},
+		{"pending with moves played", func(r *match.Record) { r.Game = Playing(t, Channel, 3).Game }},
+		{"unknown AI level", func(r *match.Record) { r.AILevel = 9 }},
+		{"red is a stranger", func(r *match.Record) { r.RedID = "UCAROL" }},
+		{"long name", func(r *match.Record) { r.Challenger.Name = strings.Repeat("x", 1000) }},
 	} {
 		r := Challenge(Channel)
 		tc.modify(r)
-		if err := s.Create(t.Context(), r); !errors.Is(err, sessions.ErrInvalid) {
+		if err := s.Create(t.Context(), r); !errors.Is(err, match.ErrInvalid) {
 			t.Errorf("Create(%s): err = %v, want ErrInvalid", tc.name, err)
 		}
 	}
-	if _, err := s.Load(t.Context(), Channel); !errors.Is(err, sessions.ErrNoGame) {
+	if _, err := s.Load(t.Context(), Channel); !errors.Is(err, match.ErrNoGame) {
 		t.Errorf("Load after invalid creates: err = %v, want ErrNoGame", err)
 	}
 }
 
-func testLoadMissing(t *testing.T, s sessions.Store, clk *Clock) {
-	if r, err := s.Load(t.Context(), Channel); !errors.Is(err, sessions.ErrNoGame) {
+func testLoadMissing(t *testing.T, s Store, clk *Clock) {
+	if r, err := s.Load(t.Context(), Channel); !errors.Is(err, match.ErrNoGame) {
 		t.Errorf("Load of an empty channel = %v, %v; want ErrNoGame", r, err)
 	}
 }
@@ -280,27 +288,21 @@ func testLoadMissing(t *testing.T, s sessions.Store, clk *Clock) {
 // play returns an Update function that plays col for the player with id, on
 // the condition that the game has exactly moveNo moves (the move number the
 // button was drawn for), finishing the record and tallying on a win or draw.
-func play(id string, moveNo, col int) func(r *sessions.Record) (sessions.Tally, error) {
-	return func(r *sessions.Record) (sessions.Tally, error) {
-		if r.Status != sessions.StatusPlaying {
-			return sessions.Tally{}, errOver
+func play(id string, moveNo, col int) func(r *match.Record) (match.Tally, error) {
+	return func(r *match.Record) (match.Tally, error) {
+		if r.Status != match.StatusPlaying {
+			return match.Tally{}, errOver
 		}
-		g, err := r.DecodeGame()
-		if err != nil {
-			return sessions.Tally{}, err
-		}
+		g := r.Game
 		if g.Moves() != moveNo {
-			return sessions.Tally{}, errStale
+			return match.Tally{}, errStale
 		}
 		me := engine.Yellow
 		if id == r.RedID {
 			me = engine.Red
 		}
 		if err := g.Play(me, col); err != nil {
-			return sessions.Tally{}, err
-		}
-		if r.Game, err = g.MarshalBinary(); err != nil {
-			return sessions.Tally{}, err
+			return match.Tally{}, err
 		}
 		p, _ := r.PlayerByID(id)
 		other := r.Opponent
@@ -309,13 +311,13 @@ func play(id string, moveNo, col int) func(r *sessions.Record) (sessions.Tally, 
 		}
 		switch g.State() {
 		case engine.Won:
-			return finish(r, sessions.FinishWin, p, other), nil
+			return finish(r, match.FinishWin, p, other), nil
 		case engine.Draw:
-			r.Status, r.Finish = sessions.StatusFinished, sessions.FinishDraw
-			r.Rounds = append(r.Rounds, sessions.RoundResult{Finish: sessions.FinishDraw})
-			return sessions.Tally{Winner: p, Loser: other, Draw: true}, nil
+			r.Status, r.Finish = match.StatusFinished, match.FinishDraw
+			r.Rounds = append(r.Rounds, match.RoundResult{Finish: match.FinishDraw})
+			return match.Tally{Winner: p, Loser: other, Draw: true}, nil
 		}
-		return sessions.Tally{}, nil
+		return match.Tally{}, nil
 	}
 }
 
@@ -324,11 +326,11 @@ var (
 	errOver  = errors.New("game over")
 )
 
-func testUpdate(t *testing.T, s sessions.Store, clk *Clock) {
+func testUpdate(t *testing.T, s Store, clk *Clock) {
 	created := mustCreate(t, s, Playing(t, Channel))
 	clk.Advance(time.Second)
 	calls := 0
-	got, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+	got, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
 		calls++
 		sameRecord(t, "fn's record", r, created)
 		// Changes to the identity are ignored.
@@ -353,17 +355,17 @@ func testUpdate(t *testing.T, s sessions.Store, clk *Clock) {
 	if err != nil {
 		t.Fatalf("second Update: %v", err)
 	}
-	g, _ := got.DecodeGame()
+	g := got.Game
 	if got.Version != 3 || !slices.Equal(g.History(), []int{3, 3}) {
 		t.Errorf("after two moves: Version %d History %v, want 3, [3 3]", got.Version, g.History())
 	}
 }
 
-func testUpdateFnError(t *testing.T, s sessions.Store, clk *Clock) {
+func testUpdateFnError(t *testing.T, s Store, clk *Clock) {
 	created := mustCreate(t, s, Playing(t, Channel))
-	_, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+	_, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
 		r.Rematches = 5 // must not be written
-		return finish(r, sessions.FinishWin, Alice, Bob), fmt.Errorf("wrapped: %w", errStale)
+		return finish(r, match.FinishWin, Alice, Bob), fmt.Errorf("wrapped: %w", errStale)
 	})
 	if !errors.Is(err, errStale) {
 		t.Fatalf("Update with a failing fn: err = %v, want errStale", err)
@@ -379,12 +381,12 @@ func testUpdateFnError(t *testing.T, s sessions.Store, clk *Clock) {
 	}
 }
 
-func testUpdateNoChange(t *testing.T, s sessions.Store, clk *Clock) {
+func testUpdateNoChange(t *testing.T, s Store, clk *Clock) {
 	created := mustCreate(t, s, Playing(t, Channel))
 	clk.Advance(time.Second)
-	got, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+	got, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
 		r.Rematches = 5
-		return sessions.Tally{Winner: Alice, Loser: Bob}, fmt.Errorf("nothing to do: %w", sessions.ErrNoChange)
+		return match.Tally{Winner: Alice, Loser: Bob}, fmt.Errorf("nothing to do: %w", match.ErrNoChange)
 	})
 	if err != nil {
 		t.Fatalf("Update returning ErrNoChange: err = %v, want nil", err)
@@ -396,42 +398,45 @@ func testUpdateNoChange(t *testing.T, s sessions.Store, clk *Clock) {
 	}
 }
 
-func testUpdateMissing(t *testing.T, s sessions.Store, clk *Clock) {
+func testUpdateMissing(t *testing.T, s Store, clk *Clock) {
 	called := false
-	_, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+	_, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
 		called = true
-		return sessions.Tally{}, nil
+		return match.Tally{}, nil
 	})
-	if !errors.Is(err, sessions.ErrNoGame) || called {
+	if !errors.Is(err, match.ErrNoGame) || called {
 		t.Errorf("Update of an empty channel: err = %v, fn called %v; want ErrNoGame, false", err, called)
 	}
 }
 
-func testUpdateInvalid(t *testing.T, s sessions.Store, clk *Clock) {
+func testUpdateInvalid(t *testing.T, s Store, clk *Clock) {
 	created := mustCreate(t, s, Playing(t, Channel))
 	for _, tc := range []struct {
 		name string
-		fn   func(r *sessions.Record) (sessions.Tally, error)
+		fn   func(r *match.Record) (match.Tally, error)
 	}{
-		{"unknown status", func(r *sessions.Record) (sessions.Tally, error) { r.Status = 42; return sessions.Tally{}, nil }},
-		{"finished without finish", func(r *sessions.Record) (sessions.Tally, error) {
-			r.Status = sessions.StatusFinished
-			return sessions.Tally{}, nil
+		{"unknown status", func(r *match.Record) (match.Tally, error) { r.Status = 42; return match.Tally{}, nil }},
+		{"finished without finish", func(r *match.Record) (match.Tally, error) {
+			r.Status = match.StatusFinished
+			return match.Tally{}, nil
 		}},
-		{"garbage game", func(r *sessions.Record) (sessions.Tally, error) { r.Game = []byte("xx"); return sessions.Tally{}, nil }},
-		{"game of another variant", func(r *sessions.Record) (sessions.Tally, error) { r.Cols = 8; return sessions.Tally{}, nil }},
-		{"round won by a stranger", func(r *sessions.Record) (sessions.Tally, error) {
-			r.Rounds = []sessions.RoundResult{{Winner: "UCAROL", Finish: sessions.FinishWin}}
-			return sessions.Tally{}, nil
+		{"no game", func(r *match.Record) (match.Tally, error) { r.Game = nil; return match.Tally{}, nil }},
+		{"back to pending with moves", func(r *match.Record) (match.Tally, error) {
+			r.Status = match.StatusPending
+			return match.Tally{}, r.Game.Play(engine.Red, 3)
 		}},
-		{"self tally", func(r *sessions.Record) (sessions.Tally, error) {
-			return sessions.Tally{Winner: Alice, Loser: Alice}, nil
+		{"round won by a stranger", func(r *match.Record) (match.Tally, error) {
+			r.Rounds = []match.RoundResult{{Winner: "UCAROL", Finish: match.FinishWin}}
+			return match.Tally{}, nil
 		}},
-		{"tally without loser", func(r *sessions.Record) (sessions.Tally, error) {
-			return sessions.Tally{Winner: Alice}, nil
+		{"self tally", func(r *match.Record) (match.Tally, error) {
+			return match.Tally{Winner: Alice, Loser: Alice}, nil
+		}},
+		{"tally without loser", func(r *match.Record) (match.Tally, error) {
+			return match.Tally{Winner: Alice}, nil
 		}},
 	} {
-		if _, err := s.Update(t.Context(), Channel, tc.fn); !errors.Is(err, sessions.ErrInvalid) {
+		if _, err := s.Update(t.Context(), Channel, tc.fn); !errors.Is(err, match.ErrInvalid) {
 			t.Errorf("Update(%s): err = %v, want ErrInvalid", tc.name, err)
 		}
 	}
@@ -441,28 +446,28 @@ func testUpdateInvalid(t *testing.T, s sessions.Store, clk *Clock) {
 	}
 }
 
-func testUpdateConflict(t *testing.T, s sessions.Store, clk *Clock) {
+func testUpdateConflict(t *testing.T, s Store, clk *Clock) {
 	mustCreate(t, s, Playing(t, Channel))
 	calls := 0
-	_, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+	_, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
 		calls++
 		// Someone else writes between our read and our write, every time.
-		if _, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+		if _, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
 			r.Rematches++
-			return sessions.Tally{}, nil
+			return match.Tally{}, nil
 		}); err != nil {
 			t.Errorf("nested Update: %v", err)
 		}
-		return finish(r, sessions.FinishWin, Alice, Bob), nil
+		return finish(r, match.FinishWin, Alice, Bob), nil
 	})
-	if !errors.Is(err, sessions.ErrConflict) {
+	if !errors.Is(err, match.ErrConflict) {
 		t.Fatalf("Update that always conflicts: err = %v, want ErrConflict", err)
 	}
 	if want := sessions.DefaultMaxRetries + 1; calls != want {
 		t.Errorf("fn called %d times, want %d", calls, want)
 	}
 	got := mustLoad(t, s, Channel)
-	if got.Status != sessions.StatusPlaying || got.Rematches != calls || got.Version != int64(1+calls) {
+	if got.Status != match.StatusPlaying || got.Rematches != calls || got.Version != int64(1+calls) {
 		t.Errorf("after conflicts: Status %v Rematches %d Version %d; want playing, %d, %d", got.Status, got.Rematches, got.Version, calls, 1+calls)
 	}
 	if st, _ := s.Stats(t.Context(), Channel, Alice.ID); st.Games() != 0 {
@@ -470,11 +475,11 @@ func testUpdateConflict(t *testing.T, s sessions.Store, clk *Clock) {
 	}
 }
 
-func testDeadline(t *testing.T, s sessions.Store, clk *Clock) {
+func testDeadline(t *testing.T, s Store, clk *Clock) {
 	mustCreate(t, s, Playing(t, Channel))
 	check := func(what string, err error) {
 		t.Helper()
-		if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, sessions.ErrUnavailable) {
+		if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, match.ErrUnavailable) {
 			t.Errorf("%s past the deadline: err = %v, want DeadlineExceeded and ErrUnavailable", what, err)
 		}
 	}
@@ -492,26 +497,26 @@ func testDeadline(t *testing.T, s sessions.Store, clk *Clock) {
 	ctx, cancel = context.WithTimeout(t.Context(), 20*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = s.Update(ctx, Channel, func(r *sessions.Record) (sessions.Tally, error) {
-		s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+	_, err = s.Update(ctx, Channel, func(r *match.Record) (match.Tally, error) {
+		s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
 			r.Rematches++
-			return sessions.Tally{}, nil
+			return match.Tally{}, nil
 		})
 		time.Sleep(2 * time.Millisecond)
-		return sessions.Tally{}, nil
+		return match.Tally{}, nil
 	})
-	if !errors.Is(err, sessions.ErrConflict) { // retries may run out first on a slow machine
+	if !errors.Is(err, match.ErrConflict) { // retries may run out first on a slow machine
 		check("Update while retrying", err)
 	}
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("Update with a 20ms deadline took %v", d)
 	}
-	if _, err := s.Load(t.Context(), k); !errors.Is(err, sessions.ErrNoGame) {
+	if _, err := s.Load(t.Context(), k); !errors.Is(err, match.ErrNoGame) {
 		t.Errorf("Load of the channel a late Create was for: err = %v, want ErrNoGame", err)
 	}
 }
 
-func testDelete(t *testing.T, s sessions.Store, clk *Clock) {
+func testDelete(t *testing.T, s Store, clk *Clock) {
 	mustCreate(t, s, Playing(t, Channel, 0, 0, 1, 1, 2, 2))
 	if _, err := s.Update(t.Context(), Channel, play(Alice.ID, 6, 3)); err != nil {
 		t.Fatalf("winning move: %v", err)
@@ -519,7 +524,7 @@ func testDelete(t *testing.T, s sessions.Store, clk *Clock) {
 	if err := s.Delete(t.Context(), Channel); err != nil {
 		t.Fatalf("Delete: %v", err)
 	}
-	if _, err := s.Load(t.Context(), Channel); !errors.Is(err, sessions.ErrNoGame) {
+	if _, err := s.Load(t.Context(), Channel); !errors.Is(err, match.ErrNoGame) {
 		t.Errorf("Load after Delete: err = %v, want ErrNoGame", err)
 	}
 	if err := s.Delete(t.Context(), Channel); err != nil {
@@ -531,18 +536,18 @@ func testDelete(t *testing.T, s sessions.Store, clk *Clock) {
 	mustCreate(t, s, Challenge(Channel))
 }
 
-func testLeaderboard(t *testing.T, s sessions.Store, clk *Clock) {
+func testLeaderboard(t *testing.T, s Store, clk *Clock) {
 	if lb, err := s.Leaderboard(t.Context(), Channel, 10); err != nil || len(lb) != 0 {
 		t.Errorf("empty Leaderboard = %+v, %v", lb, err)
 	}
-	p := func(n int) sessions.Player {
-		return sessions.Player{ID: fmt.Sprintf("U%d", n), Name: fmt.Sprintf("P%d", n)}
+	p := func(n int) match.Player {
+		return match.Player{ID: fmt.Sprintf("U%d", n), Name: fmt.Sprintf("P%d", n)}
 	}
-	d := sessions.Player{ID: "UD", Name: "Dummy"}
-	win := func(w, l sessions.Player) sessions.Tally { return sessions.Tally{Winner: w, Loser: l} }
-	draw := func(a, b sessions.Player) sessions.Tally { return sessions.Tally{Winner: a, Loser: b, Draw: true} }
-	p1old := sessions.Player{ID: "U1", Name: "Old name"}
-	tallies := []sessions.Tally{
+	d := match.Player{ID: "UD", Name: "Dummy"}
+	win := func(w, l match.Player) match.Tally { return match.Tally{Winner: w, Loser: l} }
+	draw := func(a, b match.Player) match.Tally { return match.Tally{Winner: a, Loser: b, Draw: true} }
+	p1old := match.Player{ID: "U1", Name: "Old name"}
+	tallies := []match.Tally{
 		win(p(6), d), win(d, p(6)), // U6 1-1: ties U5 on everything but the id
 		win(p1old, d), win(p(1), d), win(d, p(1)), win(p(1), d), // U1 3-1, renamed
 		win(p(2), d), win(p(2), d), draw(d, p(2)), // U2 2-0-1
@@ -552,14 +557,14 @@ func testLeaderboard(t *testing.T, s sessions.Store, clk *Clock) {
 	}
 	mustCreate(t, s, Playing(t, Channel))
 	for _, tl := range tallies {
-		if _, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+		if _, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
 			r.Rematches++
 			return tl, nil
 		}); err != nil {
 			t.Fatalf("Update with tally %+v: %v", tl, err)
 		}
 	}
-	want := []sessions.Standing{
+	want := []match.Standing{
 		{Player: d, Wins: 4, Losses: 11, Draws: 1},
 		{Player: p(1), Wins: 3, Losses: 1},
 		{Player: p(2), Wins: 2, Draws: 1},
@@ -581,7 +586,7 @@ func testLeaderboard(t *testing.T, s sessions.Store, clk *Clock) {
 	if st, err := s.Stats(t.Context(), Channel, "U2"); err != nil || !reflect.DeepEqual(st, want[2]) {
 		t.Errorf("Stats(U2) = %+v, %v; want %+v", st, err, want[2])
 	}
-	if st, err := s.Stats(t.Context(), Channel, "UNOBODY"); err != nil || st != (sessions.Standing{Player: sessions.Player{ID: "UNOBODY"}}) {
+	if st, err := s.Stats(t.Context(), Channel, "UNOBODY"); err != nil || st != (match.Standing{Player: match.Player{ID: "UNOBODY"}}) {
 		t.Errorf("Stats(UNOBODY) = %+v, %v; want a zero standing with the id", st, err)
 	}
 	if got := want[1].WinRate(); got != 0.75 {
@@ -594,20 +599,20 @@ func testLeaderboard(t *testing.T, s sessions.Store, clk *Clock) {
 	}
 }
 
-func testTallyOnceAcrossRetries(t *testing.T, s sessions.Store, clk *Clock) {
+func testTallyOnceAcrossRetries(t *testing.T, s Store, clk *Clock) {
 	mustCreate(t, s, Playing(t, Channel))
 	calls := 0
-	got, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+	got, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
 		calls++
 		if calls == 1 { // force one conflict
-			if _, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+			if _, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
 				r.Rematches++
-				return sessions.Tally{}, nil
+				return match.Tally{}, nil
 			}); err != nil {
 				t.Errorf("nested Update: %v", err)
 			}
 		}
-		return finish(r, sessions.FinishTimeout, Bob, Alice), nil
+		return finish(r, match.FinishTimeout, Bob, Alice), nil
 	})
 	if err != nil || calls != 2 {
 		t.Fatalf("Update = %v after %d calls; want nil after 2", err, calls)
@@ -616,13 +621,13 @@ func testTallyOnceAcrossRetries(t *testing.T, s sessions.Store, clk *Clock) {
 		t.Errorf("record after a retried finish: Rematches %d Rounds %v; want 1 and one round", got.Rematches, got.Rounds)
 	}
 	lb, err := s.Leaderboard(t.Context(), Channel, 0)
-	want := []sessions.Standing{{Player: Bob, Wins: 1}, {Player: Alice, Losses: 1}}
+	want := []match.Standing{{Player: Bob, Wins: 1}, {Player: Alice, Losses: 1}}
 	if err != nil || !reflect.DeepEqual(lb, want) {
 		t.Errorf("Leaderboard = %+v, %v; want %+v", lb, err, want)
 	}
 }
 
-func testTTL(t *testing.T, s sessions.Store, clk *Clock) {
+func testTTL(t *testing.T, s Store, clk *Clock) {
 	tt, ok := s.(ttler)
 	if !ok {
 		t.Skipf("%T has no TTL method", s)
@@ -653,8 +658,8 @@ func testTTL(t *testing.T, s sessions.Store, clk *Clock) {
 	}
 	g, _ = ttls()
 	near("game after a move an hour later", g, sessions.DefaultIdleTTL)
-	if _, err := s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
-		return finish(r, sessions.FinishResign, Bob, Alice), nil
+	if _, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+		return finish(r, match.FinishResign, Bob, Alice), nil
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -663,7 +668,7 @@ func testTTL(t *testing.T, s sessions.Store, clk *Clock) {
 	near("leaderboard", l, sessions.DefaultLeaderboardTTL)
 }
 
-func testExpiryByClock(t *testing.T, s sessions.Store, clk *Clock) {
+func testExpiryByClock(t *testing.T, s Store, clk *Clock) {
 	tt, ok := s.(ttler)
 	if !ok {
 		t.Skipf("%T has no TTL method", s)
@@ -678,7 +683,7 @@ func testExpiryByClock(t *testing.T, s sessions.Store, clk *Clock) {
 	clk.Advance(sessions.DefaultIdleTTL - time.Hour - time.Millisecond)
 	mustLoad(t, s, Channel)
 	clk.Advance(time.Millisecond)
-	if _, err := s.Load(t.Context(), Channel); !errors.Is(err, sessions.ErrNoGame) {
+	if _, err := s.Load(t.Context(), Channel); !errors.Is(err, match.ErrNoGame) {
 		t.Fatalf("Load of a game idle for IdleTTL: err = %v, want ErrNoGame", err)
 	}
 	mustCreate(t, s, Playing(t, Channel, 0, 0, 1, 1, 2, 2))
@@ -688,7 +693,7 @@ func testExpiryByClock(t *testing.T, s sessions.Store, clk *Clock) {
 	clk.Advance(sessions.DefaultFinishedTTL - time.Millisecond)
 	mustLoad(t, s, Channel)
 	clk.Advance(time.Millisecond)
-	if _, err := s.Load(t.Context(), Channel); !errors.Is(err, sessions.ErrNoGame) {
+	if _, err := s.Load(t.Context(), Channel); !errors.Is(err, match.ErrNoGame) {
 		t.Fatalf("Load of a game finished FinishedTTL ago: err = %v, want ErrNoGame", err)
 	}
 	if st, _ := s.Stats(t.Context(), Channel, Alice.ID); st.Wins != 1 {
@@ -700,8 +705,8 @@ func testExpiryByClock(t *testing.T, s sessions.Store, clk *Clock) {
 	}
 }
 
-func testInvalidKey(t *testing.T, s sessions.Store, clk *Clock) {
-	for _, k := range []sessions.Key{
+func testInvalidKey(t *testing.T, s Store, clk *Clock) {
+	for _, k := range []match.Key{
 		{},
 		{Platform: "slack", Workspace: "T1"},
 		{Platform: "slack", Workspace: "T{1}", Channel: "C1"},
@@ -718,16 +723,16 @@ func testInvalidKey(t *testing.T, s sessions.Store, clk *Clock) {
 		r := Challenge(k)
 		errs := map[string]error{"Create": s.Create(t.Context(), r), "Delete": s.Delete(t.Context(), k)}
 		_, errs["Load"] = s.Load(t.Context(), k)
-		_, errs["Update"] = s.Update(t.Context(), k, func(*sessions.Record) (sessions.Tally, error) { return sessions.Tally{}, nil })
+		_, errs["Update"] = s.Update(t.Context(), k, func(*match.Record) (match.Tally, error) { return match.Tally{}, nil })
 		_, errs["Leaderboard"] = s.Leaderboard(t.Context(), k, 1)
 		_, errs["Stats"] = s.Stats(t.Context(), k, Alice.ID)
 		for op, err := range errs {
-			if err == nil || errors.Is(err, sessions.ErrNoGame) || !strings.HasPrefix(err.Error(), "sessions: ") {
+			if err == nil || errors.Is(err, match.ErrNoGame) || !strings.Contains(err.Error(), "invalid key") {
 				t.Errorf("%s(%q) = %v, want a key error", op, k, err)
 			}
 		}
 	}
-	for _, k := range []sessions.Key{Channel, {Platform: "discord", Workspace: "123456789012345678", Channel: strings.Repeat("9", 128)}} {
+	for _, k := range []match.Key{Channel, {Platform: "discord", Workspace: "123456789012345678", Channel: strings.Repeat("9", 128)}} {
 		if err := k.Validate(); err != nil {
 			t.Errorf("%q.Validate() = %v, want nil", k, err)
 		}
@@ -739,7 +744,7 @@ func testInvalidKey(t *testing.T, s sessions.Store, clk *Clock) {
 
 // testRaceMoves races many clients clicking in one game: right and wrong
 // players, stale and current move numbers, same and different columns.
-func testRaceMoves(t *testing.T, s sessions.Store, clk *Clock) {
+func testRaceMoves(t *testing.T, s Store, clk *Clock) {
 	const workers, maxMoves = 60, 24
 	mustCreate(t, s, Playing(t, Channel))
 	type move struct {
@@ -766,12 +771,8 @@ func testRaceMoves(t *testing.T, s sessions.Store, clk *Clock) {
 					t.Errorf("Load: %v", err)
 					return
 				}
-				g, err := cur.DecodeGame()
-				if err != nil {
-					t.Errorf("DecodeGame: %v", err)
-					return
-				}
-				if cur.Status != sessions.StatusPlaying || g.Moves() >= maxMoves {
+				g := cur.Game
+				if cur.Status != match.StatusPlaying || g.Moves() >= maxMoves {
 					return
 				}
 				m := move{no: g.Moves(), col: rng.IntN(4) + 1, id: Alice.ID}
@@ -781,7 +782,7 @@ func testRaceMoves(t *testing.T, s sessions.Store, clk *Clock) {
 				if right := rng.IntN(3) != 0; (g.Turn() == engine.Red) != right { // the right player two times in three
 					m.id = Bob.ID
 				}
-				_, err = s.Update(t.Context(), Channel, func(r *sessions.Record) (sessions.Tally, error) {
+				_, err = s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
 					runtime.Gosched() // widen the window between read and write
 					return play(m.id, m.no, m.col)(r)
 				})
@@ -791,7 +792,7 @@ func testRaceMoves(t *testing.T, s sessions.Store, clk *Clock) {
 					mu.Lock()
 					accepted = append(accepted, m)
 					mu.Unlock()
-				case errors.Is(err, errStale), errors.As(err, &me), errors.Is(err, sessions.ErrConflict), errors.Is(err, errOver):
+				case errors.Is(err, errStale), errors.As(err, &me), errors.Is(err, match.ErrConflict), errors.Is(err, errOver):
 					rejected.Add(1)
 				default:
 					t.Errorf("Update(%+v): %v", m, err)
@@ -826,16 +827,15 @@ func testRaceMoves(t *testing.T, s sessions.Store, clk *Clock) {
 			t.Fatalf("replaying accepted move %+v: %v", m, err)
 		}
 	}
-	if got := mustMarshal(t, g); string(got) != string(final.Game) {
-		fg, _ := final.DecodeGame()
-		t.Errorf("stored game %v differs from the replay of accepted moves %v", fg.History(), g.History())
+	if !slices.Equal(final.Game.History(), g.History()) {
+		t.Errorf("stored game %v differs from the replay of accepted moves %v", final.Game.History(), g.History())
 	}
 	lb, _ := s.Leaderboard(t.Context(), Channel, 0)
 	games := 0
 	for _, st := range lb {
 		games += st.Games()
 	}
-	if wantGames := map[bool]int{true: 2, false: 0}[final.Status == sessions.StatusFinished]; games != wantGames {
+	if wantGames := map[bool]int{true: 2, false: 0}[final.Status == match.StatusFinished]; games != wantGames {
 		t.Errorf("leaderboard counts %d player-games (%+v), want %d", games, lb, wantGames)
 	}
 	t.Logf("%d workers: %d moves accepted, %d clicks rejected, final status %v", workers, len(accepted), rejected.Load(), final.Status)
@@ -844,10 +844,10 @@ func testRaceMoves(t *testing.T, s sessions.Store, clk *Clock) {
 	}
 }
 
-func testRaceChallenges(t *testing.T, s sessions.Store, clk *Clock) {
+func testRaceChallenges(t *testing.T, s Store, clk *Clock) {
 	const workers = 50
 	errs := make([]error, workers)
-	recs := make([]*sessions.Record, workers)
+	recs := make([]*match.Record, workers)
 	start := make(chan struct{})
 	var wg sync.WaitGroup
 	for i := range workers {
@@ -855,7 +855,7 @@ func testRaceChallenges(t *testing.T, s sessions.Store, clk *Clock) {
 		go func() {
 			defer wg.Done()
 			r := Challenge(Channel)
-			r.Challenger = sessions.Player{ID: fmt.Sprintf("U%02d", i), Name: fmt.Sprintf("Player %d", i)}
+			r.Challenger = match.Player{ID: fmt.Sprintf("U%02d", i), Name: fmt.Sprintf("Player %d", i)}
 			recs[i] = r
 			<-start
 			errs[i] = s.Create(t.Context(), r)
@@ -876,7 +876,7 @@ func testRaceChallenges(t *testing.T, s sessions.Store, clk *Clock) {
 		t.Fatalf("no challenge won: %v", errs[0])
 	}
 	for i, err := range errs {
-		var busy *sessions.BusyError
+		var busy *match.BusyError
 		if i != winner && (!errors.As(err, &busy) || busy.Existing.ID != recs[winner].ID) {
 			t.Errorf("challenge %d: err = %v, want a BusyError naming challenge %d", i, err, winner)
 		}
@@ -886,20 +886,20 @@ func testRaceChallenges(t *testing.T, s sessions.Store, clk *Clock) {
 
 // testRaceFinish races the winning move against resignations by both
 // players: one wins, and the leaderboard counts the game once.
-func testRaceFinish(t *testing.T, s sessions.Store, clk *Clock) {
+func testRaceFinish(t *testing.T, s Store, clk *Clock) {
 	for round := range 3 {
 		k := Channel
 		k.Channel = fmt.Sprintf("C%d", round)
 		mustCreate(t, s, Playing(t, k, 0, 0, 1, 1, 2, 2))
-		resign := func(loser, winner sessions.Player) func(r *sessions.Record) (sessions.Tally, error) {
-			return func(r *sessions.Record) (sessions.Tally, error) {
-				if r.Status != sessions.StatusPlaying {
-					return sessions.Tally{}, errOver
+		resign := func(loser, winner match.Player) func(r *match.Record) (match.Tally, error) {
+			return func(r *match.Record) (match.Tally, error) {
+				if r.Status != match.StatusPlaying {
+					return match.Tally{}, errOver
 				}
-				return finish(r, sessions.FinishResign, winner, loser), nil
+				return finish(r, match.FinishResign, winner, loser), nil
 			}
 		}
-		fns := []func(r *sessions.Record) (sessions.Tally, error){play(Alice.ID, 6, 3), resign(Alice, Bob), resign(Bob, Alice)}
+		fns := []func(r *match.Record) (match.Tally, error){play(Alice.ID, 6, 3), resign(Alice, Bob), resign(Bob, Alice)}
 		const workers = 50
 		var wins atomic.Int64
 		winners := make([]string, workers)
@@ -915,7 +915,7 @@ func testRaceFinish(t *testing.T, s sessions.Store, clk *Clock) {
 				case err == nil:
 					wins.Add(1)
 					winners[i] = r.Rounds[0].Winner
-				case errors.Is(err, errOver), errors.Is(err, errStale), errors.Is(err, sessions.ErrConflict):
+				case errors.Is(err, errOver), errors.Is(err, errStale), errors.Is(err, match.ErrConflict):
 				default:
 					t.Errorf("Update: %v", err)
 				}

@@ -1,4 +1,4 @@
-package sessions
+package match
 
 import (
 	"errors"
@@ -32,7 +32,7 @@ func (k Key) Validate() error {
 		}
 	}
 	if len(errs) > 0 {
-		return fmt.Errorf("sessions: invalid key: %w", errors.Join(errs...))
+		return fmt.Errorf("match: invalid key: %w", errors.Join(errs...))
 	}
 	return nil
 }

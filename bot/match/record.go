@@ -1,4 +1,4 @@
-package sessions
+package match
 
 import (
 	"errors"
@@ -7,18 +7,18 @@ import (
 	"time"
 
 	"github.com/connect4/connect4/engine"
+	"github.com/connect4/connect4/engine/solver"
 )
 
 // Bounds on what a record may hold. They keep a corrupt or hostile value from
 // costing more than a few kilobytes to read back.
 const (
-	maxIDLen     = 128  // a chat user id or AI id
-	maxNameLen   = 256  // a display name
-	maxRefLen    = 256  // each part of a MessageRef
-	maxLevelLen  = 64   // AILevel
-	maxGameIDLen = 64   // Record.ID
-	maxRounds    = 1000 // Record.Rounds
-	maxFirstTo   = 100  // Record.FirstTo
+	MaxIDLen     = 128  // a chat user id or AI id
+	MaxNameLen   = 256  // a display name
+	MaxRefLen    = 256  // each part of a MessageRef
+	MaxGameIDLen = 64   // Record.ID
+	MaxRounds    = 1000 // Record.Rounds
+	MaxFirstTo   = 100  // Record.FirstTo
 )
 
 // Status is where a record stands. The zero value means none.
@@ -67,49 +67,42 @@ func (f Finish) String() string {
 	return fmt.Sprintf("finish(%d)", uint8(f))
 }
 
-// Player is a chat user (or the AI) taking part in a game.
-type Player struct {
-	ID   string // chat user id, unique within the workspace
-	Name string // display name at the time of the challenge
-}
-
-// MessageRef is what a platform needs to edit the game's message: Slack's
-// channel and timestamp, or Discord's message id.
-type MessageRef struct{ Channel, Timestamp, MessageID string }
-
 // RoundResult is the outcome of one finished round of a match.
 type RoundResult struct {
 	Winner string // user id of the winner, "" for a draw
 	Finish Finish // FinishWin, FinishDraw, FinishResign or FinishTimeout
 }
 
-// Record is one channel's challenge or game. Stores hand out copies: changing
-// a Record changes nothing stored until it goes through Store.Update.
+// Record is one channel's challenge or match. Stores hand out copies:
+// changing a Record changes nothing stored until it goes through the store's
+// Update.
 //
 // Stores refuse to write (ErrInvalid), and report as corrupt when read
-// (ErrCorrupt), a record that breaks these rules: a valid Key; Status
-// pending, playing or finished, with Finish set exactly when finished; a
-// Challenger, and an Opponent unless pending; RedID one of the two, and set
-// when playing; a variant engine.Config accepts and 1 ≤ FirstTo ≤ 100; at most
-// 1000 Rounds, each won by one of the two (or drawn); no Game while pending,
-// a Game while playing, and any Game decoding to the record's variant; ids
-// and AILevel at most 128 and 64 bytes, names and message references at most
+// (ErrCorrupt), a record that breaks these rules (see Validate): a valid Key;
+// Status pending, playing or finished, with Finish set exactly when
+// finished; a Challenger, and an Opponent unless pending; RedID one of the
+// two, and set when playing; a Game always, with no move played while
+// pending; 1 ≤ FirstTo ≤ 100; at most 1000 Rounds, each won by one of the two
+// (or drawn); ids at most 128 bytes, names and message references at most
 // 256.
 type Record struct {
 	Key     Key
 	ID      string // game id, set by Create: random, URL-safe; buttons carry it
-	Version int64  // optimistic-lock version: 1 after Create, +1 on every successful Update
+	Version int64  // optimistic-lock version: 1 after Create, +1 on every successful update
 	Status  Status
 	Finish  Finish // how the whole record finished, when Status is StatusFinished
 
 	Challenger, Opponent Player
 	RedID                string // ID of the player who is Red (moves first) in the current round
 
-	Rows, Cols, Connect, FirstTo int           // the variant chosen in the challenge; FirstTo is the match length, ≥ 1
-	Rounds                       []RoundResult // finished rounds of this match, in order
-	Game                         []byte        // engine encoding of the current round; nil while pending
+	// Game is the current round. While a challenge is pending it is the
+	// empty board of the variant chosen: the board size and line length are
+	// always Game.Config().
+	Game    *engine.Game
+	FirstTo int           // the match length in wins, ≥ 1
+	Rounds  []RoundResult // finished rounds of this match, in order
 
-	AILevel   string // "" for human vs human; else the AI level, and the AI's Player.ID is the opponent
+	AILevel   solver.Level // LevelNone for human vs human; else the AI's level, and the AI is the Opponent
 	Rematches int
 	Message   MessageRef
 
@@ -117,50 +110,32 @@ type Record struct {
 	ExpiresAt        time.Time // when a pending challenge lapses; zero means never
 }
 
-// Config returns the record's variant as an engine configuration.
-func (r *Record) Config() engine.Config {
-	return engine.Config{Rows: r.Rows, Cols: r.Cols, Connect: r.Connect}
-}
+// Config returns the record's variant: the size and line length of its game.
+func (r *Record) Config() engine.Config { return r.Game.Config() }
 
-// DecodeGame decodes the current round. It returns an error when there is no
-// game yet, when the encoding is invalid, or when the game's variant is not the
-// record's.
-func (r *Record) DecodeGame() (*engine.Game, error) {
-	if len(r.Game) == 0 {
-		return nil, errors.New("sessions: record has no game")
-	}
-	g, err := engine.Decode(r.Game)
-	if err != nil {
-		return nil, fmt.Errorf("sessions: decode game: %w", err)
-	}
-	if got, want := g.Config(), r.Config(); got != want {
-		return nil, fmt.Errorf("sessions: game variant %+v, record says %+v", got, want)
-	}
-	return g, nil
-}
-
-// active reports whether the record blocks a new challenge at time now.
-func (r *Record) active(now time.Time) bool {
+// Active reports whether the record blocks a new challenge at time now: a
+// game being played, or a challenge not yet expired.
+func (r *Record) Active(now time.Time) bool {
 	switch r.Status {
 	case StatusFinished:
 		return false
 	case StatusPending:
 		// In whole milliseconds, as the Redis script compares them.
-		return r.ExpiresAt.IsZero() || expiresMS(r.ExpiresAt) >= now.UnixMilli()
+		return r.ExpiresAt.IsZero() || r.ExpiresAt.UnixMilli() >= now.UnixMilli()
 	}
 	return true
 }
 
-// clone returns a deep copy of r, with empty slices as nil (as after a round
-// trip through JSON).
-func (r *Record) clone() *Record {
+// Clone returns a deep copy of r, with empty slices as nil (as after a round
+// trip through a store).
+func (r *Record) Clone() *Record {
 	c := *r
-	c.Rounds, c.Game = nil, nil
+	c.Rounds = nil
 	if len(r.Rounds) > 0 {
 		c.Rounds = slices.Clone(r.Rounds)
 	}
-	if len(r.Game) > 0 {
-		c.Game = slices.Clone(r.Game)
+	if r.Game != nil {
+		c.Game = r.Game.Clone()
 	}
 	return &c
 }
@@ -178,15 +153,87 @@ func (r *Record) PlayerByID(id string) (Player, bool) {
 	return Player{}, false
 }
 
-// validate reports the first thing wrong with r as a stored record. Stores run
-// it before every write (so they never write what they would refuse to read)
-// and after every read.
-func (r *Record) validate() error {
+// Started reports whether a game was ever played in the record: the
+// challenge was accepted (or the game began at once, against the AI).
+// Declined, cancelled and expired challenges never started.
+func (r *Record) Started() bool { return r.RedID != "" }
+
+// Colors returns the Red and Yellow players of the current round.
+func (r *Record) Colors() (red, yellow Player) {
+	if r.RedID == r.Opponent.ID {
+		return r.Opponent, r.Challenger
+	}
+	return r.Challenger, r.Opponent
+}
+
+// ColorOf returns the color userID plays in the current round, or
+// engine.NoPlayer for someone not in the game.
+func (r *Record) ColorOf(userID string) engine.Player {
+	if userID == "" {
+		return engine.NoPlayer
+	}
+	red, yellow := r.Colors()
+	switch userID {
+	case red.ID:
+		return engine.Red
+	case yellow.ID:
+		return engine.Yellow
+	}
+	return engine.NoPlayer
+}
+
+// PlayerOf returns the player of color c in the current round (Red for
+// anything but Yellow).
+func (r *Record) PlayerOf(c engine.Player) Player {
+	red, yellow := r.Colors()
+	if c == engine.Yellow {
+		return yellow
+	}
+	return red
+}
+
+// Wins returns how many rounds of the match userID has won.
+func (r *Record) Wins(userID string) int {
+	n := 0
+	for _, rr := range r.Rounds {
+		if rr.Winner != "" && rr.Winner == userID {
+			n++
+		}
+	}
+	return n
+}
+
+// Draws returns how many rounds of the match were drawn.
+func (r *Record) Draws() int {
+	n := 0
+	for _, rr := range r.Rounds {
+		if rr.Winner == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Score returns the match score: the challenger's and the opponent's wins.
+func (r *Record) Score() (challenger, opponent int) {
+	return r.Wins(r.Challenger.ID), r.Wins(r.Opponent.ID)
+}
+
+// MatchWon reports whether a player has reached FirstTo wins.
+func (r *Record) MatchWon() bool {
+	a, b := r.Score()
+	return max(a, b) >= r.FirstTo
+}
+
+// Validate reports the first thing wrong with r as a stored record. Stores
+// run it before every write (so they never write what they would refuse to
+// read) and after every read.
+func (r *Record) Validate() error {
 	if err := r.Key.Validate(); err != nil {
 		return err
 	}
-	if !validGameID(r.ID) {
-		return fmt.Errorf("game id %q is not 1-%d URL-safe characters", r.ID, maxGameIDLen)
+	if !ValidGameID(r.ID) {
+		return fmt.Errorf("game id %q is not 1-%d URL-safe characters", r.ID, MaxGameIDLen)
 	}
 	if r.Version < 1 {
 		return fmt.Errorf("version %d < 1", r.Version)
@@ -217,32 +264,25 @@ func (r *Record) validate() error {
 			return fmt.Errorf("red %q is neither player", r.RedID)
 		}
 	}
-	if r.FirstTo < 1 || r.FirstTo > maxFirstTo {
-		return fmt.Errorf("first-to %d out of range 1-%d", r.FirstTo, maxFirstTo)
+	if r.FirstTo < 1 || r.FirstTo > MaxFirstTo {
+		return fmt.Errorf("first-to %d out of range 1-%d", r.FirstTo, MaxFirstTo)
 	}
-	if err := r.Config().Validate(); err != nil {
-		return fmt.Errorf("variant: %w", err)
+	switch {
+	case r.Game == nil:
+		return errors.New("record has no game")
+	case r.Status == StatusPending && r.Game.Moves() != 0:
+		return errors.New("pending challenge has moves played")
 	}
-	if len(r.Rounds) > maxRounds {
-		return fmt.Errorf("%d rounds, more than %d", len(r.Rounds), maxRounds)
+	if len(r.Rounds) > MaxRounds {
+		return fmt.Errorf("%d rounds, more than %d", len(r.Rounds), MaxRounds)
 	}
 	for i, rr := range r.Rounds {
 		if err := r.validRound(rr); err != nil {
 			return fmt.Errorf("round %d: %w", i+1, err)
 		}
 	}
-	switch {
-	case r.Status == StatusPending && len(r.Game) != 0:
-		return errors.New("pending challenge has a game")
-	case r.Status == StatusPlaying && len(r.Game) == 0:
-		return errors.New("game in play has no board")
-	case len(r.Game) != 0:
-		if _, err := r.DecodeGame(); err != nil {
-			return err
-		}
-	}
-	if len(r.AILevel) > maxLevelLen {
-		return fmt.Errorf("AI level longer than %d bytes", maxLevelLen)
+	if r.AILevel < solver.LevelNone || r.AILevel > solver.Hard {
+		return fmt.Errorf("AI level %v unknown", r.AILevel)
 	}
 	if r.Rematches < 0 {
 		return fmt.Errorf("rematches %d < 0", r.Rematches)
@@ -253,8 +293,8 @@ func (r *Record) validate() error {
 		}
 	}
 	for _, s := range [...]string{r.Message.Channel, r.Message.Timestamp, r.Message.MessageID} {
-		if len(s) > maxRefLen {
-			return fmt.Errorf("message reference part longer than %d bytes", maxRefLen)
+		if len(s) > MaxRefLen {
+			return fmt.Errorf("message reference part longer than %d bytes", MaxRefLen)
 		}
 	}
 	return nil
@@ -282,16 +322,18 @@ func validPlayer(role string, p Player, required bool) error {
 		return fmt.Errorf("%s has no id", role)
 	case p.ID == "" && p.Name != "":
 		return fmt.Errorf("%s has a name but no id", role)
-	case len(p.ID) > maxIDLen:
-		return fmt.Errorf("%s id longer than %d bytes", role, maxIDLen)
-	case len(p.Name) > maxNameLen:
-		return fmt.Errorf("%s name longer than %d bytes", role, maxNameLen)
+	case len(p.ID) > MaxIDLen:
+		return fmt.Errorf("%s id longer than %d bytes", role, MaxIDLen)
+	case len(p.Name) > MaxNameLen:
+		return fmt.Errorf("%s name longer than %d bytes", role, MaxNameLen)
 	}
 	return nil
 }
 
-func validGameID(id string) bool {
-	if id == "" || len(id) > maxGameIDLen {
+// ValidGameID reports whether id is 1 to 64 URL-safe characters, the form of
+// Record.ID.
+func ValidGameID(id string) bool {
+	if id == "" || len(id) > MaxGameIDLen {
 		return false
 	}
 	for i := 0; i < len(id); i++ {

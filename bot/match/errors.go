@@ -1,0 +1,107 @@
+package match
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors of the store contract. Check them with errors.Is: stores
+// wrap them with the operation and the channel.
+var (
+	// ErrNoGame means the channel has no record (none was created, or it expired or was deleted).
+	ErrNoGame = errors.New("match: no game in this channel")
+	// ErrBusy means the channel already has an active record; the error is a *BusyError.
+	ErrBusy = errors.New("match: channel is busy")
+	// ErrConflict means an update lost the compare-and-set race on every retry.
+	ErrConflict = errors.New("match: too many concurrent updates")
+	// ErrCorrupt means a stored record could not be read back; the error is a
+	// *CorruptError.
+	ErrCorrupt = errors.New("match: corrupt record")
+	// ErrUnavailable means the store could not be reached in time (connection
+	// refused or lost, timeout, server loading or failing over, deadline
+	// exceeded). Trying again later may succeed.
+	ErrUnavailable = errors.New("match: store unavailable")
+	// ErrNoChange, returned (possibly wrapped) by an update function, makes
+	// the store write nothing and return the record with a nil error.
+	ErrNoChange = errors.New("match: no change")
+	// ErrInvalid means a record or tally handed to the store breaks the rules
+	// of a stored record; nothing was written.
+	ErrInvalid = errors.New("match: invalid record")
+)
+
+// BusyError is returned by a store's Create when the channel already has an
+// active record. It matches errors.Is(err, ErrBusy).
+type BusyError struct {
+	Existing *Record // the channel's active record
+}
+
+func (e *BusyError) Error() string {
+	r := e.Existing
+	if r == nil {
+		return ErrBusy.Error()
+	}
+	what := "a game"
+	if r.Status == StatusPending {
+		what = "a challenge"
+	}
+	return fmt.Sprintf("match: channel %s is busy: %s between %s and %s", r.Key, what, playerLabel(r.Challenger), playerLabel(r.Opponent))
+}
+
+// Is reports whether target is ErrBusy.
+func (e *BusyError) Is(target error) bool { return target == ErrBusy }
+
+func playerLabel(p Player) string {
+	switch {
+	case p.ID == "":
+		return "anyone"
+	case p.Name == "":
+		return p.ID
+	}
+	return fmt.Sprintf("%s (%s)", p.Name, p.ID)
+}
+
+// CorruptError is returned when a stored value cannot be read back: it does
+// not parse, has an unknown schema, is of the wrong type, or breaks a rule of
+// a stored record. It matches errors.Is(err, ErrCorrupt).
+type CorruptError struct {
+	Key Key   // the channel whose data is corrupt
+	Err error // what is wrong with it
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("match: corrupt data for channel %s: %v", e.Key, e.Err)
+}
+
+// Is reports whether target is ErrCorrupt.
+func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
+
+// Unwrap returns the reason.
+func (e *CorruptError) Unwrap() error { return e.Err }
+
+// Repair is what a store's Repair did to a channel's data.
+type Repair struct {
+	// Record says what became of the channel's record.
+	Record RecordRepair
+	// EntriesDropped counts leaderboard entries removed because they could
+	// not be read; the others were kept.
+	EntriesDropped int
+	// LeaderboardCleared is set when the leaderboard was of the wrong type
+	// and was removed as a whole.
+	LeaderboardCleared bool
+}
+
+// Changed reports whether the repair removed anything.
+func (r Repair) Changed() bool {
+	return r.Record == RecordCleared || r.EntriesDropped > 0 || r.LeaderboardCleared
+}
+
+// RecordRepair is what a repair did to a channel's record. The zero value
+// means there was none.
+type RecordRepair uint8
+
+// What a repair can do to a record.
+const (
+	RecordNone    RecordRepair = iota // the channel had no record
+	RecordFine                        // the record was readable and was kept
+	RecordCleared                     // the record was damaged and was removed
+)

@@ -1,0 +1,50 @@
+package match
+
+import "fmt"
+
+// Tally is what an update adds to the channel leaderboard: a win for Winner
+// and a loss for Loser, or, when Draw is set, a draw for each of the two. The
+// zero value adds nothing. A resignation or a timeout claim is a win for the
+// opponent like any other.
+type Tally struct {
+	Winner, Loser Player // for a draw, just the two players
+	Draw          bool
+}
+
+// IsZero reports whether t adds nothing.
+func (t Tally) IsZero() bool { return t == Tally{} }
+
+// Validate reports what is wrong with t as a leaderboard change: a player
+// without an id, over-long ids or names, or a player against themself.
+func (t Tally) Validate() error {
+	if t.IsZero() {
+		return nil
+	}
+	if err := validPlayer("tally winner", t.Winner, true); err != nil {
+		return err
+	}
+	if err := validPlayer("tally loser", t.Loser, true); err != nil {
+		return err
+	}
+	if t.Winner.ID == t.Loser.ID {
+		return fmt.Errorf("tally: %q against themself", t.Winner.ID)
+	}
+	return nil
+}
+
+// Standing is one player's record in a channel.
+type Standing struct {
+	Player              Player
+	Wins, Losses, Draws int
+}
+
+// Games returns the number of games the player finished.
+func (s Standing) Games() int { return s.Wins + s.Losses + s.Draws }
+
+// WinRate returns wins per finished game, 0 when there are none.
+func (s Standing) WinRate() float64 {
+	if g := s.Games(); g > 0 {
+		return float64(s.Wins) / float64(g)
+	}
+	return 0
+}
