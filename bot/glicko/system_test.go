@@ -147,10 +147,11 @@ func TestFirstGame(t *testing.T) {
 	}
 }
 
-// TestDeviationFloor checks the behaviour of per-game rating periods: the
-// deviation falls below the provisional mark after some games and then
-// settles at the level where a game's information balances the volatility
-// added by step 6, instead of falling towards zero.
+// TestDeviationFloor checks the behaviour of per-game rating periods: a new
+// player alternating wins and losses against a 1500/60 opponent is no
+// longer provisional after 10 games, and the deviation then settles at the
+// level where a game's information balances the volatility added by step
+// 6 (60.27), instead of falling towards zero.
 func TestDeviationFloor(t *testing.T) {
 	sys := DefaultSystem()
 	r := Default()
@@ -169,11 +170,27 @@ func TestDeviationFloor(t *testing.T) {
 			established = i
 		}
 	}
-	if established == 0 || established > 20 {
-		t.Errorf("deviation fell to %v or below after %d games, want within 20", ProvisionalDeviation, established)
+	if established != 10 {
+		t.Errorf("deviation fell to %v or below after %d games, want 10", ProvisionalDeviation, established)
 	}
-	if r.Deviation < 40 || r.Deviation > 80 {
-		t.Errorf("deviation after 300 alternating games = %.2f, want it settled between 40 and 80", r.Deviation)
+	if !near(r.Deviation, 60.27, 0.01) {
+		t.Errorf("deviation after 300 alternating games = %.4f, want it settled at 60.27", r.Deviation)
+	}
+}
+
+// TestUpsetWithSeveralRoots pins a period where step 5's f has three roots
+// (near ln σ′² = −5.63, 4.41 and 17.53): a 400/350 player beats a 2400/50
+// one. The paper's iteration, started from A = ln σ² = −5.63, lands on the
+// first, so the volatility barely moves; a solver that found another root
+// would give σ′ = 9.1 or more. The game says so little (the expected score
+// is almost 0 and the opponent is certain) that the deviation grows.
+func TestUpsetWithSeveralRoots(t *testing.T) {
+	got, err := DefaultSystem().Update(Rating{400, 350, 0.06}, []Result{{Opponent: Rating{2400, 50, 0.06}, Score: Win}})
+	if err != nil {
+		t.Fatalf("Update error: %v", err)
+	}
+	if !near(got.Volatility, 0.0600132, 0.0000001) || !near(got.Rating, 1097.03, 0.01) || !near(got.Deviation, 350.15, 0.01) {
+		t.Errorf("400/350 beats 2400/50: %+v, want 1097.03/350.15/0.0600132", got)
 	}
 }
 
