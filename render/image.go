@@ -35,7 +35,7 @@ type ImageOptions struct {
 	Palette ImagePalette
 	// CellSize is the side of one cell in pixels, MinCellSize to
 	// MaxCellSize; 0 means DefaultCellSize. A 7 × 6 board at the default
-	// is 464 × 432 pixels.
+	// is 464 × 428 pixels.
 	CellSize int
 	// Delay is how long a GIF shows each move, DefaultDelay if 0. GIFs
 	// count time in hundredths of a second: it is rounded to that.
@@ -61,6 +61,7 @@ type OptionError struct {
 	Want   string // what it may be
 }
 
+// Error says which option is out of range and what it may be.
 func (e *OptionError) Error() string {
 	return fmt.Sprintf("render: image option %s = %s out of range (want %s)", e.Option, e.Value, e.Want)
 }
@@ -96,8 +97,8 @@ func (o ImageOptions) withDefaults() (ImageOptions, error) {
 // Image returns g's board drawn as a paletted image: the discs in their
 // holes on the board, the column numbers 1, 2, ... under the columns, a dot
 // on the last move's disc and a ring around each disc of the winning line.
-// The same game and options always give the same pixels. It returns an
-// *OptionError if o is out of range.
+// The same game and options always give the same pixels; it is safe for
+// concurrent use. It returns an *OptionError if o is out of range.
 func Image(g *engine.Game, o ImageOptions) (*image.Paletted, error) {
 	o, err := o.withDefaults()
 	if err != nil {
@@ -217,7 +218,7 @@ func newCanvas(cfg engine.Config, o ImageOptions) (*canvas, error) {
 }
 
 // circle returns the coverage of a circle of radius r centred in an s × s
-// square, anti-aliased.
+// square, anti-aliased, cut to the pixels the circle touches.
 func circle(z *vector.Rasterizer, s int, r float32) *image.Alpha {
 	z.Reset(s, s)
 	c := float32(s) / 2
@@ -230,7 +231,8 @@ func circle(z *vector.Rasterizer, s int, r float32) *image.Alpha {
 	z.ClosePath()
 	a := image.NewAlpha(image.Rect(0, 0, s, s))
 	z.Draw(a, a.Bounds(), image.Opaque, image.Point{})
-	return a
+	lo, hi := int(c-r)-1, int(c+r)+2
+	return a.SubImage(image.Rect(lo, lo, hi, hi).Intersect(a.Rect)).(*image.Alpha)
 }
 
 // cell returns the square of the cell in row r (0 at the bottom), column c.
@@ -279,7 +281,7 @@ func (cv *canvas) tile(l look) *image.Paletted {
 	th, m, dst := &cv.th, &cv.masks, cv.scratch
 	draw.Draw(dst, dst.Rect, image.NewUniform(th.board), image.Point{}, draw.Src)
 	over := func(mask *image.Alpha, col color.RGBA) {
-		draw.DrawMask(dst, dst.Rect, image.NewUniform(col), image.Point{}, mask, image.Point{}, draw.Over)
+		draw.DrawMask(dst, mask.Rect, image.NewUniform(col), image.Point{}, mask, mask.Rect.Min, draw.Over)
 	}
 	if l.win {
 		over(m.win, th.win)

@@ -443,3 +443,42 @@ func TestImageGolden(t *testing.T) {
 		})
 	}
 }
+
+func TestImageSize(t *testing.T) {
+	img, err := Image(game(t, engine.DefaultConfig()), ImageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := img.Bounds().Size(), image.Pt(464, 428); got != want {
+		t.Errorf("7 × 6 board at the default cell size: %v, want %v as ImageOptions documents", got, want)
+	}
+}
+
+// TestImageConcurrent draws the same game from several goroutines at once,
+// for the race detector, and checks that they agree.
+func TestImageConcurrent(t *testing.T) {
+	g := game(t, engine.DefaultConfig(), diagonal...)
+	out := make([][]byte, 4)
+	done := make(chan error, len(out))
+	for i := range out {
+		go func() {
+			var buf bytes.Buffer
+			err := PNG(&buf, g, ImageOptions{Palette: ImageColourBlind})
+			if err == nil {
+				err = GIF(&buf, g, ImageOptions{CellSize: MinCellSize})
+			}
+			out[i] = buf.Bytes()
+			done <- err
+		}()
+	}
+	for range out {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range out {
+		if !bytes.Equal(out[i], out[0]) {
+			t.Errorf("goroutine %d drew different bytes from goroutine 0", i)
+		}
+	}
+}

@@ -38,6 +38,7 @@ type PaletteError struct {
 	Name string // the name as given
 }
 
+// Error names the palette and the names that are known.
 func (e *PaletteError) Error() string {
 	return fmt.Sprintf("render: unknown image palette %q (want standard or colourblind)", e.Name)
 }

@@ -59,34 +59,45 @@ func mix(b, a color.RGBA, k, n int) color.RGBA {
 // depends only on the colour, never on the order pixels are met in.
 type quantizer struct {
 	pal    color.Palette
-	exact  map[uint32]uint8
-	bucket []uint16 // by 15-bit bucket: index+1 of its colour, 0 if not yet known
+	exact  map[uint32]uint8 // the table's colours
+	bucket []uint16         // by bucket: its colour's index | known, and whether it holds one of exact
 }
+
+const (
+	bucketKnown    = 1 << 8 // the low 8 bits hold the index of the colour nearest the bucket's middle
+	bucketHasExact = 1 << 9 // a colour of the table falls in the bucket
+)
 
 func newQuantizer(pal color.Palette) *quantizer {
 	q := &quantizer{pal: pal, exact: make(map[uint32]uint8, len(pal)), bucket: make([]uint16, 1<<15)}
 	for i := len(pal) - 1; i >= 0; i-- { // the first of equal colours wins
 		r, g, b, _ := pal[i].RGBA()
-		q.exact[key(uint8(r>>8), uint8(g>>8), uint8(b>>8))] = uint8(i)
+		c := color.RGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8)}
+		q.exact[key(c.R, c.G, c.B)] = uint8(i)
+		q.bucket[bucketOf(c)] |= bucketHasExact
 	}
 	return q
 }
 
 func key(r, g, b uint8) uint32 { return uint32(r)<<16 | uint32(g)<<8 | uint32(b) }
 
+func bucketOf(c color.RGBA) int { return int(c.R>>3)<<10 | int(c.G>>3)<<5 | int(c.B>>3) }
+
 // nearest returns the index of the table's colour for c.
 func (q *quantizer) nearest(c color.RGBA) uint8 {
-	if i, ok := q.exact[key(c.R, c.G, c.B)]; ok {
-		return i
+	b := bucketOf(c)
+	v := q.bucket[b]
+	if v&bucketHasExact != 0 {
+		if i, ok := q.exact[key(c.R, c.G, c.B)]; ok {
+			return i
+		}
 	}
-	b := int(c.R>>3)<<10 | int(c.G>>3)<<5 | int(c.B>>3)
-	if v := q.bucket[b]; v != 0 {
-		return uint8(v - 1)
+	if v&bucketKnown == 0 {
+		mid := color.RGBA{R: c.R&^7 | 4, G: c.G&^7 | 4, B: c.B&^7 | 4, A: 0xff}
+		v |= bucketKnown | uint16(q.pal.Index(mid))
+		q.bucket[b] = v
 	}
-	mid := color.RGBA{R: c.R&^7 | 4, G: c.G&^7 | 4, B: c.B&^7 | 4, A: 0xff}
-	i := q.pal.Index(mid)
-	q.bucket[b] = uint16(i + 1)
-	return uint8(i)
+	return uint8(v)
 }
 
 // convert sets the pixels of dst in r to the table's colours for those of
