@@ -1,10 +1,12 @@
-// Package render draws a Connect Four game as emoji text for chat, in a
+// Package render draws a Connect Four game for chat: as emoji text, in a
 // palette chosen by the caller (Slack shortcodes or Unicode for Discord and
-// terminals), and describes it in words for notifications and screen
-// readers.
+// terminals); as a PNG picture of the board or an animated GIF replay, in
+// the standard or the colour-blind safe colours; and in words, for
+// notifications, alt text and screen readers.
 //
-// It imports only the engine: it knows nothing of chat platforms, the store
-// or how the text is sent.
+// It imports only the engine (and golang.org/x/image to draw): it knows
+// nothing of chat platforms, the store or how the text or images are sent.
+// It is pure: every function may be called concurrently.
 package render
 
 import (
@@ -84,50 +86,67 @@ func (p Palette) disc(pl engine.Player, win bool) string {
 	return p.Empty
 }
 
-// Names are the display names of the two players, for Describe.
+// Names are the display names of the two players, for Describe and
+// AltText.
 type Names struct{ Red, Yellow string }
 
-func (n Names) of(p engine.Player) string {
+// of returns p's name with its colour in pal, such as "alice (red)", or the
+// colour alone when p has no name.
+func (n Names) of(p engine.Player, pal ImagePalette) string {
 	name := n.Red
 	if p == engine.Yellow {
 		name = n.Yellow
 	}
 	if name == "" {
-		return p.String()
+		return pal.PlayerColour(p)
 	}
-	return fmt.Sprintf("%s (%s)", name, p)
+	return fmt.Sprintf("%s (%s)", name, pal.PlayerColour(p))
 }
 
 // Describe says the state of g in words, with no emoji: the board size, the
 // moves played, the last move and who is to move, or how the game ended.
 func Describe(g *engine.Game, n Names) string {
-	cfg := g.Config()
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "Connect %d on %d rows by %d columns. ", cfg.Connect, cfg.Rows, cfg.Cols)
+	describe(&sb, g, n, ImageStandard, false)
+	return sb.String()
+}
+
+// describe writes Describe's text, with the colours named as in pal; with
+// detail, it also lists the discs column by column and says where the
+// winning line runs, as AltText does.
+func describe(sb *strings.Builder, g *engine.Game, n Names, pal ImagePalette, detail bool) {
+	cfg := g.Config()
+	fmt.Fprintf(sb, "Connect %d on %d rows by %d columns. ", cfg.Connect, cfg.Rows, cfg.Cols)
+	if detail {
+		writeColumns(sb, g, pal)
+	}
 	switch m := g.Moves(); m {
 	case 0:
 		sb.WriteString("No moves yet. ")
 	case 1:
 		sb.WriteString("1 move played")
 	default:
-		fmt.Fprintf(&sb, "%d moves played", m)
+		fmt.Fprintf(sb, "%d moves played", m)
 	}
 	if last, ok := g.LastMove(); ok {
 		who := engine.Red
 		if g.Moves()%2 == 0 {
 			who = engine.Yellow
 		}
-		fmt.Fprintf(&sb, "; last: %s in column %d. ", n.of(who), last.Col+1)
+		fmt.Fprintf(sb, "; last: %s in column %d. ", n.of(who, pal), last.Col+1)
 	}
 	switch g.State() {
 	case engine.InProgress:
-		fmt.Fprintf(&sb, "%s to move.", n.of(g.Turn()))
+		fmt.Fprintf(sb, "%s to move.", n.of(g.Turn(), pal))
 	case engine.Won:
-		fmt.Fprintf(&sb, "%s won by connecting %d.", n.of(g.Winner()), cfg.Connect)
+		fmt.Fprintf(sb, "%s won by connecting %d", n.of(g.Winner(), pal), cfg.Connect)
+		if detail {
+			writeLines(sb, g)
+		}
+		sb.WriteString(".")
 	case engine.Draw:
 		sb.WriteString("The board is full: a draw.")
 	case engine.Resigned:
-		fmt.Fprintf(&sb, "%s resigned; %s won.", n.of(g.Winner().Other()), n.of(g.Winner()))
+		fmt.Fprintf(sb, "%s resigned; %s won.", n.of(g.Winner().Other(), pal), n.of(g.Winner(), pal))
 	}
-	return sb.String()
 }
