@@ -134,6 +134,13 @@ type Command struct {
 	Self match.Player
 	// Message is the message a button was clicked on, if any.
 	Message match.MessageRef
+	// Nonce identifies the signed request this command came from (Discord:
+	// the interaction id; Slack: a hash of the request's timestamp and
+	// signature), so that a replay of the same request within the
+	// platforms' 5-minute window changes nothing, on any replica. Empty
+	// where there is no signed request (the terminal); at most 128
+	// URL-safe characters.
+	Nonce string
 	Request
 }
 
