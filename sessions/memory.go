@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -23,12 +24,18 @@ type Memory struct {
 	mu     sync.Mutex
 	games  map[match.Key]memGame
 	boards map[match.Key]*memBoard
-	writes int // since the last sweep
+	seen   map[seenKey]time.Time // nonces of requests that wrote, until when they are kept
+	writes int                   // since the last sweep
 }
 
 type memGame struct {
 	rec     *match.Record // never handed out: callers get clones
 	expires time.Time
+}
+
+type seenKey struct {
+	key   match.Key
+	nonce string
 }
 
 type memBoard struct {
@@ -39,7 +46,7 @@ type memBoard struct {
 // NewMemory returns an empty in-memory store. Invalid options (see
 // Options.Validate) make every operation, Ping included, return the problem.
 func NewMemory(opt Options) *Memory {
-	return &Memory{cfg: newConfig(opt), games: map[match.Key]memGame{}, boards: map[match.Key]*memBoard{}}
+	return &Memory{cfg: newConfig(opt), games: map[match.Key]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}}
 }
 
 // game returns the live record of k, dropping it if expired. Call with mu held.
@@ -73,6 +80,11 @@ func (m *Memory) put(rec *match.Record, now time.Time) {
 		for k := range m.boards {
 			m.board(k, now)
 		}
+		for k, until := range m.seen {
+			if !now.Before(until) {
+				delete(m.seen, k)
+			}
+		}
 	}
 }
 
@@ -94,7 +106,7 @@ func (m *Memory) begin(ctx context.Context, op string, k match.Key, checkKey boo
 
 // Create implements the store's Create.
 func (m *Memory) Create(ctx context.Context, rec *match.Record) error {
-	n, err := m.cfg.prepareCreate(rec)
+	n, err := m.cfg.prepareCreate(ctx, rec)
 	if err != nil {
 		return err
 	}
@@ -104,10 +116,14 @@ func (m *Memory) Create(ctx context.Context, rec *match.Record) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.cfg.now()
+	if m.replayed(ctx, n.Key, now) {
+		return fmt.Errorf("sessions: create %s: %w", n.Key, match.ErrReplay)
+	}
 	if cur, ok := m.game(n.Key, now); ok && cur.Active(now) {
 		return &match.BusyError{Existing: cur.Clone()}
 	}
 	m.put(n.Clone(), now)
+	m.see(ctx, n.Key, now)
 	*rec = *n
 	return nil
 }
@@ -142,14 +158,36 @@ func (m *Memory) cas(ctx context.Context, cur, next *match.Record, t match.Tally
 	if !ok {
 		return false, nil, match.ErrNoGame
 	}
+	if m.replayed(ctx, next.Key, now) {
+		return false, nil, fmt.Errorf("sessions: update %s: %w", next.Key, match.ErrReplay)
+	}
 	if stored.ID != cur.ID || stored.Version != cur.Version {
 		return false, stored.Clone(), nil
 	}
 	m.put(next.Clone(), now)
+	m.see(ctx, next.Key, now)
 	if !t.IsZero() {
 		m.tally(next.Key, t, now)
 	}
 	return true, nil, nil
+}
+
+// replayed reports whether ctx's nonce has written in k within the replay
+// window. Call with mu held.
+func (m *Memory) replayed(ctx context.Context, k match.Key, now time.Time) bool {
+	n := match.Nonce(ctx)
+	if n == "" {
+		return false
+	}
+	until, ok := m.seen[seenKey{k, n}]
+	return ok && now.Before(until)
+}
+
+// see records ctx's nonce as having written in k. Call with mu held.
+func (m *Memory) see(ctx context.Context, k match.Key, now time.Time) {
+	if n := match.Nonce(ctx); n != "" {
+		m.seen[seenKey{k, n}] = now.Add(replayWindow)
+	}
 }
 
 // tally adds t to k's leaderboard and refreshes its TTL. Call with mu held.

@@ -45,6 +45,22 @@ func NewRedis(c redis.UniversalClient, opt Options) *Redis {
 func (s *Redis) gameKey(k match.Key) string { return s.cfg.prefix + "{" + k.String() + "}:game" }
 func (s *Redis) lbKey(k match.Key) string   { return s.cfg.prefix + "{" + k.String() + "}:lb" }
 
+// onceKey is where a request's nonce is recorded, under the channel's hash
+// tag so that the script writing the record can record it too.
+func (s *Redis) onceKey(k match.Key, nonce string) string {
+	return s.cfg.prefix + "{" + k.String() + "}:once:" + nonce
+}
+
+// withNonce appends the nonce key of ctx's nonce, if any, to keys, and its
+// TTL to args.
+func (s *Redis) withNonce(ctx context.Context, k match.Key, keys []string, args []any) ([]string, []any) {
+	if n := match.Nonce(ctx); n != "" {
+		keys = append(keys, s.onceKey(k, n))
+		args = append(args, replayWindow.Milliseconds())
+	}
+	return keys, args
+}
+
 // fail wraps a client error for op on k and reports it to the Error hook.
 func (s *Redis) fail(op string, k match.Key, err error) error {
 	err = storeError(op, k, err)
@@ -68,7 +84,7 @@ func (s *Redis) begin(k match.Key) error {
 
 // Create implements the store's Create with one script call.
 func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
-	n, err := s.cfg.prepareCreate(rec)
+	n, err := s.cfg.prepareCreate(ctx, rec)
 	if err != nil {
 		return err
 	}
@@ -77,8 +93,9 @@ func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 	if err != nil {
 		return fmt.Errorf("sessions: create %s: %w: %w", n.Key, match.ErrInvalid, err)
 	}
-	res, err := createScript.Run(ctx, s.c, []string{s.gameKey(n.Key)},
-		b, s.cfg.ttl(n).Milliseconds(), s.cfg.now().UnixMilli(), op).Slice()
+	keys, args := s.withNonce(ctx, n.Key, []string{s.gameKey(n.Key)},
+		[]any{b, s.cfg.ttl(n).Milliseconds(), s.cfg.now().UnixMilli(), op})
+	res, err := createScript.Run(ctx, s.c, keys, args...).Slice()
 	if err != nil {
 		return s.fail("create", n.Key, err)
 	}
@@ -93,6 +110,8 @@ func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 			return s.corrupt("create", err)
 		}
 		return &match.BusyError{Existing: cur}
+	case code == 3:
+		return fmt.Errorf("sessions: create %s: %w", n.Key, match.ErrReplay)
 	case code == -2:
 		return s.corrupt("create", wrongType(n.Key, "game", arg))
 	}
@@ -186,9 +205,10 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 	default:
 		kind = "w"
 	}
-	res, err := casScript.Run(ctx, s.c, []string{s.gameKey(k), s.lbKey(k)},
+	keys, args := s.withNonce(ctx, k, []string{s.gameKey(k), s.lbKey(k)}, []any{
 		cur.Version, b, s.cfg.ttl(next).Milliseconds(), op, kind,
-		t.Winner.ID, t.Winner.Name, t.Loser.ID, t.Loser.Name, s.cfg.lbTTL.Milliseconds(), cur.ID).Slice()
+		t.Winner.ID, t.Winner.Name, t.Loser.ID, t.Loser.Name, s.cfg.lbTTL.Milliseconds(), cur.ID})
+	res, err := casScript.Run(ctx, s.c, keys, args...).Slice()
 	if err != nil {
 		return false, nil, s.fail("update", k, err)
 	}
@@ -204,6 +224,8 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 		}
 		s.cache.put(stored.Clone())
 		return false, stored, nil
+	case 3:
+		return false, nil, fmt.Errorf("sessions: update %s: %w", k, match.ErrReplay)
 	case -1:
 		s.cache.drop(k)
 		return false, nil, match.ErrNoGame

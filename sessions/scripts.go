@@ -17,29 +17,34 @@ import "github.com/redis/go-redis/v9"
 //
 //	KEYS[1] the record   ARGV[1] the JSON   ARGV[2] TTL in ms   ARGV[3] now in Unix ms
 //	ARGV[4] the write token inside the JSON
+//	KEYS[2] (optional) the request's nonce   ARGV[5] its TTL in ms
 //
 // It returns {1} when stored (or when the stored value carries this write's
-// token: a resend of a Create that landed), {0, existing JSON} when busy, and
-// {-2, type} when the key holds something other than a string. An existing
-// value that cjson cannot read counts as active: the caller reports it as
-// corrupt.
+// token: a resend of a Create that landed), {0, existing JSON} when busy,
+// {3} when the nonce has been seen (a replayed request), and {-2, type} when
+// the key holds something other than a string. An existing value that cjson
+// cannot read counts as active: the caller reports it as corrupt.
 var createScript = redis.NewScript(`
 local t = redis.call('TYPE', KEYS[1]).ok
 if t ~= 'none' and t ~= 'string' then return {-2, t} end
 local cur = redis.call('GET', KEYS[1])
+local r = nil
 if cur then
-  local ok, r = pcall(cjson.decode, cur)
-  if ok and type(r) == 'table' then
-    if r['op'] == ARGV[4] then return {1} end
-    local st = r['status']
-    local exp = tonumber(r['expires_ms']) or 0
-    if st == 3 or (st == 1 and exp > 0 and exp < tonumber(ARGV[3])) then
-      cur = false
-    end
-  end
-  if cur then return {0, cur} end
+  local ok, v = pcall(cjson.decode, cur)
+  if ok and type(v) == 'table' then r = v end
 end
+if r and r['op'] == ARGV[4] then return {1} end
+if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then return {3} end
+if cur and r then
+  local st = r['status']
+  local exp = tonumber(r['expires_ms']) or 0
+  if st == 3 or (st == 1 and exp > 0 and exp < tonumber(ARGV[3])) then
+    cur = false
+  end
+end
+if cur then return {0, cur} end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+if KEYS[2] then redis.call('SET', KEYS[2], '1', 'PX', ARGV[5]) end
 return {1}
 `)
 
@@ -50,6 +55,7 @@ return {1}
 //	ARGV[1] expected version   ARGV[2] new JSON   ARGV[3] record TTL in ms   ARGV[4] write token
 //	ARGV[5] tally: "" none, "w" win, "d" draw   ARGV[6..9] winner id, name, loser id, name
 //	ARGV[10] leaderboard TTL in ms, ≤ 0 for none   ARGV[11] expected game id
+//	KEYS[3] (optional) the request's nonce   ARGV[12] its TTL in ms
 //
 // Replies:
 //
@@ -59,6 +65,7 @@ return {1}
 //	               not be applied, nor tallied, twice
 //	{0, json}      another game or version is stored (or an unreadable value): the caller
 //	               retries on json, or reports it as corrupt
+//	{3}            the nonce has been seen: a replayed request, refused whole
 //	{-1}           the record is gone
 //	{-2, type}     the record key holds a non-string
 //	{-3, type}     the leaderboard key holds a non-hash
@@ -71,6 +78,7 @@ local cur = redis.call('GET', KEYS[1])
 local ok, r = pcall(cjson.decode, cur)
 if not ok or type(r) ~= 'table' then return {0, cur} end
 if r['op'] == ARGV[4] then return {2} end
+if KEYS[3] and redis.call('EXISTS', KEYS[3]) == 1 then return {3} end
 if r['id'] ~= ARGV[11] or tonumber(r['version']) ~= tonumber(ARGV[1]) then return {0, cur} end
 local kind = ARGV[5]
 local counts = {}
@@ -88,6 +96,7 @@ if kind ~= '' then
   end
 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+if KEYS[3] then redis.call('SET', KEYS[3], '1', 'PX', ARGV[12]) end
 if kind ~= '' then
   for _, f in ipairs(counts) do redis.call('HINCRBY', KEYS[2], f, 1) end
   redis.call('HSET', KEYS[2], 'n:' .. ARGV[6], ARGV[7], 'n:' .. ARGV[8], ARGV[9])

@@ -148,10 +148,25 @@ func (c *config) failed(op string, err error) {
 	}
 }
 
+// replayWindow is how long a request's nonce is remembered: the platforms
+// refuse requests signed more than 5 minutes from now either way.
+const replayWindow = 10 * time.Minute
+
+// checkNonce reports a nonce in ctx that a store would not accept.
+func checkNonce(ctx context.Context, op string, k match.Key) error {
+	if n := match.Nonce(ctx); n != "" && !match.ValidNonce(n) {
+		return fmt.Errorf("sessions: %s %s: %w: nonce %.20q is not 1-%d URL-safe characters", op, k, match.ErrInvalid, n, match.MaxNonceLen)
+	}
+	return nil
+}
+
 // prepareCreate returns the record Create would store for rec.
-func (c *config) prepareCreate(rec *match.Record) (*match.Record, error) {
+func (c *config) prepareCreate(ctx context.Context, rec *match.Record) (*match.Record, error) {
 	if c.invalid != nil {
 		return nil, c.invalid
+	}
+	if err := checkNonce(ctx, "create", rec.Key); err != nil {
+		return nil, err
 	}
 	if err := rec.Key.Validate(); err != nil {
 		return nil, err
@@ -192,6 +207,9 @@ func (c *config) update(ctx context.Context, k match.Key, fn func(*match.Record)
 		return nil, c.invalid
 	}
 	if err := k.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkNonce(ctx, "update", k); err != nil {
 		return nil, err
 	}
 	cur, fresh := cached, false

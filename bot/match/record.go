@@ -333,11 +333,13 @@ func validPlayer(role string, p Player, required bool) error {
 // ValidGameID reports whether id is 1 to 64 URL-safe characters, the form of
 // Record.ID.
 func ValidGameID(id string) bool {
-	if id == "" || len(id) > MaxGameIDLen {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
+	return id != "" && len(id) <= MaxGameIDLen && urlSafe(id)
+}
+
+// urlSafe reports whether s holds only letters, digits, '-' and '_'.
+func urlSafe(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
 			return false
 		}

@@ -80,6 +80,8 @@ func Conformance(t *testing.T, newStore func(t *testing.T, now func() time.Time)
 		{"RaceMoves", testRaceMoves},
 		{"RaceChallenges", testRaceChallenges},
 		{"RaceFinish", testRaceFinish},
+		{"ABA", testABA},
+		{"Replay", testReplay},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, clk := env(t)

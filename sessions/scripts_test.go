@@ -1,0 +1,156 @@
+package sessions_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine"
+	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
+)
+
+// dump returns a snapshot of key: its type and serialized value ("" when
+// the key does not exist).
+func dump(t *testing.T, c redis.UniversalClient, key string) string {
+	t.Helper()
+	typ, err := c.Type(t.Context(), key).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if typ == "none" {
+		return ""
+	}
+	v, err := c.Dump(t.Context(), key).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return typ + ":" + v
+}
+
+// winningMove plays Alice's winning disc in a game set up with
+// storetest.Playing(t, k, 0, 0, 1, 1, 2, 2), tallying her win.
+func winningMove(r *match.Record) (match.Tally, error) {
+	if err := r.Game.Play(engine.Red, 3); err != nil {
+		return match.Tally{}, err
+	}
+	r.Status, r.Finish = match.StatusFinished, match.FinishWin
+	r.Rounds = append(r.Rounds, match.RoundResult{Winner: storetest.Alice.ID, Finish: match.FinishWin})
+	return match.Tally{Winner: storetest.Alice, Loser: storetest.Bob}, nil
+}
+
+// TestRedisScriptsAllOrNothing damages each key a script touches, in each
+// way it can be damaged, and shows that the script refuses before its
+// first write: the record and the leaderboard are exactly as they were, and
+// the caller is told the data is corrupt. Then Repair clears what cannot be
+// read and keeps the rest.
+func TestRedisScriptsAllOrNothing(t *testing.T) {
+	c := storetest.Redis(t)
+	prefix := storetest.Prefix(t, c)
+	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+	ctx := t.Context()
+	k := storetest.Channel
+	gameKey := prefix + "{" + k.String() + "}:game"
+	lbKey := prefix + "{" + k.String() + "}:lb"
+
+	damages := []struct {
+		name   string
+		key    *string
+		damage func(ctx context.Context) error
+		// repaired is what Repair should report.
+		repaired match.Repair
+	}{
+		{"leaderboard is a list", &lbKey, func(ctx context.Context) error { return c.RPush(ctx, lbKey, "x").Err() },
+			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}},
+		{"leaderboard is a string", &lbKey, func(ctx context.Context) error { return c.Set(ctx, lbKey, "x", 0).Err() },
+			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}},
+		{"leaderboard is a set", &lbKey, func(ctx context.Context) error { return c.SAdd(ctx, lbKey, "x").Err() },
+			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}},
+		{"winner's count is a word", &lbKey, func(ctx context.Context) error {
+			return c.HSet(ctx, lbKey, "w:UALICE", "many", "w:UCAROL", "2", "n:UCAROL", "Carol").Err()
+		}, match.Repair{Record: match.RecordFine, EntriesDropped: 1}},
+		{"loser's count is negative", &lbKey, func(ctx context.Context) error {
+			return c.HSet(ctx, lbKey, "l:UBOB", "-1", "w:UCAROL", "2").Err()
+		}, match.Repair{Record: match.RecordFine, EntriesDropped: 1}},
+		{"winner's count overflows", &lbKey, func(ctx context.Context) error {
+			return c.HSet(ctx, lbKey, "w:UALICE", "99999999999999999999").Err()
+		}, match.Repair{Record: match.RecordFine, EntriesDropped: 1}},
+		{"record is a list", &gameKey, func(ctx context.Context) error {
+			c.Del(ctx, gameKey)
+			return c.RPush(ctx, gameKey, "x").Err()
+		}, match.Repair{Record: match.RecordCleared}},
+		{"record is a hash", &gameKey, func(ctx context.Context) error {
+			c.Del(ctx, gameKey)
+			return c.HSet(ctx, gameKey, "version", "1").Err()
+		}, match.Repair{Record: match.RecordCleared}},
+		{"record is a sorted set", &gameKey, func(ctx context.Context) error {
+			c.Del(ctx, gameKey)
+			return c.ZAdd(ctx, gameKey, redis.Z{Score: 1, Member: "x"}).Err()
+		}, match.Repair{Record: match.RecordCleared}},
+	}
+	for _, tc := range damages {
+		t.Run(tc.name, func(t *testing.T) {
+			c.Del(ctx, gameKey, lbKey)
+			if err := s.Create(ctx, storetest.Playing(t, k, 0, 0, 1, 1, 2, 2)); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.damage(ctx); err != nil {
+				t.Fatal(err)
+			}
+			game, lb := dump(t, c, gameKey), dump(t, c, lbKey)
+
+			_, err := s.Update(ctx, k, winningMove)
+			if !errors.Is(err, match.ErrCorrupt) {
+				t.Errorf("winning move with the %s: err = %v, want ErrCorrupt", tc.name, err)
+			}
+			if *tc.key == gameKey {
+				err := s.Create(ctx, storetest.Challenge(k))
+				if !errors.Is(err, match.ErrCorrupt) {
+					t.Errorf("Create with the %s: err = %v, want ErrCorrupt", tc.name, err)
+				}
+			}
+			if g, l := dump(t, c, gameKey), dump(t, c, lbKey); g != game || l != lb {
+				t.Errorf("a refused script wrote: record changed %v, leaderboard changed %v", g != game, l != lb)
+			}
+
+			rep, err := s.Repair(ctx, k)
+			if err != nil {
+				t.Fatalf("Repair: %v", err)
+			}
+			if rep != tc.repaired {
+				t.Errorf("Repair = %+v, want %+v", rep, tc.repaired)
+			}
+			if _, err := s.Leaderboard(ctx, k, 0); err != nil {
+				t.Errorf("Leaderboard after Repair: %v", err)
+			}
+			if had, _ := c.HExists(ctx, lbKey, "w:UCAROL").Result(); had || strings.Contains(lb, "UCAROL") {
+				// The readable entry beside the damaged one is kept.
+				if st, err := s.Stats(ctx, k, "UCAROL"); err != nil || st.Wins != 2 {
+					t.Errorf("Carol after Repair: %+v, %v; want her 2 wins kept", st, err)
+				}
+			}
+			switch tc.repaired.Record {
+			case match.RecordCleared:
+				if _, err := s.Load(ctx, k); !errors.Is(err, match.ErrNoGame) {
+					t.Errorf("Load after Repair = %v, want ErrNoGame", err)
+				}
+			case match.RecordFine:
+				// The game goes on: the winning move now lands and is tallied once.
+				if _, err := s.Update(ctx, k, winningMove); err != nil {
+					t.Fatalf("winning move after Repair: %v", err)
+				}
+				if st, err := s.Stats(ctx, k, storetest.Alice.ID); err != nil || st.Wins != 1 {
+					t.Errorf("Alice after the repaired win: %+v, %v; want 1 win", st, err)
+				}
+			}
+			if again, err := s.Repair(ctx, k); err != nil || again.Changed() {
+				t.Errorf("a second Repair = %+v, %v; want nothing to do", again, err)
+			}
+		})
+	}
+	c.Del(ctx, gameKey, lbKey)
+}
