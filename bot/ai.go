@@ -10,13 +10,24 @@ import (
 	"github.com/connect4/connect4/sessions"
 )
 
-// solverMove is the default MoveFunc: the engine/solver levels.
+// solverMove is the default MoveFunc: the engine/solver levels. It makes a
+// solver.AI per move, so hard keeps no tables between moves; a Service that
+// owns one *solver.AI would.
 func solverMove(ctx context.Context, cfg engine.Config, history []int, level string, budget time.Duration) (int, error) {
 	l, err := solver.ParseLevel(level)
 	if err != nil {
 		return 0, err
 	}
-	return solver.ChooseMove(ctx, cfg.Rows, cfg.Cols, cfg.Connect, history, l, nil, budget)
+	g, err := engine.New(cfg)
+	if err != nil {
+		return 0, err
+	}
+	for i, col := range history {
+		if err := g.Play(g.Turn(), col); err != nil {
+			return 0, fmt.Errorf("replay move %d: %w", i+1, err)
+		}
+	}
+	return solver.NewAI().ChooseMove(ctx, g, l, nil, budget)
 }
 
 // validLevel reports whether level names an AI level.
