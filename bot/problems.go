@@ -41,6 +41,7 @@ const (
 	ProblemInternal
 	ProblemNoChallenge
 	ProblemNothingDamaged
+	ProblemReplay
 )
 
 // sentences is the one table of what people are told, by problem. Some take
@@ -74,6 +75,7 @@ var sentences = [...]string{
 	ProblemInternal:         "Sorry, something went wrong on my side. It has been logged; please try again.",
 	ProblemNoChallenge:      "There's no open challenge in this channel.",
 	ProblemNothingDamaged:   "Nothing here is damaged, so there's nothing to reset.",
+	ProblemReplay:           "That request was already handled, so it did nothing this time.",
 }
 
 // Sentence returns the sentence told for p, before its arguments are filled

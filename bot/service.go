@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"runtime"
 	"time"
 
 	"github.com/connect4/connect4/bot/match"
@@ -17,6 +18,7 @@ const (
 	DefaultChallengeTTL = 10 * time.Minute
 	DefaultTurnTimeout  = 24 * time.Hour
 	DefaultAIBudget     = time.Second
+	DefaultAIQueueWait  = time.Second
 )
 
 // MoveFunc chooses the AI's next column (0-based) in g at level, within
@@ -33,13 +35,19 @@ type Hooks struct {
 
 // Options configure a Service. Zero fields take the defaults.
 type Options struct {
-	ChallengeTTL time.Duration    // how long a challenge waits for an answer
-	TurnTimeout  time.Duration    // idle time after which the waiting player may claim the game
-	AIBudget     time.Duration    // thinking time of the AI per move
-	AI           MoveFunc         // the AI; nil means the engine/solver levels
-	Logger       *slog.Logger     // nil means slog.Default()
-	Now          func() time.Time // nil means time.Now
-	Hooks        Hooks
+	ChallengeTTL time.Duration // how long a challenge waits for an answer
+	TurnTimeout  time.Duration // idle time after which the waiting player may claim the game
+	AIBudget     time.Duration // thinking time of the AI per move
+	AI           MoveFunc      // the AI; nil means the engine/solver levels, with tables the Service keeps
+	// AIConcurrency bounds the AI searches running at once (default: the
+	// number of CPUs); human moves never wait for them.
+	AIConcurrency int
+	// AIQueueWait is how long an AI move waits for a free search before
+	// the player is told to try again in a moment (default 1 s).
+	AIQueueWait time.Duration
+	Logger      *slog.Logger     // nil means slog.Default()
+	Now         func() time.Time // nil means time.Now
+	Hooks       Hooks
 }
 
 // Service runs commands. It is safe for concurrent use: all state lives in
@@ -48,6 +56,7 @@ type Service struct {
 	store Store
 	opt   Options
 	log   *slog.Logger
+	slots *aiSlots
 }
 
 // New returns a Service on store.
@@ -62,7 +71,16 @@ func New(store Store, opt Options) *Service {
 		opt.AIBudget = DefaultAIBudget
 	}
 	if opt.AI == nil {
-		opt.AI = solverMove
+		ai := solver.NewAI() // owns hard's tables, reused between moves
+		opt.AI = func(ctx context.Context, g *engine.Game, level solver.Level, budget time.Duration) (int, error) {
+			return ai.ChooseMove(ctx, g, level, nil, budget)
+		}
+	}
+	if opt.AIConcurrency <= 0 {
+		opt.AIConcurrency = runtime.GOMAXPROCS(0)
+	}
+	if opt.AIQueueWait <= 0 {
+		opt.AIQueueWait = DefaultAIQueueWait
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now
@@ -71,7 +89,7 @@ func New(store Store, opt Options) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{store: store, opt: opt, log: log}
+	return &Service{store: store, opt: opt, log: log, slots: newAISlots(opt.AIConcurrency, opt.AIQueueWait)}
 }
 
 // Slow reports whether cmd may take longer than a chat platform's
@@ -91,7 +109,7 @@ func (s *Service) Slow(cmd Command) bool {
 // ephemeral reply with its Problem set, and an unexpected error is logged
 // at Error level and answered with a short apology.
 func (s *Service) Handle(ctx context.Context, cmd Command) Reply {
-	r, err := s.handle(ctx, cmd)
+	r, err := s.handle(match.WithNonce(ctx, cmd.Nonce), cmd)
 	if err == nil {
 		return r
 	}
@@ -118,6 +136,9 @@ func (s *Service) refusal(cmd Command, err error) Reply {
 	case errors.Is(err, match.ErrUnavailable):
 		p = ProblemUnavailable
 		s.log.Warn("store unavailable", "kind", cmd.Kind.String(), "channel", cmd.Key.String(), "err", err)
+	case errors.Is(err, match.ErrReplay):
+		p = ProblemReplay
+		s.log.Warn("replayed request refused", "kind", cmd.Kind.String(), "channel", cmd.Key.String())
 	case errors.Is(err, match.ErrConflict):
 		p = ProblemConflict
 		s.log.Warn("optimistic lock retries exhausted", "kind", cmd.Kind.String(), "channel", cmd.Key.String(), "err", err)

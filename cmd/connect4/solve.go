@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/engine/solver"
 )
 
@@ -72,6 +73,7 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 	var (
 		s                      *solver.Solver
+		ai                     = solver.NewAI()
 		rng                    = rand.New(rand.NewPCG(1, 2))
 		solved, invalid, wrong int
 		checked                int
@@ -103,12 +105,14 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 
 		if level != solver.LevelNone {
-			history := make([]int, len(moves))
-			for i := range moves {
-				history[i] = int(moves[i] - '1')
+			g, err := standardGame(moves)
+			if err != nil {
+				invalid++
+				fmt.Fprintf(out, "line %d: %v\n", n, err)
+				continue
 			}
 			start := time.Now()
-			col, err := solver.ChooseMove(ctx, solver.Height, solver.Width, 4, history, level, rng, *budget)
+			col, err := ai.ChooseMove(ctx, g, level, rng, *budget)
 			took := time.Since(start)
 			if err != nil {
 				invalid++
@@ -169,4 +173,20 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fmt.Errorf("solve: %d wrong scores", wrong)
 	}
 	return nil
+}
+
+// standardGame returns the game on the standard board after moves, the digits
+// 1-7 of a position ParsePosition accepted. It returns the engine's error for
+// a move the engine rejects, which ParsePosition should already have caught.
+func standardGame(moves string) (*engine.Game, error) {
+	g, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		return nil, err
+	}
+	for i := range len(moves) {
+		if err := g.Play(g.Turn(), int(moves[i]-'1')); err != nil {
+			return nil, fmt.Errorf("move %d: %w", i+1, err)
+		}
+	}
+	return g, nil
 }

@@ -2,8 +2,12 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/connect4/connect4/engine"
 )
 
 func TestRunSolve(t *testing.T) {
@@ -76,5 +80,35 @@ func TestRunSolveFlags(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if err := runSolve(t.Context(), []string{"-h"}, strings.NewReader(""), &out, &errOut); err != nil || !strings.Contains(errOut.String(), "cleared transposition table") {
 		t.Errorf("runSolve -h = %v, usage %q", err, errOut.String())
+	}
+}
+
+func TestStandardGame(t *testing.T) {
+	tests := []struct {
+		moves   string
+		history []int
+		state   engine.State
+		reason  engine.Reason // ReasonNone: no error
+	}{
+		{"", []int{}, engine.InProgress, engine.ReasonNone},
+		{"4453", []int{3, 3, 4, 2}, engine.InProgress, engine.ReasonNone},
+		{"1212121", []int{0, 1, 0, 1, 0, 1, 0}, engine.Won, engine.ReasonNone},
+		{"12121212", nil, 0, engine.ReasonGameOver},
+		{"4444444", nil, 0, engine.ReasonColumnFull},
+		{"48", nil, 0, engine.ReasonOutOfRange},
+		{"0", nil, 0, engine.ReasonOutOfRange},
+	}
+	for _, tt := range tests {
+		g, err := standardGame(tt.moves)
+		if tt.reason != engine.ReasonNone {
+			var me *engine.MoveError
+			if !errors.As(err, &me) || me.Reason != tt.reason || g != nil {
+				t.Errorf("standardGame(%q) = %v, %v; want reason %v", tt.moves, g, err, tt.reason)
+			}
+			continue
+		}
+		if err != nil || g.Config() != engine.DefaultConfig() || g.State() != tt.state || !slices.Equal(g.History(), tt.history) {
+			t.Errorf("standardGame(%q) = %v, %v; want a standard game in state %v after %v", tt.moves, g, err, tt.state, tt.history)
+		}
 	}
 }

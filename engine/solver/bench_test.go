@@ -1,6 +1,11 @@
 package solver
 
-import "testing"
+import (
+	"testing"
+	"time"
+
+	"github.com/connect4/connect4/engine"
+)
 
 // benchmarkSet solves every position of a set (or its first limit positions),
 // each from a cleared transposition table, and reports nodes per position.
@@ -41,3 +46,25 @@ func BenchmarkSolve_L1_R1(b *testing.B) { benchmarkSet(b, "Test_L1_R1", 0) }
 // The two hard sets are run on the leading subsets the reference figures use.
 func BenchmarkSolve_L1_R2(b *testing.B) { benchmarkSet(b, "Test_L1_R2", 500) }
 func BenchmarkSolve_L1_R3(b *testing.B) { benchmarkSet(b, "Test_L1_R3", 12) }
+
+// BenchmarkHardMove times a hard move on the standard board with a 20ms budget
+// (the exact solver's share is 10ms), on one AI kept between moves and on a
+// new AI per move, which allocates its tables again; compare with -benchmem.
+func BenchmarkHardMove(b *testing.B) {
+	g := newGame(b, engine.DefaultConfig(), []int{3, 3, 2, 4})
+	for _, bc := range []struct {
+		name string
+		ai   func() *AI
+	}{
+		{"kept", func() func() *AI { ai := NewAI(); return func() *AI { return ai } }()},
+		{"new", NewAI},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := bc.ai().ChooseMove(b.Context(), g, Hard, nil, 20*time.Millisecond); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

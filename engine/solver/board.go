@@ -1,12 +1,9 @@
 package solver
 
-import "fmt"
+import (
+	"fmt"
 
-// Limits of the board sizes ChooseMove accepts.
-const (
-	MinSize    = 4  // fewest rows or columns
-	MaxSize    = 10 // most rows or columns
-	MinConnect = 3  // shortest line that wins
+	"github.com/connect4/connect4/engine"
 )
 
 // board is a position on a board of any allowed size, for the heuristic search.
@@ -30,22 +27,9 @@ type board struct {
 	hash    uint64
 }
 
-// checkSize returns an *Error unless rows, cols and connect describe a board the
-// game allows.
-func checkSize(rows, cols, connect int) error {
-	switch {
-	case rows < MinSize || rows > MaxSize:
-		return &Error{Reason: ReasonBadSize, Detail: fmt.Sprintf("%d rows, want %d-%d", rows, MinSize, MaxSize)}
-	case cols < MinSize || cols > MaxSize:
-		return &Error{Reason: ReasonBadSize, Detail: fmt.Sprintf("%d columns, want %d-%d", cols, MinSize, MaxSize)}
-	case connect < MinConnect || connect > max(rows, cols):
-		return &Error{Reason: ReasonBadSize, Detail: fmt.Sprintf("connect %d, want %d-%d", connect, MinConnect, max(rows, cols))}
-	}
-	return nil
-}
-
-// newBoard returns an empty board; the size must have passed checkSize.
-func newBoard(rows, cols, connect int) *board {
+// newBoard returns an empty board; cfg must have passed cfg.Validate.
+func newBoard(cfg engine.Config) *board {
+	rows, cols, connect := cfg.Rows, cfg.Cols, cfg.Connect
 	b := &board{
 		rows: rows, cols: cols, connect: connect,
 		owner:     make([]int8, rows*cols),
@@ -192,14 +176,18 @@ func (b *board) evaluate() int {
 	return -b.eval
 }
 
-// replay returns the board after history (0-based columns from the empty
-// board). It returns an *Error for a column off the board, a full column, a move
-// after a connect, and a history that leaves the board full.
-func replay(rows, cols, connect int, history []int) (*board, error) {
-	if err := checkSize(rows, cols, connect); err != nil {
+// replay returns the board of size cfg after history (0-based columns from
+// the empty board). It returns cfg.Validate's *engine.ConfigError for a bad
+// size, and an *Error for a column off the board, a full column, a move after
+// a connect, and a history that leaves the board full. ChooseMove replays the
+// history of an *engine.Game, which the engine has already checked; the checks
+// stay so that a board is never built from moves it cannot hold.
+func replay(cfg engine.Config, history []int) (*board, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	b := newBoard(rows, cols, connect)
+	cols, connect := cfg.Cols, cfg.Connect
+	b := newBoard(cfg)
 	for i, col := range history {
 		switch {
 		case col < 0 || col >= cols:

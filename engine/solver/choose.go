@@ -6,9 +6,11 @@ import (
 	"math/rand/v2"
 	"sync"
 	"time"
+
+	"github.com/connect4/connect4/engine"
 )
 
-// DefaultBudget is the time ChooseMove allows itself when given no budget.
+// DefaultBudget is the time AI.ChooseMove allows itself when given no budget.
 const DefaultBudget = time.Second
 
 const (
@@ -19,28 +21,63 @@ const (
 	weakShare      = 0.8  // share by which the win/draw/loss solver must be done
 )
 
+// AI is the computer player: it chooses a move at the easy, medium or hard
+// level. It keeps hard's solvers between moves, in one pool per far-table size
+// (2^18 and 2^20 entries): a table is megabytes to allocate and fault in, while
+// Reset empties it in constant time, so an AI that plays many games reuses a
+// few tables instead of allocating ~10 MiB a move. The pools are sync.Pools, so
+// the collector may drop idle solvers.
+//
+// The zero value is ready to use, and so is NewAI's. An AI is safe for
+// concurrent use and must not be copied after its first move. Two AIs share no
+// solvers. A nil *AI plays too, but keeps nothing between moves: each hard move
+// on the standard board allocates its own tables.
+type AI struct {
+	small, large sync.Pool // *Solver with a far table of 2^18 and 2^20 entries
+}
+
+// NewAI returns an AI with no solvers yet; it is the same as new(AI).
+func NewAI() *AI { return new(AI) }
+
 // ChooseMove returns the 0-based column the computer plays next at the given
-// level, on a board of rows x cols where connect discs in a line win, after the
-// moves in history (0-based columns in play order from the empty board, first
-// player first). rng supplies the level's randomness; nil means a freshly
-// seeded generator.
+// level in g, which it only reads. rng supplies the level's randomness; nil
+// means a freshly seeded generator.
 //
 // It searches for at most budget (DefaultBudget when budget <= 0) and stops
 // earlier when ctx is done, returning the best move found so far; it never
-// returns ctx's error. It returns an *Error for a size outside 4-10 rows and
-// columns and connect 3 up to the larger of the two (ReasonBadSize), an invalid
-// history (ReasonBadColumn, ReasonColumnFull, ReasonGameOver), a full board
-// (ReasonBoardFull) or an unknown level (ReasonBadLevel).
+// returns ctx's error. It returns an *Error for an unknown level
+// (ReasonBadLevel), a nil g (ReasonNoGame), a game already won or resigned
+// (ReasonGameOver) or drawn (ReasonBoardFull), and g.Config().Validate's
+// *engine.ConfigError, unwrapped, for a g whose size the engine does not
+// allow (only the zero engine.Game, since engine.New and engine.Decode check
+// the size).
 //
-// ChooseMove is safe for concurrent use, provided each goroutine passes its own
-// rng (a *rand.Rand is not safe for concurrent use). Hard on the standard board
-// allocates up to 14 MiB for the duration of the call.
-func ChooseMove(ctx context.Context, rows, cols, connect int, history []int, level Level, rng *rand.Rand, budget time.Duration) (int, error) {
+// ChooseMove is safe for concurrent use, provided each goroutine passes its
+// own rng (a *rand.Rand is not safe for concurrent use) and no goroutine
+// changes g meanwhile. Hard on the standard board holds up to 14 MiB of
+// tables for the duration of the call, which a's pools keep afterwards.
+func (a *AI) ChooseMove(ctx context.Context, g *engine.Game, level Level, rng *rand.Rand, budget time.Duration) (int, error) {
 	start := time.Now()
 	if level < Easy || level > Hard {
 		return -1, &Error{Reason: ReasonBadLevel, Detail: fmt.Sprintf("level %d", int(level))}
 	}
-	b, err := replay(rows, cols, connect, history)
+	if g == nil {
+		return -1, &Error{Reason: ReasonNoGame}
+	}
+	cfg := g.Config()
+	if err := cfg.Validate(); err != nil {
+		return -1, err
+	}
+	switch g.State() {
+	case engine.Won:
+		return -1, &Error{Reason: ReasonGameOver, Move: g.Moves(), Detail: g.Winner().String() + " connects " + fmt.Sprint(cfg.Connect)}
+	case engine.Resigned:
+		return -1, &Error{Reason: ReasonGameOver, Detail: "resigned"}
+	case engine.Draw:
+		return -1, &Error{Reason: ReasonBoardFull, Detail: fmt.Sprintf("after %d moves", g.Moves())}
+	}
+	history := g.History()
+	b, err := replay(cfg, history)
 	if err != nil {
 		return -1, err
 	}
@@ -64,7 +101,7 @@ func ChooseMove(ctx context.Context, rows, cols, connect int, history []int, lev
 	case Medium:
 		return chooseMedium(b, rng, deadline, ctx.Done()), nil
 	default:
-		return chooseHard(b, history, start, deadline, ctx.Done()), nil
+		return a.chooseHard(b, history, start, deadline, ctx.Done()), nil
 	}
 }
 
@@ -118,7 +155,7 @@ func chooseMedium(b *board, rng *rand.Rand, deadline time.Time, done <-chan stru
 // that keeps the game's outcome; otherwise (or when the solvers run out of time,
 // or prove the game lost) it plays the best move of an iterative-deepening
 // search that runs until the deadline.
-func chooseHard(b *board, history []int, start, deadline time.Time, done <-chan struct{}) int {
+func (a *AI) chooseHard(b *board, history []int, start, deadline time.Time, done <-chan struct{}) int {
 	s := newSearcher(b, deadline, done)
 	me := b.mover()
 	for _, c := range s.order {
@@ -143,8 +180,8 @@ func chooseHard(b *board, history []int, start, deadline time.Time, done <-chan 
 		if deadline.Sub(start) > 300*time.Millisecond {
 			farLog = 20
 		}
-		sv := getSolver(farLog)
-		defer putSolver(farLog, sv)
+		sv := a.getSolver(farLog)
+		defer a.putSolver(farLog, sv)
 		sv.limited, sv.done = true, done
 		// First the exact value, which also finds the quickest win; failing
 		// that, the outcome only, which is several times cheaper and still
@@ -191,23 +228,33 @@ func stopped(deadline time.Time, done <-chan struct{}) bool {
 	return !time.Now().Before(deadline)
 }
 
-// hardSolvers keeps hard's solvers between moves, one pool per far-table
-// size (2^18 and 2^20 entries): a table is megabytes to allocate and fault
-// in, while Reset empties it in constant time, so a bot playing many AI games
-// reuses a few tables instead of allocating ~10 MiB a move. sync.Pool is safe
-// for concurrent use and lets the collector drop idle solvers.
-var hardSolvers = map[uint]*sync.Pool{
-	18: {New: func() any { return newSolver(defaultNearLog, 18, defaultSplit) }},
-	20: {New: func() any { return newSolver(defaultNearLog, 20, defaultSplit) }},
+// pool returns a's pool of solvers with a far table of 2^farLog entries
+// (18 or 20).
+func (a *AI) pool(farLog uint) *sync.Pool {
+	if farLog == 20 {
+		return &a.large
+	}
+	return &a.small
 }
 
-func getSolver(farLog uint) *Solver {
-	sv := hardSolvers[farLog].Get().(*Solver)
-	sv.Reset()
-	return sv
+// getSolver returns an empty solver with a far table of 2^farLog entries: one
+// of a's, or a new one when a has none idle or is nil.
+func (a *AI) getSolver(farLog uint) *Solver {
+	if a != nil {
+		if sv, ok := a.pool(farLog).Get().(*Solver); ok {
+			sv.Reset()
+			return sv
+		}
+	}
+	return newSolver(defaultNearLog, farLog, defaultSplit)
 }
 
-func putSolver(farLog uint, sv *Solver) {
+// putSolver gives sv, which getSolver(farLog) returned, back to a (or to the
+// collector when a is nil).
+func (a *AI) putSolver(farLog uint, sv *Solver) {
+	if a == nil {
+		return
+	}
 	sv.limited, sv.deadline, sv.done, sv.aborted = false, time.Time{}, nil, false
-	hardSolvers[farLog].Put(sv)
+	a.pool(farLog).Put(sv)
 }

@@ -3,9 +3,12 @@ package solver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/connect4/connect4/engine"
 )
 
 func TestParseLevel(t *testing.T) {
@@ -39,33 +42,101 @@ func TestParseLevel(t *testing.T) {
 	}
 }
 
+// newGame returns the engine's game of size cfg after history (0-based
+// columns), failing the test if the engine rejects a move.
+func newGame(tb testing.TB, cfg engine.Config, history []int) *engine.Game {
+	tb.Helper()
+	g, err := engine.New(cfg)
+	if err != nil {
+		tb.Fatalf("engine.New(%+v): %v", cfg, err)
+	}
+	for i, col := range history {
+		if err := g.Play(g.Turn(), col); err != nil {
+			tb.Fatalf("move %d of %v: %v", i+1, history, err)
+		}
+	}
+	return g
+}
+
+// cfgOf returns the engine's config for rows x cols, connect in a line.
+func cfgOf(rows, cols, connect int) engine.Config {
+	return engine.Config{Rows: rows, Cols: cols, Connect: connect}
+}
+
 func TestChooseMoveInvalid(t *testing.T) {
+	std := engine.DefaultConfig()
+	resigned := newGame(t, std, []int{3, 3})
+	if err := resigned.Resign(engine.Red); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		game   *engine.Game
+		level  Level
+		reason Reason // ReasonNone: want an *engine.ConfigError
+	}{
+		{"no level", newGame(t, std, nil), LevelNone, ReasonBadLevel},
+		{"level out of range", newGame(t, std, nil), Level(9), ReasonBadLevel},
+		{"negative level", newGame(t, std, nil), Level(-1), ReasonBadLevel},
+		{"nil game", nil, Easy, ReasonNoGame},
+		{"zero game", &engine.Game{}, Hard, ReasonNone},
+		{"game won", newGame(t, std, []int{0, 1, 0, 1, 0, 1, 0}), Hard, ReasonGameOver},
+		{"game resigned", resigned, Medium, ReasonGameOver},
+		{"board full", newGame(t, cfgOf(4, 4, 4), []int{0, 1, 0, 1, 2, 3, 2, 3, 1, 0, 1, 0, 3, 2, 3, 2}), Hard, ReasonBoardFull},
+	}
+	var ai AI
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			col, err := ai.ChooseMove(t.Context(), tt.game, tt.level, rand.New(rand.NewPCG(1, 2)), 10*time.Millisecond)
+			if tt.reason == ReasonNone {
+				var ce *engine.ConfigError
+				if !errors.As(err, &ce) || col != -1 {
+					t.Fatalf("ChooseMove(%s, %v) = %d, %v; want -1, an *engine.ConfigError", tt.name, tt.level, col, err)
+				}
+				return
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.Reason != tt.reason || col != -1 {
+				t.Fatalf("ChooseMove(%s, %v) = %d, %v; want -1, reason %v", tt.name, tt.level, col, err, tt.reason)
+			}
+		})
+	}
+}
+
+// TestReplayInvalid checks the board's own checks of a size and a history,
+// which ChooseMove keeps behind the engine's.
+func TestReplayInvalid(t *testing.T) {
 	tests := []struct {
 		name                string
 		rows, cols, connect int
 		history             []int
-		level               Level
+		field               string // the *engine.ConfigError's Field, or "" for an *Error
 		reason              Reason
 	}{
-		{"rows too few", 3, 7, 3, nil, Hard, ReasonBadSize},
-		{"cols too many", 6, 11, 4, nil, Hard, ReasonBadSize},
-		{"connect too short", 6, 7, 2, nil, Hard, ReasonBadSize},
-		{"connect too long", 6, 7, 8, nil, Hard, ReasonBadSize},
-		{"no level", 6, 7, 4, nil, LevelNone, ReasonBadLevel},
-		{"level out of range", 6, 7, 4, nil, Level(9), ReasonBadLevel},
-		{"negative column", 6, 7, 4, []int{3, -1}, Easy, ReasonBadColumn},
-		{"column off board", 6, 7, 4, []int{7}, Medium, ReasonBadColumn},
-		{"full column", 6, 7, 4, []int{0, 0, 0, 0, 0, 0, 0}, Hard, ReasonColumnFull},
-		{"game won", 6, 7, 4, []int{0, 1, 0, 1, 0, 1, 0}, Hard, ReasonGameOver},
-		{"moves after win", 6, 7, 4, []int{0, 1, 0, 1, 0, 1, 0, 1}, Hard, ReasonGameOver},
-		{"board full", 4, 4, 4, []int{0, 1, 0, 1, 2, 3, 2, 3, 1, 0, 1, 0, 3, 2, 3, 2}, Hard, ReasonBoardFull},
+		{"rows too few", 3, 7, 3, nil, "rows", ReasonNone},
+		{"cols too many", 6, 11, 4, nil, "cols", ReasonNone},
+		{"connect too short", 6, 7, 2, nil, "connect", ReasonNone},
+		{"connect too long", 6, 7, 8, nil, "connect", ReasonNone},
+		{"negative column", 6, 7, 4, []int{3, -1}, "", ReasonBadColumn},
+		{"column off board", 6, 7, 4, []int{7}, "", ReasonBadColumn},
+		{"full column", 6, 7, 4, []int{0, 0, 0, 0, 0, 0, 0}, "", ReasonColumnFull},
+		{"game won", 6, 7, 4, []int{0, 1, 0, 1, 0, 1, 0}, "", ReasonGameOver},
+		{"moves after win", 6, 7, 4, []int{0, 1, 0, 1, 0, 1, 0, 1}, "", ReasonGameOver},
+		{"board full", 4, 4, 4, []int{0, 1, 0, 1, 2, 3, 2, 3, 1, 0, 1, 0, 3, 2, 3, 2}, "", ReasonBoardFull},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			col, err := ChooseMove(t.Context(), tt.rows, tt.cols, tt.connect, tt.history, tt.level, rand.New(rand.NewPCG(1, 2)), 10*time.Millisecond)
+			b, err := replay(cfgOf(tt.rows, tt.cols, tt.connect), tt.history)
+			if tt.field != "" {
+				var ce *engine.ConfigError
+				if !errors.As(err, &ce) || ce.Field != tt.field || b != nil {
+					t.Fatalf("replay(%dx%d/%d) = %v, %v; want an *engine.ConfigError on %s", tt.rows, tt.cols, tt.connect, b, err, tt.field)
+				}
+				return
+			}
 			var e *Error
-			if !errors.As(err, &e) || e.Reason != tt.reason {
-				t.Fatalf("ChooseMove(%d, %d, %d, %v, %v) = %d, %v; want reason %v", tt.rows, tt.cols, tt.connect, tt.history, tt.level, col, err, tt.reason)
+			if !errors.As(err, &e) || e.Reason != tt.reason || b != nil {
+				t.Fatalf("replay(%dx%d/%d, %v) = %v, %v; want reason %v", tt.rows, tt.cols, tt.connect, tt.history, b, err, tt.reason)
 			}
 		})
 	}
@@ -90,12 +161,15 @@ func TestHardImmediate(t *testing.T) {
 		{"10x10 connect 5", 10, 10, 5, []int{0, 0, 1, 1, 2, 2, 3, 3}, 4},
 		{"10x10 block", 10, 10, 5, []int{9, 0, 9, 0, 9, 0, 9}, 9},
 	}
+	ai := NewAI()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, err := replay(tt.rows, tt.cols, tt.connect, tt.history)
+			cfg := cfgOf(tt.rows, tt.cols, tt.connect)
+			b, err := replay(cfg, tt.history)
 			if err != nil {
 				t.Fatal(err)
 			}
+			g := newGame(t, cfg, tt.history)
 			me := b.mover()
 			wins, threats := b.winningCols(me), b.winningCols(1-me)
 			ok := func(c int) bool {
@@ -111,7 +185,7 @@ func TestHardImmediate(t *testing.T) {
 				t.Fatalf("bad test: want %d is not a win or block in %v", tt.want, tt.history)
 			}
 			for _, budget := range []time.Duration{time.Millisecond, 50 * time.Millisecond} {
-				got, err := ChooseMove(t.Context(), tt.rows, tt.cols, tt.connect, tt.history, Hard, rand.New(rand.NewPCG(1, 2)), budget)
+				got, err := ai.ChooseMove(t.Context(), g, Hard, rand.New(rand.NewPCG(1, 2)), budget)
 				if err != nil || !ok(got) {
 					t.Errorf("ChooseMove(%v, hard, %v) = %d, %v; want a column in wins %v or else threats %v", tt.history, budget, got, err, wins, threats)
 				}
@@ -129,39 +203,43 @@ func contains(s []int, x int) bool {
 	return false
 }
 
-// playGame plays first against second from the empty board and returns 1 if the
-// first player connects, 2 if the second does, 0 for a draw.
-func playGame(t *testing.T, rows, cols, connect int, first, second Level, budget time.Duration, rng *rand.Rand) int {
+// playGame has ai play first against second from the empty board of size cfg,
+// with the engine as referee, and returns 1 if the first player connects, 2 if
+// the second does, 0 for a draw.
+func playGame(t *testing.T, ai *AI, cfg engine.Config, first, second Level, budget time.Duration, rng *rand.Rand) int {
 	t.Helper()
-	b := newBoard(rows, cols, connect)
-	var history []int
-	for !b.full() {
+	g := newGame(t, cfg, nil)
+	for !g.State().Over() {
 		level := first
-		if b.mover() == 1 {
+		if g.Turn() == engine.Yellow {
 			level = second
 		}
-		col, err := ChooseMove(t.Context(), rows, cols, connect, history, level, rng, budget)
+		col, err := ai.ChooseMove(t.Context(), g, level, rng, budget)
 		if err != nil {
-			t.Fatalf("ChooseMove(%v, %v): %v", history, level, err)
+			t.Fatalf("ChooseMove(%v, %v): %v", g.History(), level, err)
 		}
-		if !b.canPlay(col) {
-			t.Fatalf("ChooseMove(%v, %v) = %d, not playable", history, level, col)
+		if err := g.Play(g.Turn(), col); err != nil {
+			t.Fatalf("ChooseMove(%v, %v) = %d: %v", g.History(), level, col, err)
 		}
-		history = append(history, col)
-		if b.play(col) {
-			return 2 - len(history)%2
-		}
+	}
+	switch g.Winner() {
+	case engine.Red:
+		return 1
+	case engine.Yellow:
+		return 2
 	}
 	return 0
 }
 
-// match plays games alternating who starts and returns a's wins, b's wins and draws.
+// match plays games on one AI, alternating who starts, and returns a's wins,
+// b's wins and draws.
 func match(t *testing.T, rows, cols, connect int, a, b Level, games int, budget time.Duration, seed uint64) (aWins, bWins, draws int) {
 	t.Helper()
+	ai, cfg := NewAI(), cfgOf(rows, cols, connect)
 	rng := rand.New(rand.NewPCG(seed, seed+1))
 	for g := range games {
 		if g%2 == 0 {
-			switch playGame(t, rows, cols, connect, a, b, budget, rng) {
+			switch playGame(t, ai, cfg, a, b, budget, rng) {
 			case 1:
 				aWins++
 			case 2:
@@ -170,7 +248,7 @@ func match(t *testing.T, rows, cols, connect int, a, b Level, games int, budget 
 				draws++
 			}
 		} else {
-			switch playGame(t, rows, cols, connect, b, a, budget, rng) {
+			switch playGame(t, ai, cfg, b, a, budget, rng) {
 			case 1:
 				bWins++
 			case 2:
@@ -250,7 +328,9 @@ func TestBudget(t *testing.T) {
 		{10, 10, 5, []int{4, 5, 4, 5}},
 		{8, 9, 4, []int{0}},
 	}
+	var ai AI
 	for _, p := range positions {
+		g := newGame(t, cfgOf(p.rows, p.cols, p.connect), p.history)
 		for _, level := range []Level{Easy, Medium, Hard} {
 			for _, c := range []struct{ budget, ctxTimeout time.Duration }{
 				{50 * time.Millisecond, 0},
@@ -266,7 +346,7 @@ func TestBudget(t *testing.T) {
 					limit = c.ctxTimeout
 				}
 				start := time.Now()
-				col, err := ChooseMove(ctx, p.rows, p.cols, p.connect, p.history, level, rand.New(rand.NewPCG(1, 1)), c.budget)
+				col, err := ai.ChooseMove(ctx, g, level, rand.New(rand.NewPCG(1, 1)), c.budget)
 				took := time.Since(start)
 				if err != nil || col < 0 || col >= p.cols {
 					t.Errorf("ChooseMove(%dx%d/%d, %v, %v) = %d, %v", p.rows, p.cols, p.connect, p.history, level, col, err)
@@ -281,7 +361,7 @@ func TestBudget(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	start := time.Now()
-	col, err := ChooseMove(ctx, 6, 7, 4, []int{3, 3}, Hard, nil, time.Second)
+	col, err := ai.ChooseMove(ctx, newGame(t, engine.DefaultConfig(), []int{3, 3}), Hard, nil, time.Second)
 	if err != nil || col < 0 || col >= 7 || time.Since(start) > 100*time.Millisecond {
 		t.Errorf("ChooseMove with a done context = %d, %v after %v", col, err, time.Since(start))
 	}
@@ -290,7 +370,7 @@ func TestBudget(t *testing.T) {
 // TestHardPerfect checks that hard plays a move that keeps the exact value on
 // positions from the sets that the solver proves quickly.
 func TestHardPerfect(t *testing.T) {
-	s := NewSolver()
+	s, ai := NewSolver(), NewAI()
 	for _, set := range []string{"Test_L3_R1", "Test_L2_R1"} {
 		cases := spread(loadSet(t, set), 20)
 		if raceEnabled {
@@ -302,7 +382,7 @@ func TestHardPerfect(t *testing.T) {
 			for i := range c.moves {
 				history[i] = int(c.moves[i] - '1')
 			}
-			col, err := ChooseMove(t.Context(), Height, Width, 4, history, Hard, nil, 2*time.Second)
+			col, err := ai.ChooseMove(t.Context(), newGame(t, engine.DefaultConfig(), history), Hard, nil, 2*time.Second)
 			if err != nil {
 				t.Fatalf("ChooseMove(%s): %v", c.moves, err)
 			}
@@ -316,5 +396,123 @@ func TestHardPerfect(t *testing.T) {
 				t.Errorf("hard at %s played column %d, worth %d, want %d", c.moves, col+1, got, c.score)
 			}
 		}
+	}
+}
+
+// TestAIOwnsSolvers checks that an AI keeps its own solvers: it gets back
+// one it returned, another AI never does, the two table sizes have pools of
+// their own, and a nil AI keeps nothing.
+func TestAIOwnsSolvers(t *testing.T) {
+	a, b := NewAI(), NewAI()
+	reused := 0
+	for range 40 {
+		sv := a.getSolver(18)
+		a.putSolver(18, sv)
+		if got := b.getSolver(18); got == sv {
+			t.Fatal("AI b got a solver that AI a returned")
+		} else {
+			b.putSolver(18, got)
+		}
+		if got := a.getSolver(20); got == sv || got.far.logSize != 20 {
+			t.Fatalf("getSolver(20) = a solver with a 2^%d far table (the 2^18 one: %v), want a 2^20 one", got.far.logSize, got == sv)
+		} else {
+			a.putSolver(20, got)
+		}
+		got := a.getSolver(18)
+		if got == sv {
+			reused++
+		}
+		if got.far.logSize != 18 {
+			t.Fatalf("getSolver(18) = a solver with a 2^%d far table", got.far.logSize)
+		}
+		a.putSolver(18, got)
+	}
+	// sync.Pool may drop what it is given (a quarter of Puts under the race
+	// detector), so reuse is only required most of the time.
+	if reused < 10 {
+		t.Errorf("AI a gave back its own solver %d times in 40, want most", reused)
+	}
+
+	var none *AI
+	sv := none.getSolver(18)
+	none.putSolver(18, sv)
+	if got := none.getSolver(18); got == sv || got.far.logSize != 18 {
+		t.Errorf("nil AI gave back a kept solver (%v) or a 2^%d far table", got == sv, got.far.logSize)
+	}
+}
+
+// TestChooseMoveKeepsSolver checks that a hard move on the standard board
+// leaves its solver in the AI that made it, and only there.
+func TestChooseMoveKeepsSolver(t *testing.T) {
+	g := newGame(t, engine.DefaultConfig(), []int{3, 3, 2, 4})
+	a, b := NewAI(), NewAI()
+	kept := false
+	// The pool may drop a Put (often under the race detector): try a few times.
+	for range 20 {
+		if _, err := a.ChooseMove(t.Context(), g, Hard, nil, 20*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		if sv, ok := a.small.Get().(*Solver); ok {
+			kept = true
+			if sv.limited || sv.done != nil || sv.aborted || !sv.deadline.IsZero() {
+				t.Errorf("kept solver still has the move's limits: limited %v, done %v, aborted %v, deadline %v", sv.limited, sv.done != nil, sv.aborted, sv.deadline)
+			}
+			break
+		}
+	}
+	if !kept {
+		t.Error("20 hard moves with a 20ms budget left no 2^18 solver in the AI")
+	}
+	if b.small.Get() != nil || b.large.Get() != nil || a.large.Get() != nil {
+		t.Error("a hard move with a 20ms budget left a solver in another AI or in the 2^20 pool")
+	}
+}
+
+// TestAIConcurrent plays moves at every level from several goroutines on one
+// AI, on its zero value and on a nil AI: every move must be legal. Run it with
+// -race.
+func TestAIConcurrent(t *testing.T) {
+	positions := []*engine.Game{
+		newGame(t, engine.DefaultConfig(), nil),
+		newGame(t, engine.DefaultConfig(), []int{3, 3, 2, 4}),
+		newGame(t, engine.DefaultConfig(), []int{3, 2, 3, 2, 4, 4, 1}),
+		newGame(t, cfgOf(7, 8, 4), []int{4, 4}),
+	}
+	var zero AI
+	for _, tc := range []struct {
+		name string
+		ai   *AI
+	}{{"NewAI", NewAI()}, {"zero value", &zero}, {"nil", nil}} {
+		t.Run(tc.name, func(t *testing.T) {
+			const workers = 4
+			errs := make(chan error, workers)
+			for w := range workers {
+				go func() {
+					rng := rand.New(rand.NewPCG(uint64(w), 9))
+					for i := range 6 {
+						g := positions[(w+i)%len(positions)]
+						level := []Level{Easy, Medium, Hard}[i%3]
+						col, err := tc.ai.ChooseMove(t.Context(), g, level, rng, 15*time.Millisecond)
+						if err == nil && !g.CanPlay(col) {
+							err = fmt.Errorf("ChooseMove(%v, %v) = %d, not playable", g.History(), level, col)
+						}
+						if err != nil {
+							errs <- err
+							return
+						}
+					}
+					errs <- nil
+				}()
+			}
+			for range workers {
+				if err := <-errs; err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	// ChooseMove only reads the games it was given.
+	if h := positions[1].History(); len(h) != 4 || positions[1].Moves() != 4 {
+		t.Errorf("a game changed under ChooseMove: history %v", h)
 	}
 }

@@ -11,5 +11,7 @@
 // a heuristic evaluation, which is sound but not perfect.
 //
 // The package knows nothing of chat platforms, Redis or rendering: positions in,
-// scores and columns out. It uses the standard library only.
+// scores and columns out. It uses the standard library and the engine only: board
+// sizes are the engine's engine.Config and its limits, and the computer player
+// (AI) chooses a move in an *engine.Game.
 package solver

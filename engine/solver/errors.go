@@ -2,19 +2,22 @@ package solver
 
 import "fmt"
 
-// Reason says why a position, a board size or a level was rejected. The zero
-// value means no reason.
+// Reason says why a position, a game or a level was rejected. The zero value
+// means no reason.
 type Reason int
 
 // The reasons, append-only.
 const (
-	ReasonNone       Reason = iota
-	ReasonBadSize           // rows, columns or connect length outside the allowed ranges
-	ReasonBadColumn         // a move that is not a column of the board
-	ReasonColumnFull        // a move into a full column
-	ReasonGameOver          // a move after someone has already connected, or a position already won
-	ReasonBoardFull         // no move left to choose
-	ReasonBadLevel          // an unknown difficulty level
+	ReasonNone Reason = iota
+	// ReasonBadSize is no longer returned: a bad board size now comes back as
+	// the engine's *engine.ConfigError. It stays because reasons are append-only.
+	ReasonBadSize
+	ReasonBadColumn  // a move that is not a column of the board
+	ReasonColumnFull // a move into a full column
+	ReasonGameOver   // a move after someone has already connected, or a game already won or resigned
+	ReasonBoardFull  // no move left to choose (a drawn game)
+	ReasonBadLevel   // an unknown difficulty level
+	ReasonNoGame     // a nil *engine.Game
 )
 
 var reasonText = [...]string{
@@ -25,6 +28,7 @@ var reasonText = [...]string{
 	ReasonGameOver:   "game already won",
 	ReasonBoardFull:  "board full",
 	ReasonBadLevel:   "unknown level",
+	ReasonNoGame:     "no game",
 }
 
 // String returns a short lower-case description of r.
@@ -35,8 +39,9 @@ func (r Reason) String() string {
 	return reasonText[r]
 }
 
-// Error is the error every function of the package returns. Check it with
-// errors.As and switch on Reason; the text is for people.
+// Error is the error the package's functions return for a rejected position,
+// game or level; a bad board size is the engine's *engine.ConfigError instead.
+// Check it with errors.As and switch on Reason; the text is for people.
 type Error struct {
 	Reason Reason
 	// Move is the 1-based index of the offending move in the sequence, 0 when the

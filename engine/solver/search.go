@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"time"
+
+	"github.com/connect4/connect4/engine"
 )
 
 // winScore is the value of a win in the heuristic search, less the number of
@@ -136,7 +138,7 @@ func (s *searcher) negamax(depth, alpha, beta int) int {
 		}
 	}
 
-	var buf [MaxSize]int
+	var buf [engine.MaxSize]int
 	cols := s.orderMoves(buf[:0], ttMove, forced)
 
 	alphaIn := alpha
@@ -230,7 +232,7 @@ func (s *searcher) iterate(maxDepth int) (col, value, depth int) {
 	b := s.b
 	col = -1
 	left := b.rows*b.cols - b.moves
-	var buf [MaxSize]int
+	var buf [engine.MaxSize]int
 	for d := 1; d <= min(left, maxDepth); d++ {
 		cols := s.orderMoves(buf[:0], col, -1)
 		alpha, beta := -winScore-1, winScore+1
