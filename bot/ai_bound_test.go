@@ -43,7 +43,9 @@ func TestAIBounded(t *testing.T) {
 	store := sessions.NewMemory(sessions.Options{})
 	svc := New(store, Options{AI: think, AIBudget: 150 * time.Millisecond, AIQueueWait: 200 * time.Millisecond})
 	self := match.Player{ID: "UBOT", Name: "connect4"}
-	key := func(i int) match.Key { return match.Key{Platform: "test", Workspace: "T1", Channel: fmt.Sprintf("C%d", i)} }
+	key := func(i int) match.Key {
+		return match.Key{Platform: "test", Workspace: "T1", Channel: fmt.Sprintf("C%d", i)}
+	}
 	ctx := t.Context()
 
 	humans := func(round int) []time.Duration {
