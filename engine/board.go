@@ -64,7 +64,7 @@ func hasLine64(b uint64, d uint, n int) bool {
 // done to it changes the game. Safe for concurrent use.
 type Board struct {
 	rows, cols int
-	discs      [2]bits // Red, Yellow
+	discs      [MaxPlayers]bits // Red, Yellow, Green, Blue
 	heights    [MaxSize]uint8
 }
 
@@ -81,11 +81,10 @@ func (b Board) At(row, col int) Player {
 		return NoPlayer
 	}
 	i := col*(b.rows+1) + row
-	switch {
-	case b.discs[0].has(i):
-		return Red
-	case b.discs[1].has(i):
-		return Yellow
+	for k := range b.discs {
+		if b.discs[k].has(i) {
+			return Player(k + 1)
+		}
 	}
 	return NoPlayer
 }

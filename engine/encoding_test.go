@@ -16,7 +16,7 @@ func TestEncodingRoundTrip(t *testing.T) {
 		play(t, DefaultConfig(), 0, 1, 0, 1, 0, 1, 0),
 		play(t, DefaultConfig(), 0, 1, 5, 5, 0, 4, 4, 1, 4, 6, 0, 6, 1, 3, 5, 5, 6, 0, 5, 1, 4, 3, 2, 4, 4, 3, 3, 3, 0, 0, 5, 3, 2, 6, 2, 2, 1, 2, 6, 2, 1, 6),
 	}
-	resigned := play(t, Config{10, 10, 5}, 9, 9, 9)
+	resigned := play(t, Config{Rows: 10, Cols: 10, Connect: 5}, 9, 9, 9)
 	_ = resigned.Resign(Yellow)
 	games = append(games, resigned)
 	for i := 0; i < 300; i++ {
