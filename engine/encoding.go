@@ -146,7 +146,10 @@ func decodeV2(b []byte) (*Game, error) {
 	}
 	leaves := b[headerLenV2 : headerLenV2+2*k]
 	for i := 0; i < k; i++ {
-		if m := int(leaves[2*i]); m > n || (i > 0 && m < int(leaves[2*i-2])) {
+		switch m := int(leaves[2*i]); {
+		case m > n:
+			return nil, &DecodeError{Msg: "leave " + strconv.Itoa(i+1) + " after move " + strconv.Itoa(m) + " of " + strconv.Itoa(n)}
+		case i > 0 && m < int(leaves[2*i-2]):
 			return nil, &DecodeError{Msg: "leave " + strconv.Itoa(i+1) + " after move " + strconv.Itoa(m) + " is out of order"}
 		}
 	}
