@@ -346,9 +346,25 @@ func TestAgainstReferee(t *testing.T) {
 					fail("%v: rejected Play(%v, %d) changed the game", cfg, p, bad)
 				}
 			}
+			if rng.IntN(200) == 0 { // a resignation, by either player
+				p := Player(1 + rng.IntN(2))
+				if err := g.Resign(p); err != nil {
+					fail("%v %v: Resign(%v): %v", cfg, hist, p, err)
+					break
+				}
+				ref.leave(p)
+				if g.State() != Resigned || g.Winner() != p.Other() || ref.winner != p.Other() || g.Turn() != NoPlayer ||
+					g.LegalColumns() != nil || !slices.Equal(g.Active(), []Player{p.Other()}) {
+					fail("%v %v: after Resign(%v): %v/%v turn %v active %v", cfg, hist, p, g.State(), g.Winner(), g.Turn(), g.Active())
+				}
+				break
+			}
 			legal := ref.legal()
 			col := legal[rng.IntN(len(legal))]
 			p := g.Turn()
+			if p != ref.turn {
+				fail("%v %v: turn %v, referee %v", cfg, hist, p, ref.turn)
+			}
 			if err := g.Play(p, col); err != nil {
 				fail("%v %v: Play(%v, %d): %v", cfg, hist, p, col, err)
 				break
