@@ -38,7 +38,7 @@ const (
 	encodingV2  = 2
 	headerLenV1 = 6
 	headerLenV2 = 8
-	// MaxEncodedLen is the longest valid encoding of any version; Decode
+	// MaxEncodedLen (64) is the longest valid encoding of any version; Decode
 	// refuses longer input before looking at it.
 	MaxEncodedLen = headerLenV2 + 2*(MaxPlayers-1) + (MaxSize*MaxSize+1)/2
 )
@@ -98,6 +98,7 @@ func Decode(b []byte) (*Game, error) {
 	return nil, &DecodeError{Msg: "unknown version " + strconv.Itoa(int(b[0]))}
 }
 
+// decodeV1 decodes a two-player record.
 func decodeV1(b []byte) (*Game, error) {
 	if len(b) < headerLenV1 {
 		return nil, &DecodeError{Msg: "truncated header"}
@@ -125,6 +126,7 @@ func decodeV1(b []byte) (*Game, error) {
 	return g, nil
 }
 
+// decodeV2 decodes a record of 3 or 4 players.
 func decodeV2(b []byte) (*Game, error) {
 	if len(b) < headerLenV2 {
 		return nil, &DecodeError{Msg: "truncated header"}
@@ -134,7 +136,7 @@ func decodeV2(b []byte) (*Game, error) {
 	}
 	g, err := New(Config{Rows: int(b[1]), Cols: int(b[2]), Connect: int(b[3]), Players: int(b[4])})
 	if err != nil {
-		return nil, &DecodeError{Msg: "bad size", Err: err}
+		return nil, &DecodeError{Msg: "bad size or players", Err: err}
 	}
 	state, winner := State(b[5]&0x0f), Player(b[5]>>4)
 	n, k := int(b[6]), int(b[7])
