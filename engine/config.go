@@ -73,11 +73,3 @@ func (c Config) NumPlayers() int {
 	}
 	return c.Players
 }
-
-// normal returns c with Players 0 for two players, the one form a game keeps.
-func (c Config) normal() Config {
-	if c.Players == 2 {
-		c.Players = 0
-	}
-	return c
-}

@@ -50,7 +50,7 @@ func (g *Game) MarshalBinary() ([]byte, error) {
 	if g.players == 2 {
 		b := make([]byte, headerLenV1+(g.moves+1)/2)
 		b[0] = encodingV1
-		b[1], b[2], b[3] = byte(g.cfg.Rows), byte(g.cfg.Cols), byte(g.cfg.Connect)
+		b[1], b[2], b[3] = g.board.rows, g.board.cols, g.connect
 		b[4] = byte(g.state) | byte(g.winner)<<4
 		b[5] = byte(g.moves)
 		g.packMoves(b[headerLenV1:])
@@ -59,7 +59,7 @@ func (g *Game) MarshalBinary() ([]byte, error) {
 	k := int(g.nleaves)
 	b := make([]byte, headerLenV2+2*k+(g.moves+1)/2)
 	b[0] = encodingV2
-	b[1], b[2], b[3], b[4] = byte(g.cfg.Rows), byte(g.cfg.Cols), byte(g.cfg.Connect), g.players
+	b[1], b[2], b[3], b[4] = g.board.rows, g.board.cols, g.connect, g.players
 	b[5] = byte(g.state) | byte(g.winner)<<4
 	b[6] = byte(g.moves)
 	b[7] = byte(k)
@@ -171,7 +171,7 @@ func decodeV2(b []byte) (*Game, error) {
 // checkMoves checks that b holds exactly n moves packed from offset off, for
 // the board of g.
 func (g *Game) checkMoves(b []byte, n, off int) error {
-	if n > g.cfg.Cells() {
+	if n > int(g.cells) {
 		return &DecodeError{Msg: strconv.Itoa(n) + " moves do not fit the board"}
 	}
 	if len(b) != off+(n+1)/2 {

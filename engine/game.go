@@ -5,22 +5,23 @@ package engine
 // Make one with New or Decode; the zero value is not usable. A Game is not
 // safe for concurrent use; Clone it to hand a copy to another goroutine.
 type Game struct {
-	cfg     Config // Players is 0 for two players (see Config.normal)
-	stride  uint   // rows+1: the bit distance between neighbouring columns
+	connect uint8  // the line length; rows and cols live in board
+	cells   uint8  // rows × cols
+	stride  uint8  // rows+1: the bit distance between neighbouring columns
 	narrow  bool   // the board fits in one 64-bit word
 	players uint8  // 2, 3 or 4
 	turn    Player // the player to move; NoPlayer once the game is over
 	left    uint8  // bit p is set once player p has left the game
+	nleaves uint8
 	// next[p] is the player who moves after p, skipping those who left;
 	// eight entries so that indexing by p&7 needs no bounds check.
 	next    [8]Player
-	nleaves uint8
 	leaves  [MaxPlayers - 1]leave // in order; the last may end the game
 	board   Board
 	history [MaxSize * MaxSize]uint8
-	moves   int
 	state   State
 	winner  Player
+	moves   int
 }
 
 // leave is one resignation: who, after how many moves.
@@ -44,15 +45,16 @@ func New(cfg Config) (*Game, error) {
 		return nil, err
 	}
 	g := &Game{
-		cfg:     cfg.normal(),
-		stride:  uint(cfg.Rows + 1),
+		connect: uint8(cfg.Connect),
+		cells:   uint8(cfg.Cells()),
+		stride:  uint8(cfg.Rows + 1),
 		narrow:  cfg.Cols*(cfg.Rows+1) <= 64,
 		players: uint8(cfg.NumPlayers()),
 		turn:    Red,
 		state:   InProgress,
 	}
 	g.relink()
-	g.board.rows, g.board.cols = cfg.Rows, cfg.Cols
+	g.board.rows, g.board.cols = uint8(cfg.Rows), uint8(cfg.Cols)
 	return g, nil
 }
 
@@ -80,7 +82,13 @@ func (g *Game) relink() {
 // game. Players is 0 for a two-player game, however it was made, so that a
 // two-player game's Config equals DefaultConfig and every Config literal
 // written for two players.
-func (g *Game) Config() Config { return g.cfg }
+func (g *Game) Config() Config {
+	c := Config{Rows: int(g.board.rows), Cols: int(g.board.cols), Connect: int(g.connect)}
+	if g.players != 2 {
+		c.Players = int(g.players)
+	}
+	return c
+}
 
 // State returns where the game stands.
 func (g *Game) State() State { return g.state }
@@ -167,7 +175,7 @@ func (g *Game) Clone() *Game {
 
 // CanPlay reports whether the player to move may drop a disc in col.
 func (g *Game) CanPlay(col int) bool {
-	return g.state == InProgress && col >= 0 && col < g.cfg.Cols && int(g.board.heights[col]) < g.cfg.Rows
+	return g.state == InProgress && col >= 0 && col < int(g.board.cols) && g.board.heights[col] < g.board.rows
 }
 
 // LegalColumns returns the columns the player to move may drop into, left to
@@ -176,9 +184,9 @@ func (g *Game) LegalColumns() []int {
 	if g.state != InProgress {
 		return nil
 	}
-	cols := make([]int, 0, g.cfg.Cols)
-	for c := 0; c < g.cfg.Cols; c++ {
-		if int(g.board.heights[c]) < g.cfg.Rows {
+	cols := make([]int, 0, g.board.cols)
+	for c := 0; c < int(g.board.cols); c++ {
+		if g.board.heights[c] < g.board.rows {
 			cols = append(cols, c)
 		}
 	}
@@ -198,9 +206,9 @@ func (g *Game) Play(p Player, col int) error {
 		return &MoveError{Reason: ReasonGameOver, Player: p, Column: col}
 	case p != g.turn:
 		return &MoveError{Reason: g.notToMove(p), Player: p, Column: col}
-	case col < 0 || col >= g.cfg.Cols:
+	case col < 0 || col >= int(g.board.cols):
 		return &MoveError{Reason: ReasonOutOfRange, Player: p, Column: col}
-	case int(g.board.heights[col]) >= g.cfg.Rows:
+	case g.board.heights[col] >= g.board.rows:
 		return &MoveError{Reason: ReasonColumnFull, Player: p, Column: col}
 	}
 	side := &g.board.discs[p-1]
@@ -215,7 +223,7 @@ func (g *Game) Play(p Player, col int) error {
 	switch {
 	case g.wins(*side):
 		g.state, g.winner, g.turn = Won, p, NoPlayer
-	case g.moves == g.cfg.Rows*g.cfg.Cols:
+	case g.moves == int(g.cells):
 		g.state, g.turn = Draw, NoPlayer
 	default:
 		g.turn = g.next[p&7]
@@ -239,7 +247,7 @@ func (g *Game) notToMove(p Player) Reason {
 // checked, and before this move they held no line, so any line found runs
 // through the disc just dropped.
 func (g *Game) wins(b bits) bool {
-	n, h := g.cfg.Connect, g.stride
+	n, h := int(g.connect), uint(g.stride)
 	if g.narrow {
 		w := b.lo
 		if n == 4 { // the classic game, unrolled
@@ -301,7 +309,7 @@ func (g *Game) WinningCells() []Cell {
 		for g.board.At(last.Row+(hi+1)*d.Row, last.Col+(hi+1)*d.Col) == g.winner {
 			hi++
 		}
-		if lo+hi+1 < g.cfg.Connect {
+		if lo+hi+1 < int(g.connect) {
 			continue
 		}
 		for k := -lo; k <= hi; k++ {
