@@ -420,10 +420,10 @@ func TestAgainstRefereeMulti(t *testing.T) {
 			t.Errorf(format, args...)
 		}
 	}
-	type outcome struct {
-		state  State
-		winner Player
-		leaves bool
+	type outcome struct { // exported fields, so that the log prints names
+		State  State
+		Winner Player
+		Leaves bool
 	}
 	seen := map[outcome]int{}
 	steps, rejected := 0, 0
@@ -523,7 +523,7 @@ func TestAgainstRefereeMulti(t *testing.T) {
 		{Draw, NoPlayer, false}, {Draw, NoPlayer, true}, {Resigned, Red, true}, {Resigned, Blue, true},
 	} {
 		if seen[want] == 0 {
-			t.Errorf("no game ended %v (leaves %v): the random games miss a case", want.state, want.winner)
+			t.Errorf("no game ended %v/%v (leaves: %v): the random games miss a case", want.State, want.Winner, want.Leaves)
 		}
 	}
 }
