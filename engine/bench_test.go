@@ -28,7 +28,13 @@ func BenchmarkMove(b *testing.B) {
 
 // BenchmarkMove10x10 is BenchmarkMove on the largest board (two-word bitboard).
 func BenchmarkMove10x10(b *testing.B) {
-	benchMoves(b, Config{10, 10, 5})
+	benchMoves(b, Config{Rows: 10, Cols: 10, Connect: 5})
+}
+
+// BenchmarkMoveFourPlayers is BenchmarkMove for four players on the
+// standard board.
+func BenchmarkMoveFourPlayers(b *testing.B) {
+	benchMoves(b, Config{Rows: 6, Cols: 7, Connect: 4, Players: 4})
 }
 
 func benchMoves(b *testing.B, cfg Config) {

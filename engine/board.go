@@ -63,29 +63,28 @@ func hasLine64(b uint64, d uint, n int) bool {
 // AI. It is a value: later moves in the game do not change it, and nothing
 // done to it changes the game. Safe for concurrent use.
 type Board struct {
-	rows, cols int
-	discs      [2]bits // Red, Yellow
+	discs      [MaxPlayers]bits // Red, Yellow, Green, Blue
 	heights    [MaxSize]uint8
+	rows, cols uint8
 }
 
 // Rows returns the number of rows.
-func (b Board) Rows() int { return b.rows }
+func (b Board) Rows() int { return int(b.rows) }
 
 // Cols returns the number of columns.
-func (b Board) Cols() int { return b.cols }
+func (b Board) Cols() int { return int(b.cols) }
 
 // At returns the disc at row, col (row 0 at the bottom), or NoPlayer for an
 // empty cell or a position off the board.
 func (b Board) At(row, col int) Player {
-	if row < 0 || row >= b.rows || col < 0 || col >= b.cols {
+	if row < 0 || row >= int(b.rows) || col < 0 || col >= int(b.cols) {
 		return NoPlayer
 	}
-	i := col*(b.rows+1) + row
-	switch {
-	case b.discs[0].has(i):
-		return Red
-	case b.discs[1].has(i):
-		return Yellow
+	i := col*(int(b.rows)+1) + row
+	for k := range b.discs {
+		if b.discs[k].has(i) {
+			return Player(k + 1)
+		}
 	}
 	return NoPlayer
 }
@@ -93,7 +92,7 @@ func (b Board) At(row, col int) Player {
 // Height returns the number of discs in col, or 0 for a column off the
 // board.
 func (b Board) Height(col int) int {
-	if col < 0 || col >= b.cols {
+	if col < 0 || col >= int(b.cols) {
 		return 0
 	}
 	return int(b.heights[col])

@@ -17,12 +17,16 @@ const (
 	ReasonOutOfRange
 	// ReasonColumnFull: the column has no empty cell left.
 	ReasonColumnFull
-	// ReasonNotYourTurn: the other player is to move.
+	// ReasonNotYourTurn: another player is to move.
 	ReasonNotYourTurn
 	// ReasonGameOver: the game was won, drawn or resigned.
 	ReasonGameOver
-	// ReasonNoSuchPlayer: the player is neither Red nor Yellow.
+	// ReasonNoSuchPlayer: the player is not one of the game's players
+	// (NoPlayer, or Green or Blue in a game with fewer players).
 	ReasonNoSuchPlayer
+	// ReasonLeft: the player has left the game (resigned in a game of 3 or
+	// 4 players that goes on without them).
+	ReasonLeft
 )
 
 // String returns the reason in a few lower-case words.
@@ -38,6 +42,8 @@ func (r Reason) String() string {
 		return "game over"
 	case ReasonNoSuchPlayer:
 		return "no such player"
+	case ReasonLeft:
+		return "player has left"
 	}
 	return "no reason"
 }
@@ -62,20 +68,30 @@ func (e *MoveError) Error() string {
 		return "engine: the game is over"
 	case ReasonNoSuchPlayer:
 		return "engine: " + e.Player.String() + " is not a player"
+	case ReasonLeft:
+		return "engine: " + e.Player.String() + " has left the game"
 	}
 	return "engine: move rejected"
 }
 
-// ConfigError is returned by New and Decode for a board size or line length
-// outside the supported range. Field is "rows", "cols" or "connect".
+// ConfigError is returned by New and Decode for a board size, line length or
+// number of players outside the supported range. Field is "rows", "cols",
+// "connect", "players" or "cells" (rows × cols), and Value lies outside
+// Min..Max. Rule is empty for a plain range and otherwise says in words the
+// rule that set the range, such as the wider boards that 3 or 4 players need.
 type ConfigError struct {
 	Field    string
 	Value    int
 	Min, Max int
+	Rule     string
 }
 
 func (e *ConfigError) Error() string {
-	return fmt.Sprintf("engine: %s %d out of range %d..%d", e.Field, e.Value, e.Min, e.Max)
+	s := fmt.Sprintf("engine: %s %d out of range %d..%d", e.Field, e.Value, e.Min, e.Max)
+	if e.Rule != "" {
+		s += ": " + e.Rule
+	}
+	return s
 }
 
 // DecodeError is returned by Decode for input that is not a valid encoded

@@ -49,16 +49,16 @@ func TestNewConfig(t *testing.T) {
 		field string // "" = valid
 	}{
 		{DefaultConfig(), ""},
-		{Config{4, 4, 3}, ""},
-		{Config{10, 10, 10}, ""},
-		{Config{4, 10, 10}, ""},
-		{Config{3, 7, 4}, "rows"},
-		{Config{11, 7, 4}, "rows"},
-		{Config{6, 3, 4}, "cols"},
-		{Config{6, 11, 4}, "cols"},
-		{Config{6, 7, 2}, "connect"},
-		{Config{6, 7, 8}, "connect"},
-		{Config{-1, 7, 4}, "rows"},
+		{Config{Rows: 4, Cols: 4, Connect: 3}, ""},
+		{Config{Rows: 10, Cols: 10, Connect: 10}, ""},
+		{Config{Rows: 4, Cols: 10, Connect: 10}, ""},
+		{Config{Rows: 3, Cols: 7, Connect: 4}, "rows"},
+		{Config{Rows: 11, Cols: 7, Connect: 4}, "rows"},
+		{Config{Rows: 6, Cols: 3, Connect: 4}, "cols"},
+		{Config{Rows: 6, Cols: 11, Connect: 4}, "cols"},
+		{Config{Rows: 6, Cols: 7, Connect: 2}, "connect"},
+		{Config{Rows: 6, Cols: 7, Connect: 8}, "connect"},
+		{Config{Rows: -1, Cols: 7, Connect: 4}, "rows"},
 	}
 	for _, tt := range tests {
 		g, err := New(tt.cfg)
@@ -94,10 +94,10 @@ func TestWins(t *testing.T) {
 		{"diagonal up-left", std, []int{6, 5, 5, 4, 4, 3, 4, 3, 3, 0, 3}, Red, cells(0, 6, 1, 5, 2, 4, 3, 3)},
 		{"disc dropped into the middle of a line", std, []int{0, 0, 1, 1, 3, 3, 2}, Red, cells(0, 0, 0, 1, 0, 2, 0, 3)},
 		{"gap filled in R R _ R R: a line of five", std, []int{0, 0, 1, 1, 3, 3, 4, 4, 2}, Red, cells(0, 0, 0, 1, 0, 2, 0, 3, 0, 4)},
-		{"connect 3 on a small board", Config{4, 4, 3}, []int{0, 0, 1, 1, 2}, Red, cells(0, 0, 0, 1, 0, 2)},
-		{"connect 10 on a 10x10 board", Config{10, 10, 10}, []int{0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9}, Red,
+		{"connect 3 on a small board", Config{Rows: 4, Cols: 4, Connect: 3}, []int{0, 0, 1, 1, 2}, Red, cells(0, 0, 0, 1, 0, 2)},
+		{"connect 10 on a 10x10 board", Config{Rows: 10, Cols: 10, Connect: 10}, []int{0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9}, Red,
 			cells(0, 0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8, 0, 9)},
-		{"wide board diagonal across words", Config{10, 10, 5}, []int{5, 6, 6, 7, 7, 8, 7, 8, 8, 0, 8, 9, 9, 9, 9, 0, 9}, Red,
+		{"wide board diagonal across words", Config{Rows: 10, Cols: 10, Connect: 5}, []int{5, 6, 6, 7, 7, 8, 7, 8, 8, 0, 8, 9, 9, 9, 9, 0, 9}, Red,
 			cells(0, 5, 1, 6, 2, 7, 3, 8, 4, 9)},
 		{"last disc on a full board wins", std, []int{2, 5, 6, 3, 3, 2, 1, 1, 5, 5, 0, 4, 0, 6, 1, 1, 1, 5, 5, 5, 2, 3, 3, 1, 4, 2, 3, 3, 6, 2, 0, 6, 2, 4, 6, 6, 4, 0, 0, 4, 0, 4}, Yellow, nil},
 	}
@@ -161,11 +161,15 @@ type snapshot struct {
 	state   State
 	winner  Player
 	legal   []int
+	active  []Player
+	leaves  []Leave
+	game    Game
 }
 
 func snap(g *Game) snapshot {
 	enc, _ := g.MarshalBinary()
-	return snapshot{enc, g.Board(), g.History(), g.Turn(), g.Moves(), g.State(), g.Winner(), g.LegalColumns()}
+	return snapshot{enc, g.Board(), g.History(), g.Turn(), g.Moves(), g.State(), g.Winner(), g.LegalColumns(),
+		g.Active(), g.Leaves(), *g}
 }
 
 func TestRejections(t *testing.T) {
@@ -342,9 +346,25 @@ func TestAgainstReferee(t *testing.T) {
 					fail("%v: rejected Play(%v, %d) changed the game", cfg, p, bad)
 				}
 			}
+			if rng.IntN(200) == 0 { // a resignation, by either player
+				p := Player(1 + rng.IntN(2))
+				if err := g.Resign(p); err != nil {
+					fail("%v %v: Resign(%v): %v", cfg, hist, p, err)
+					break
+				}
+				ref.leave(p)
+				if g.State() != Resigned || g.Winner() != p.Other() || ref.winner != p.Other() || g.Turn() != NoPlayer ||
+					g.LegalColumns() != nil || !slices.Equal(g.Active(), []Player{p.Other()}) {
+					fail("%v %v: after Resign(%v): %v/%v turn %v active %v", cfg, hist, p, g.State(), g.Winner(), g.Turn(), g.Active())
+				}
+				break
+			}
 			legal := ref.legal()
 			col := legal[rng.IntN(len(legal))]
 			p := g.Turn()
+			if p != ref.turn {
+				fail("%v %v: turn %v, referee %v", cfg, hist, p, ref.turn)
+			}
 			if err := g.Play(p, col); err != nil {
 				fail("%v %v: Play(%v, %d): %v", cfg, hist, p, col, err)
 				break

@@ -6,14 +6,18 @@ import "strconv"
 // empty cell, no winner, or nobody to move in a finished game.
 type Player uint8
 
-// The players. Red always moves first.
+// The players, in the order they move: Red always first, then Yellow, then
+// in games of 3 or 4 players Green and then Blue.
 const (
 	NoPlayer Player = iota
 	Red
 	Yellow
+	Green
+	Blue
 )
 
-// Other returns the opponent of p, or NoPlayer when p is not Red or Yellow.
+// Other returns the opponent of p in a two-player game: Yellow for Red, Red
+// for Yellow, and NoPlayer for anyone else.
 func (p Player) Other() Player {
 	switch p {
 	case Red:
@@ -24,16 +28,21 @@ func (p Player) Other() Player {
 	return NoPlayer
 }
 
-// Valid reports whether p is Red or Yellow.
-func (p Player) Valid() bool { return p == Red || p == Yellow }
+// Valid reports whether p is one of the four players, Red to Blue. Whether p
+// plays in a given game depends on its number of players: see Game.Players.
+func (p Player) Valid() bool { return p >= Red && p <= Blue }
 
-// String returns "red", "yellow" or "none".
+// String returns "red", "yellow", "green", "blue" or "none".
 func (p Player) String() string {
 	switch p {
 	case Red:
 		return "red"
 	case Yellow:
 		return "yellow"
+	case Green:
+		return "green"
+	case Blue:
+		return "blue"
 	case NoPlayer:
 		return "none"
 	}
@@ -44,7 +53,9 @@ func (p Player) String() string {
 // game made by New or Decode.
 type State uint8
 
-// The states of a game.
+// The states of a game. Resigned means won by resignation: in a two-player
+// game the other player resigned, in a game of 3 or 4 the winner is the last
+// player left after all the others resigned.
 const (
 	StateUnknown State = iota
 	InProgress
