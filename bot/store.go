@@ -43,6 +43,24 @@ type Store interface {
 	// with Player.ID set when the player has none.
 	Stats(ctx context.Context, k match.Key, userID string) (match.Standing, error)
 
+	// Ratings returns the channel's top n rated players this season (all
+	// when n ≤ 0), highest rating first, with their counts: one read of a
+	// sorted set. Players without a rated game are not in it.
+	Ratings(ctx context.Context, k match.Key, n int) ([]match.Standing, error)
+
+	// HeadToHead returns the season's record of a against b.
+	HeadToHead(ctx context.Context, k match.Key, a, b string) (match.HeadToHead, error)
+
+	// NewSeason archives the channel's current season (its rated
+	// standings) and starts a new one in which everyone starts afresh:
+	// leaderboard, ratings, histories and head-to-head records. It
+	// returns the archived season, or match.ErrEmptySeason when nobody
+	// has a rated game yet. Archived seasons never expire.
+	NewSeason(ctx context.Context, k match.Key) (match.Season, error)
+
+	// Seasons returns the channel's archived seasons, newest first.
+	Seasons(ctx context.Context, k match.Key) ([]match.Season, error)
+
 	// Repair clears what cannot be read back in the channel: a record
 	// that does not parse or is of the wrong type, and leaderboard entries
 	// that are not counts (or the whole leaderboard when it is of the

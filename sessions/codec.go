@@ -46,6 +46,7 @@ type recordJSON struct {
 	AILevel    string       `json:"ai,omitempty"`
 	Rematches  int          `json:"rematches,omitempty"`
 	Message    messageJSON  `json:"message,omitzero"`
+	Rating     *changeJSON  `json:"rating,omitempty"`
 	Created    time.Time    `json:"created"`
 	Updated    time.Time    `json:"updated"`
 }
@@ -64,6 +65,14 @@ type playerJSON struct {
 type roundJSON struct {
 	Winner string       `json:"winner,omitempty"`
 	Finish match.Finish `json:"finish"`
+}
+
+// changeJSON is the stored form of a match.RatingChange: the players and
+// their ratings in match.EncodeRating's form.
+type changeJSON struct {
+	Players [2]string `json:"players"`
+	Before  [2]string `json:"before"`
+	After   [2]string `json:"after"`
 }
 
 type messageJSON struct {
@@ -95,6 +104,12 @@ func encodeRecord(r *match.Record, op string) ([]byte, error) {
 	}
 	if r.AILevel != solver.LevelNone {
 		j.AILevel = r.AILevel.String()
+	}
+	if c := r.Rating; c != nil {
+		j.Rating = &changeJSON{Players: c.Players}
+		for i := range 2 {
+			j.Rating.Before[i], j.Rating.After[i] = match.EncodeRating(c.Before[i]), match.EncodeRating(c.After[i])
+		}
 	}
 	if r.Status != match.StatusPending {
 		b, err := r.Game.MarshalBinary()
@@ -164,6 +179,18 @@ func parseRecord(b []byte) (*match.Record, error) {
 	}
 	for _, rr := range j.Rounds {
 		r.Rounds = append(r.Rounds, match.RoundResult(rr))
+	}
+	if c := j.Rating; c != nil {
+		r.Rating = &match.RatingChange{Players: c.Players}
+		for i := range 2 {
+			var err error
+			if r.Rating.Before[i], err = match.DecodeRating(c.Before[i]); err != nil {
+				return nil, fmt.Errorf("rating change: %w", err)
+			}
+			if r.Rating.After[i], err = match.DecodeRating(c.After[i]); err != nil {
+				return nil, fmt.Errorf("rating change: %w", err)
+			}
+		}
 	}
 	cfg := engine.Config{Rows: j.Rows, Cols: j.Cols, Connect: j.Connect}
 	if err := cfg.Validate(); err != nil {

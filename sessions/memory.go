@@ -1,8 +1,11 @@
 package sessions
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -21,11 +24,12 @@ const sweepEvery = 1024
 type Memory struct {
 	cfg config
 
-	mu     sync.Mutex
-	games  map[match.Key]memGame
-	boards map[match.Key]*memBoard
-	seen   map[seenKey]time.Time // nonces of requests that wrote, until when they are kept
-	writes int                   // since the last sweep
+	mu      sync.Mutex
+	games   map[match.Key]memGame
+	boards  map[match.Key]*memBoard
+	seen    map[seenKey]time.Time        // nonces of requests that wrote, until when they are kept
+	seasons map[match.Key][]match.Season // archived, newest first; never expire
+	writes  int                          // since the last sweep
 }
 
 type memGame struct {
@@ -39,14 +43,17 @@ type seenKey struct {
 }
 
 type memBoard struct {
-	players map[string]*match.Standing
-	expires time.Time // zero: never
+	players   map[string]*match.Standing
+	ratings   map[string]match.PlayerRating
+	histories map[string][]float64
+	h2h       map[string]int
+	expires   time.Time // zero: never
 }
 
 // NewMemory returns an empty in-memory store. Invalid options (see
 // Options.Validate) make every operation, Ping included, return the problem.
 func NewMemory(opt Options) *Memory {
-	return &Memory{cfg: newConfig(opt), games: map[match.Key]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}}
+	return &Memory{cfg: newConfig(opt), games: map[match.Key]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}, seasons: map[match.Key][]match.Season{}}
 }
 
 // game returns the live record of k, dropping it if expired. Call with mu held.
@@ -164,6 +171,13 @@ func (m *Memory) cas(ctx context.Context, cur, next *match.Record, t match.Tally
 	if stored.ID != cur.ID || stored.Version != cur.Version {
 		return false, stored.Clone(), nil
 	}
+	if t.Rated {
+		ch, err := m.rate(next.Key, t, now)
+		if err != nil {
+			return false, nil, err
+		}
+		next.Rating = &ch
+	}
 	m.put(next.Clone(), now)
 	m.see(ctx, next.Key, now)
 	if !t.IsZero() {
@@ -190,13 +204,44 @@ func (m *Memory) see(ctx context.Context, k match.Key, now time.Time) {
 	}
 }
 
-// tally adds t to k's leaderboard and refreshes its TTL. Call with mu held.
-func (m *Memory) tally(k match.Key, t match.Tally, now time.Time) {
+// liveBoard returns k's leaderboard, made empty if there is none. Call with
+// mu held.
+func (m *Memory) liveBoard(k match.Key, now time.Time) *memBoard {
 	b, ok := m.board(k, now)
 	if !ok {
-		b = &memBoard{players: map[string]*match.Standing{}}
+		b = &memBoard{players: map[string]*match.Standing{}, ratings: map[string]match.PlayerRating{},
+			histories: map[string][]float64{}, h2h: map[string]int{}}
 		m.boards[k] = b
 	}
+	return b
+}
+
+// rate rates the game t records in k and applies it to the ratings,
+// histories and head to head. Call with mu held.
+func (m *Memory) rate(k match.Key, t match.Tally, now time.Time) (match.RatingChange, error) {
+	b := m.liveBoard(k, now)
+	get := func(id string) match.PlayerRating {
+		if r, ok := b.ratings[id]; ok {
+			return r
+		}
+		return match.NewRating()
+	}
+	ch, err := match.Rate(t, get(t.Winner.ID), get(t.Loser.ID))
+	if err != nil {
+		return ch, err
+	}
+	for i, id := range ch.Players {
+		b.ratings[id] = ch.After[i]
+		h := append(b.histories[id], math.Round(ch.After[i].Rating.Rating)) // as stored in Redis
+		b.histories[id] = h[max(0, len(h)-match.HistoryLen):]
+	}
+	b.h2h[headToHeadField(t)]++
+	return ch, nil
+}
+
+// tally adds t to k's leaderboard and refreshes its TTL. Call with mu held.
+func (m *Memory) tally(k match.Key, t match.Tally, now time.Time) {
+	b := m.liveBoard(k, now)
 	b.expires = time.Time{}
 	if m.cfg.lbTTL > 0 {
 		b.expires = now.Add(m.cfg.lbTTL)
@@ -256,12 +301,17 @@ func (m *Memory) Stats(ctx context.Context, k match.Key, userID string) (match.S
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	st := match.Standing{Player: match.Player{ID: userID}}
 	if b, ok := m.board(k, m.cfg.now()); ok {
 		if s := b.players[userID]; s != nil {
-			return *s, nil
+			st = *s
 		}
+		if r, ok := b.ratings[userID]; ok {
+			st.Rating = &r
+		}
+		st.History = slices.Clone(b.histories[userID])
 	}
-	return match.Standing{Player: match.Player{ID: userID}}, nil
+	return st, nil
 }
 
 // Ping reports whether the options are valid: it fails only when the options are invalid.
@@ -302,4 +352,84 @@ func (m *Memory) Repair(ctx context.Context, k match.Key) (match.Repair, error) 
 		return match.Repair{Record: match.RecordFine}, nil
 	}
 	return match.Repair{}, nil
+}
+
+// Ratings implements the store's Ratings.
+func (m *Memory) Ratings(ctx context.Context, k match.Key, n int) ([]match.Standing, error) {
+	if err := m.begin(ctx, "ratings", k, true); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.board(k, m.cfg.now())
+	if !ok {
+		return nil, nil
+	}
+	return rankRatings(b, n), nil
+}
+
+// rankRatings returns b's rated players, highest rating first (ties in
+// reverse id order, as Redis's sorted set gives them), the first n (all when
+// n ≤ 0). Call with mu held.
+func rankRatings(b *memBoard, n int) []match.Standing {
+	var ss []match.Standing
+	for id, r := range b.ratings {
+		st := match.Standing{Player: match.Player{ID: id}}
+		if p := b.players[id]; p != nil {
+			st = *p
+		}
+		r := r
+		st.Rating = &r
+		ss = append(ss, st)
+	}
+	slices.SortFunc(ss, func(a, b match.Standing) int {
+		return cmp.Or(cmp.Compare(b.Rating.Rating.Rating, a.Rating.Rating.Rating), cmp.Compare(b.Player.ID, a.Player.ID))
+	})
+	if n > 0 && len(ss) > n {
+		ss = ss[:n]
+	}
+	return ss
+}
+
+// HeadToHead implements the store's HeadToHead.
+func (m *Memory) HeadToHead(ctx context.Context, k match.Key, a, b string) (match.HeadToHead, error) {
+	h := match.HeadToHead{A: a, B: b}
+	if err := m.begin(ctx, "head to head", k, true); err != nil {
+		return h, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if bd, ok := m.board(k, m.cfg.now()); ok && a != b {
+		f := headToHeadFields(a, b)
+		h.AWins, h.BWins, h.Draws = bd.h2h[f[0]], bd.h2h[f[1]], bd.h2h[f[2]]
+	}
+	return h, nil
+}
+
+// NewSeason implements the store's NewSeason.
+func (m *Memory) NewSeason(ctx context.Context, k match.Key) (match.Season, error) {
+	if err := m.begin(ctx, "new season", k, true); err != nil {
+		return match.Season{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.cfg.now()
+	b, ok := m.board(k, now)
+	if !ok || len(b.ratings) == 0 {
+		return match.Season{}, match.ErrEmptySeason
+	}
+	se := match.Season{Number: len(m.seasons[k]) + 1, Ended: now.Truncate(time.Millisecond), Standings: rankRatings(b, 0)}
+	m.seasons[k] = append([]match.Season{se}, m.seasons[k]...)
+	delete(m.boards, k)
+	return se, nil
+}
+
+// Seasons implements the store's Seasons.
+func (m *Memory) Seasons(ctx context.Context, k match.Key) ([]match.Season, error) {
+	if err := m.begin(ctx, "seasons", k, true); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.seasons[k]), nil
 }

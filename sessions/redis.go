@@ -45,6 +45,18 @@ func NewRedis(c redis.UniversalClient, opt Options) *Redis {
 func (s *Redis) gameKey(k match.Key) string { return s.cfg.prefix + "{" + k.String() + "}:game" }
 func (s *Redis) lbKey(k match.Key) string   { return s.cfg.prefix + "{" + k.String() + "}:lb" }
 
+// The keys of a channel's season: ratings, ratings by value, rating
+// histories, head-to-head counts, the write counter that NewSeason checks,
+// and the archived seasons. All share the channel's hash tag.
+func (s *Redis) tagged(k match.Key, name string) string {
+	return s.cfg.prefix + "{" + k.String() + "}:" + name
+}
+
+// tallyKeys are KEYS[2..7] of casScript.
+func (s *Redis) tallyKeys(k match.Key) []string {
+	return []string{s.lbKey(k), s.tagged(k, "rt"), s.tagged(k, "rtz"), s.tagged(k, "rth"), s.tagged(k, "h2h"), s.tagged(k, "gen")}
+}
+
 // onceKey is where a request's nonce is recorded, under the channel's hash
 // tag so that the script writing the record can record it too.
 func (s *Redis) onceKey(k match.Key, nonce string) string {
@@ -59,6 +71,17 @@ func (s *Redis) withNonce(ctx context.Context, k match.Key, keys []string, args 
 		args = append(args, replayWindow.Milliseconds())
 	}
 	return keys, args
+}
+
+// tallyKind is casScript's ARGV[5] for t.
+func tallyKind(t match.Tally) string {
+	switch {
+	case t.IsZero():
+		return ""
+	case t.Draw:
+		return "d"
+	}
+	return "w"
 }
 
 // fail wraps a client error for op on k and reports it to the Error hook.
@@ -197,18 +220,25 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 	if err != nil {
 		return false, nil, fmt.Errorf("sessions: update %s: %w: %w", k, match.ErrInvalid, err)
 	}
-	kind := ""
-	switch {
-	case t.IsZero():
-	case t.Draw:
-		kind = "d"
-	default:
-		kind = "w"
+	rated := []any{"", "", "", "", "", 0, 0, "", "", "", "", ""}
+	if t.Rated {
+		plan, err := s.ratingPlan(ctx, k, t)
+		if err != nil {
+			return false, nil, err
+		}
+		next.Rating = &plan.change
+		if b, err = encodeRecord(next, op); err != nil {
+			return false, nil, fmt.Errorf("sessions: update %s: %w: %w", k, match.ErrInvalid, err)
+		}
+		rated = plan.args()
 	}
-	keys, args := s.withNonce(ctx, k, []string{s.gameKey(k), s.lbKey(k)}, []any{
-		cur.Version, b, s.cfg.ttl(next).Milliseconds(), op, kind,
-		t.Winner.ID, t.Winner.Name, t.Loser.ID, t.Loser.Name, s.cfg.lbTTL.Milliseconds(), cur.ID})
-	res, err := casScript.Run(ctx, s.c, keys, args...).Slice()
+	keys := append([]string{s.gameKey(k)}, s.tallyKeys(k)...)
+	args := []any{cur.Version, b, s.cfg.ttl(next).Milliseconds(), op, tallyKind(t),
+		t.Winner.ID, t.Winner.Name, t.Loser.ID, t.Loser.Name, s.cfg.lbTTL.Milliseconds(), cur.ID, replayWindow.Milliseconds()}
+	if n := match.Nonce(ctx); n != "" {
+		keys = append(keys, s.onceKey(k, n))
+	}
+	res, err := casScript.Run(ctx, s.c, keys, append(args, rated...)...).Slice()
 	if err != nil {
 		return false, nil, s.fail("update", k, err)
 	}
@@ -226,6 +256,8 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 		return false, stored, nil
 	case 3:
 		return false, nil, fmt.Errorf("sessions: update %s: %w", k, match.ErrReplay)
+	case 5: // a rating moved between our read and our write: read again
+		return false, cur, nil
 	case -1:
 		s.cache.drop(k)
 		return false, nil, match.ErrNoGame
@@ -233,7 +265,7 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 		s.cache.drop(k)
 		return false, nil, s.corrupt("update", wrongType(k, "game", arg))
 	case -3:
-		return false, nil, s.corrupt("update", wrongType(k, "leaderboard", arg))
+		return false, nil, s.corrupt("update", &match.CorruptError{Key: k, Err: fmt.Errorf("key %s holds the wrong type", arg)})
 	case -4:
 		return false, nil, s.corrupt("update", &match.CorruptError{Key: k, Err: fmt.Errorf("leaderboard count %.60q is not a whole number", arg)})
 	}
@@ -290,7 +322,8 @@ func (s *Redis) Leaderboard(ctx context.Context, k match.Key, n int) ([]match.St
 	return rankStandings(ss, n), nil
 }
 
-// Stats implements the store's Stats with one HMGET.
+// Stats implements the store's Stats with one pipeline: the counts, the
+// rating and the rating history.
 func (s *Redis) Stats(ctx context.Context, k match.Key, userID string) (match.Standing, error) {
 	st := match.Standing{Player: match.Player{ID: userID}}
 	if err := s.begin(k); err != nil {
@@ -304,21 +337,42 @@ func (s *Redis) Stats(ctx context.Context, k match.Key, userID string) (match.St
 	for i, kind := range kinds {
 		fields[i] = kind + ":" + userID
 	}
-	vals, err := s.c.HMGet(ctx, s.lbKey(k), fields...).Result()
+	// HMGET, not HGET, for the rating and history: a missing field is a
+	// nil entry rather than a redis.Nil error failing the pipeline.
+	var lb, rt, rh *redis.SliceCmd
+	_, err := s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		lb = p.HMGet(ctx, s.lbKey(k), fields...)
+		rt = p.HMGet(ctx, s.tagged(k, "rt"), userID)
+		rh = p.HMGet(ctx, s.tagged(k, "rth"), userID)
+		return nil
+	})
 	if isWrongType(err) {
-		return st, s.corrupt("stats", wrongType(k, "leaderboard", "value of another type"))
+		return st, s.corrupt("stats", &match.CorruptError{Key: k, Err: errors.New("a leaderboard or rating key holds the wrong type")})
 	}
 	if err != nil {
 		return st, s.fail("stats", k, err)
 	}
-	for i, v := range vals {
+	bad := func(err error) (match.Standing, error) {
+		return match.Standing{Player: match.Player{ID: userID}}, s.corrupt("stats", &match.CorruptError{Key: k, Err: err})
+	}
+	for i, v := range lb.Val() {
 		str, ok := v.(string)
 		if !ok {
 			continue // nil: no such field
 		}
 		if err := setStanding(&st, kinds[i], str); err != nil {
-			return match.Standing{Player: match.Player{ID: userID}}, s.corrupt("stats", &match.CorruptError{Key: k, Err: err})
+			return bad(err)
 		}
+	}
+	if v := pair(rt.Val())[0]; v != "" {
+		r, err := match.DecodeRating(v)
+		if err != nil {
+			return bad(err)
+		}
+		st.Rating = &r
+	}
+	if st.History, err = match.DecodeHistory(pair(rh.Val())[0]); err != nil {
+		return bad(err)
 	}
 	return st, nil
 }

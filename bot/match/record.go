@@ -105,6 +105,10 @@ type Record struct {
 	AILevel   solver.Level // LevelNone for human vs human; else the AI's level, and the AI is the Opponent
 	Rematches int
 	Message   MessageRef
+	// Rating is what the last rated round did to the players' ratings; the
+	// store sets it when it applies a rated tally, and keeps it until the
+	// next one.
+	Rating *RatingChange
 
 	Created, Updated time.Time
 	ExpiresAt        time.Time // when a pending challenge lapses; zero means never
@@ -136,6 +140,10 @@ func (r *Record) Clone() *Record {
 	}
 	if r.Game != nil {
 		c.Game = r.Game.Clone()
+	}
+	if r.Rating != nil {
+		rc := *r.Rating
+		c.Rating = &rc
 	}
 	return &c
 }
@@ -283,6 +291,16 @@ func (r *Record) Validate() error {
 	}
 	if r.AILevel < solver.LevelNone || r.AILevel > solver.Hard {
 		return fmt.Errorf("AI level %v unknown", r.AILevel)
+	}
+	if c := r.Rating; c != nil {
+		for _, id := range c.Players {
+			if _, ok := r.PlayerByID(id); !ok {
+				return fmt.Errorf("rating change for %q, who is neither player", id)
+			}
+		}
+		if c.Players[0] == c.Players[1] {
+			return errors.New("rating change for one player twice")
+		}
 	}
 	if r.Rematches < 0 {
 		return fmt.Errorf("rematches %d < 0", r.Rematches)

@@ -6,9 +6,14 @@ import "fmt"
 // and a loss for Loser, or, when Draw is set, a draw for each of the two. The
 // zero value adds nothing. A resignation or a timeout claim is a win for the
 // opponent like any other.
+//
+// With Rated set the store also rates the game (see Rate) from the
+// players' ratings before it, in the same atomic step, records the head to
+// head, and sets the written record's Rating to the change.
 type Tally struct {
 	Winner, Loser Player // for a draw, just the two players
 	Draw          bool
+	Rated         bool
 }
 
 // IsZero reports whether t adds nothing.
@@ -36,6 +41,12 @@ func (t Tally) Validate() error {
 type Standing struct {
 	Player              Player
 	Wins, Losses, Draws int
+	// Rating is the player's rating this season, nil before their first
+	// rated game.
+	Rating *PlayerRating
+	// History holds the player's latest ratings, oldest first (at most
+	// HistoryLen); only Stats fills it.
+	History []float64
 }
 
 // Games returns the number of games the player finished.

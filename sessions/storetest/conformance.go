@@ -82,6 +82,13 @@ func Conformance(t *testing.T, newStore func(t *testing.T, now func() time.Time)
 		{"RaceFinish", testRaceFinish},
 		{"ABA", testABA},
 		{"Replay", testReplay},
+		{"Ratings", func(t *testing.T, s Store, clk *Clock) {
+			rs, ok := s.(RatingStore)
+			if !ok {
+				t.Fatalf("%T has no ratings", s)
+			}
+			testRatings(t, rs, clk)
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, clk := env(t)
@@ -215,7 +222,7 @@ func testCreateBusy(t *testing.T, s Store, clk *Clock) {
 func finish(r *match.Record, how match.Finish, winner, loser match.Player) match.Tally {
 	r.Status, r.Finish = match.StatusFinished, how
 	r.Rounds = append(r.Rounds, match.RoundResult{Winner: winner.ID, Finish: how})
-	return match.Tally{Winner: winner, Loser: loser}
+	return match.Tally{Winner: winner, Loser: loser, Rated: true}
 }
 
 func testCreateOverFinished(t *testing.T, s Store, clk *Clock) {
@@ -588,7 +595,7 @@ func testLeaderboard(t *testing.T, s Store, clk *Clock) {
 	if st, err := s.Stats(t.Context(), Channel, "U2"); err != nil || !reflect.DeepEqual(st, want[2]) {
 		t.Errorf("Stats(U2) = %+v, %v; want %+v", st, err, want[2])
 	}
-	if st, err := s.Stats(t.Context(), Channel, "UNOBODY"); err != nil || st != (match.Standing{Player: match.Player{ID: "UNOBODY"}}) {
+	if st, err := s.Stats(t.Context(), Channel, "UNOBODY"); err != nil || !reflect.DeepEqual(st, match.Standing{Player: match.Player{ID: "UNOBODY"}}) {
 		t.Errorf("Stats(UNOBODY) = %+v, %v; want a zero standing with the id", st, err)
 	}
 	if got := want[1].WinRate(); got != 0.75 {
@@ -936,6 +943,11 @@ func testRaceFinish(t *testing.T, s Store, clk *Clock) {
 		}
 		if final.Version != 2 {
 			t.Errorf("Version %d after one finishing update, want 2", final.Version)
+		}
+		for _, p := range []match.Player{Alice, Bob} {
+			if st, err := s.Stats(t.Context(), k, p.ID); err != nil || st.Rating == nil || st.Rating.Games != 1 {
+				t.Errorf("%s after a raced rated finish: %+v, %v; want rated exactly once", p.ID, st, err)
+			}
 		}
 	}
 }
