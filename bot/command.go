@@ -35,6 +35,8 @@ const (
 	KindRematch
 	KindNextRound
 	KindReset
+	KindNewSeason
+	KindSeasons
 )
 
 var kindNames = [...]string{
@@ -42,6 +44,7 @@ var kindNames = [...]string{
 	KindAccept: "accept", KindDecline: "decline", KindCancel: "cancel", KindDrop: "drop",
 	KindResign: "resign", KindClaim: "claim", KindBoard: "board", KindLeaderboard: "leaderboard",
 	KindStats: "stats", KindRematch: "rematch", KindNextRound: "next", KindReset: "reset",
+	KindNewSeason: "season_new", KindSeasons: "seasons",
 }
 
 // String returns the kind's lower-case name, as used in logs and metrics.
@@ -114,8 +117,9 @@ type Request struct {
 	// AI: the level; solver.LevelNone for the default.
 	Level solver.Level
 
-	// Stats: whose; the zero Player means the person asking.
-	Target match.Player
+	// Stats: whose; the zero Player means the person asking. With Versus
+	// set too, the head-to-head record of Target against Versus.
+	Target, Versus match.Player
 
 	// Buttons: the game the button was drawn for, the move number it was
 	// drawn at, and for a drop the 0-based column.
@@ -134,6 +138,10 @@ type Command struct {
 	Self match.Player
 	// Message is the message a button was clicked on, if any.
 	Message match.MessageRef
+	// CanManage says the platform lets User manage the channel (Discord:
+	// Manage Channels or Manage Server; Slack: a workspace admin or
+	// owner; the terminal: always). Starting a new season needs it.
+	CanManage bool
 	// Nonce identifies the signed request this command came from (Discord:
 	// the interaction id; Slack: a hash of the request's timestamp and
 	// signature), so that a replay of the same request within the
@@ -166,8 +174,8 @@ var sizeWord = regexp.MustCompile(`^(\d{1,2})\s*[x×]\s*(\d{1,2})$`)
 // ParseText parses the text typed after /connect4 (as on Slack and in the
 // terminal): "@user [ROWSxCOLS] [connect N] [first-to N]", "challenge @user
 // ...", "ai [easy|medium|hard]", "accept", "decline", "cancel", "resign",
-// "claim", "board", "leaderboard", "stats [@user]", "rematch", "reset",
-// "help". Mentions must already be in the <@ID> form. Anything else
+// "claim", "board", "leaderboard", "stats [@user [@user]]", "rematch",
+// "reset", "season new", "seasons", "help". Mentions must already be in the <@ID> form. Anything else
 // returns a *UserError (ProblemUsage) whose reply is the help text; a bad
 // AI level returns ProblemBadLevel with the Request's Kind still set, so
 // that logs can name what was asked for.
@@ -185,7 +193,7 @@ func ParseText(text string) (Request, error) {
 	simple := map[string]Kind{
 		"help": KindHelp, "accept": KindAccept, "decline": KindDecline, "cancel": KindCancel,
 		"resign": KindResign, "claim": KindClaim, "board": KindBoard, "leaderboard": KindLeaderboard,
-		"top": KindLeaderboard, "rematch": KindRematch, "reset": KindReset,
+		"top": KindLeaderboard, "rematch": KindRematch, "reset": KindReset, "seasons": KindSeasons,
 	}
 	if k, ok := simple[head]; ok {
 		if len(words) > 0 {
@@ -194,6 +202,10 @@ func ParseText(text string) (Request, error) {
 		return Request{Kind: k}, nil
 	}
 	switch head {
+	case "season":
+		if len(words) == 1 && strings.EqualFold(words[0], "new") {
+			return Request{Kind: KindNewSeason}, nil
+		}
 	case "stats":
 		switch len(words) {
 		case 0:
@@ -201,6 +213,12 @@ func ParseText(text string) (Request, error) {
 		case 1:
 			if p, ok := ParseMention(words[0]); ok {
 				return Request{Kind: KindStats, Target: p}, nil
+			}
+		case 2:
+			p, ok1 := ParseMention(words[0])
+			q, ok2 := ParseMention(words[1])
+			if ok1 && ok2 {
+				return Request{Kind: KindStats, Target: p, Versus: q}, nil
 			}
 		}
 	case "ai", "bot":

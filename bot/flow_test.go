@@ -33,6 +33,7 @@ var flows = []struct {
 	{"BoardRepost", flowBoardRepost},
 	{"AIGame", flowAIGame},
 	{"RacingClicks", flowRacingClicks},
+	{"Ratings", flowRatings},
 }
 
 func TestFlows(t *testing.T) {

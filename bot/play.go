@@ -129,7 +129,9 @@ func settle(r *match.Record, finish match.Finish) (match.Tally, string) {
 	}
 	r.Rounds = append(r.Rounds, res)
 	if r.AILevel != solver.LevelNone {
-		tally = match.Tally{}
+		tally = match.Tally{} // games against the AI count nowhere
+	} else {
+		tally.Rated = true // every finished game between two people is rated
 	}
 	matchOver := r.FirstTo <= 1 || finish != match.FinishNone || r.MatchWon()
 	switch {

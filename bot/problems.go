@@ -42,6 +42,8 @@ const (
 	ProblemNoChallenge
 	ProblemNothingDamaged
 	ProblemReplay
+	ProblemNotManager
+	ProblemEmptySeason
 )
 
 // sentences is the one table of what people are told, by problem. Some take
@@ -76,6 +78,8 @@ var sentences = [...]string{
 	ProblemNoChallenge:      "There's no open challenge in this channel.",
 	ProblemNothingDamaged:   "Nothing here is damaged, so there's nothing to reset.",
 	ProblemReplay:           "That request was already handled, so it did nothing this time.",
+	ProblemNotManager:       "Only people who can manage this channel can start a new season.",
+	ProblemEmptySeason:      "This season has no rated games yet, so there's nothing to archive.",
 }
 
 // Sentence returns the sentence told for p, before its arguments are filled

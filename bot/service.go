@@ -192,6 +192,10 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 		return s.stats(ctx, cmd)
 	case KindReset:
 		return s.reset(ctx, cmd)
+	case KindNewSeason:
+		return s.newSeason(ctx, cmd)
+	case KindSeasons:
+		return s.seasons(ctx, cmd)
 	}
 	return Reply{}, userErr(ProblemUsage, cmd.Kind.String())
 }
@@ -204,6 +208,7 @@ const helpText = "*Connect Four* — drop discs, line up four to win.\n" +
 	"• `/connect4 resign` — give up the current game\n" +
 	"• `/connect4 claim` — win a game your opponent has left idle for a day\n" +
 	"• `/connect4 cancel` — withdraw your open challenge\n" +
-	"• `/connect4 leaderboard` — this channel's top 10\n" +
-	"• `/connect4 stats [@someone]` — one player's record here\n" +
+	"• `/connect4 leaderboard` — this channel's top 10 by rating\n" +
+	"• `/connect4 stats [@someone]` — a rating, record and form here; `stats @a @b` for head to head\n" +
+	"• `/connect4 seasons` — past seasons; `/connect4 season new` starts a new one (channel managers)\n" +
 	"• `/connect4 reset` — clear a damaged saved game"

@@ -2,7 +2,10 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/connect4/connect4/bot/match"
@@ -34,32 +37,125 @@ func (s *Service) board(ctx context.Context, cmd Command) (Reply, error) {
 
 var medals = [...]string{"🥇", "🥈", "🥉"}
 
-// leaderboard shows the channel's top 10.
+// leaderboard shows the channel's top 10 by rating, with each player's
+// record beside the rating. Before anyone has a rated game (a channel whose
+// games predate ratings) it ranks by wins. Names are plain text, so a look
+// at the leaderboard pings nobody.
 func (s *Service) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
-	top, err := s.store.Leaderboard(ctx, cmd.Key, 10)
+	top, err := s.store.Ratings(ctx, cmd.Key, 10)
+	if err != nil {
+		return Reply{}, err
+	}
+	var b strings.Builder
+	if len(top) > 0 {
+		b.WriteString("🏆 Connect Four leaderboard (rating, wins-losses-draws; ? marks a provisional rating)")
+		for i, st := range top {
+			fmt.Fprintf(&b, "\n%s %s %s · %d-%d-%d", rank(i), plainName(st.Player), ratingText(*st.Rating), st.Wins, st.Losses, st.Draws)
+		}
+		return Reply{Visibility: Public, Text: b.String()}, nil
+	}
+	top, err = s.store.Leaderboard(ctx, cmd.Key, 10)
 	if err != nil {
 		return Reply{}, err
 	}
 	if len(top) == 0 {
 		return Reply{Visibility: Public, Text: "No games have finished in this channel yet. Start one with `/connect4 @someone`!"}, nil
 	}
-	var b strings.Builder
 	b.WriteString("🏆 Connect Four leaderboard (wins-losses-draws, win rate)")
 	for i, st := range top {
-		rank := fmt.Sprintf("%d.", i+1)
-		if i < len(medals) {
-			rank = medals[i]
-		}
-		fmt.Fprintf(&b, "\n%s <@%s> %d-%d-%d (%.0f%%)", rank, st.Player.ID, st.Wins, st.Losses, st.Draws, 100*st.WinRate())
+		fmt.Fprintf(&b, "\n%s %s %d-%d-%d (%.0f%%)", rank(i), plainName(st.Player), st.Wins, st.Losses, st.Draws, 100*st.WinRate())
 	}
 	return Reply{Visibility: Public, Text: b.String()}, nil
 }
 
-// stats shows one player's record in the channel, to the person asking.
+// rank is the medal or number of place i (0-based).
+func rank(i int) string {
+	if i < len(medals) {
+		return medals[i]
+	}
+	return fmt.Sprintf("%d.", i+1)
+}
+
+// ratingText is a rating as shown: rounded, with "?" when provisional.
+func ratingText(r match.PlayerRating) string {
+	t := fmt.Sprintf("%.0f", r.Rating.Rating)
+	if r.Provisional() {
+		t += "?"
+	}
+	return t
+}
+
+// ratingChangeText is the line under a rated result: each player's new
+// rating and the change ("<@a> 1562 (+62) · <@b> 1438 (−62)").
+func ratingChangeText(c *match.RatingChange) string {
+	parts := make([]string, 2)
+	for i, id := range c.Players {
+		d := math.Round(c.After[i].Rating.Rating) - math.Round(c.Before[i].Rating.Rating)
+		sign := "+"
+		if d < 0 {
+			sign, d = "−", -d
+		}
+		parts[i] = fmt.Sprintf("<@%s> %s (%s%.0f)", id, ratingText(c.After[i]), sign, d)
+	}
+	return "Ratings: " + parts[0] + " · " + parts[1]
+}
+
+// sparks are the eight heights of a sparkline, lowest first.
+var sparks = []rune("▁▂▃▄▅▆▇█")
+
+// sparkline draws ratings, oldest first, scaled between their lowest and
+// highest.
+func sparkline(h []float64) string {
+	if len(h) == 0 {
+		return ""
+	}
+	lo, hi := slices.Min(h), slices.Max(h)
+	out := make([]rune, len(h))
+	for i, r := range h {
+		j := len(sparks) / 2
+		if hi > lo {
+			j = int(math.Round((r - lo) / (hi - lo) * float64(len(sparks)-1)))
+		}
+		out[i] = sparks[j]
+	}
+	return string(out)
+}
+
+// streakText says the current streak, or "".
+func streakText(n int) string {
+	switch {
+	case n > 1:
+		return fmt.Sprintf("won the last %d", n)
+	case n == 1:
+		return "won the last game"
+	case n == -1:
+		return "lost the last game"
+	case n < -1:
+		return fmt.Sprintf("lost the last %d", -n)
+	}
+	return ""
+}
+
+// stats shows one player's rating, record and form in the channel, or the
+// head-to-head record of two, to the person asking.
 func (s *Service) stats(ctx context.Context, cmd Command) (Reply, error) {
 	who := cmd.Target
 	if who.ID == "" {
 		who = cmd.User
+	}
+	if cmd.Versus.ID != "" {
+		if cmd.Versus.ID == who.ID {
+			return Reply{}, userErr(ProblemUsage, "name two different players for head to head")
+		}
+		h, err := s.store.HeadToHead(ctx, cmd.Key, who.ID, cmd.Versus.ID)
+		if err != nil {
+			return Reply{}, err
+		}
+		if h.Games() == 0 {
+			return Reply{Visibility: Ephemeral, Text: fmt.Sprintf("<@%s> and <@%s> haven't played each other this season.", who.ID, cmd.Versus.ID)}, nil
+		}
+		return Reply{Visibility: Ephemeral, Text: fmt.Sprintf("<@%s> vs <@%s> this season: %d–%d, %s.",
+			who.ID, cmd.Versus.ID, h.AWins, h.BWins, plural(h.Draws, "draw"))}, nil
 	}
 	st, err := s.store.Stats(ctx, cmd.Key, who.ID)
 	if err != nil {
@@ -68,8 +164,68 @@ func (s *Service) stats(ctx context.Context, cmd Command) (Reply, error) {
 	if st.Games() == 0 {
 		return Reply{Visibility: Ephemeral, Text: fmt.Sprintf("<@%s> hasn't finished a game in this channel yet.", who.ID)}, nil
 	}
-	return Reply{Visibility: Ephemeral, Text: fmt.Sprintf("<@%s> in this channel: %s, %s, %s — %.0f%% of %d games won.",
-		who.ID, plural(st.Wins, "win"), plural(st.Losses, "loss"), plural(st.Draws, "draw"), 100*st.WinRate(), st.Games())}, nil
+	record := fmt.Sprintf("%s, %s, %s — %.0f%% of %d games won",
+		plural(st.Wins, "win"), plural(st.Losses, "loss"), plural(st.Draws, "draw"), 100*st.WinRate(), st.Games())
+	if st.Rating == nil {
+		return Reply{Visibility: Ephemeral, Text: fmt.Sprintf("<@%s> in this channel: %s.", who.ID, record)}, nil
+	}
+	r := *st.Rating
+	text := fmt.Sprintf("<@%s> in this channel: rating %s (deviation %.0f) · %s", who.ID, ratingText(r), r.Deviation, record)
+	if t := streakText(r.Streak); t != "" {
+		text += " · " + t
+	}
+	if len(st.History) > 1 {
+		text += fmt.Sprintf("\nLast %d ratings: %s", len(st.History), sparkline(st.History))
+	}
+	return Reply{Visibility: Ephemeral, Text: text}, nil
+}
+
+// newSeason archives the channel's season and starts a new one, for those
+// who may manage the channel.
+func (s *Service) newSeason(ctx context.Context, cmd Command) (Reply, error) {
+	if !cmd.CanManage {
+		return Reply{}, userErr(ProblemNotManager)
+	}
+	se, err := s.store.NewSeason(ctx, cmd.Key)
+	if errors.Is(err, match.ErrEmptySeason) {
+		return Reply{}, userErr(ProblemEmptySeason)
+	}
+	if err != nil {
+		return Reply{}, err
+	}
+	s.log.Info("new season", "channel", cmd.Key.String(), "user", cmd.User.ID, "archived", se.Number)
+	return Reply{Visibility: Public, Text: fmt.Sprintf("%s started a new season: season %d is archived (%s), and everyone starts again at 1500.\n%s",
+		plainName(cmd.User), se.Number, plural(len(se.Standings), "rated player"), podium(se))}, nil
+}
+
+// seasons lists the channel's past seasons with their podiums.
+func (s *Service) seasons(ctx context.Context, cmd Command) (Reply, error) {
+	all, err := s.store.Seasons(ctx, cmd.Key)
+	if err != nil {
+		return Reply{}, err
+	}
+	if len(all) == 0 {
+		return Reply{Visibility: Ephemeral, Text: "No season has ended in this channel yet. `/connect4 season new` archives the current one."}, nil
+	}
+	var b strings.Builder
+	b.WriteString("📜 Past seasons in this channel")
+	for i, se := range all {
+		if i == 10 {
+			fmt.Fprintf(&b, "\n… and %d earlier", len(all)-10)
+			break
+		}
+		fmt.Fprintf(&b, "\nSeason %d (ended %s): %s", se.Number, se.Ended.Format("2 Jan 2006"), podium(se))
+	}
+	return Reply{Visibility: Ephemeral, Text: b.String()}, nil
+}
+
+// podium is a season's first three, by name and rating.
+func podium(se match.Season) string {
+	parts := make([]string, 0, 3)
+	for i, st := range se.Podium() {
+		parts = append(parts, fmt.Sprintf("%s %s %s", medals[i], plainName(st.Player), ratingText(*st.Rating)))
+	}
+	return strings.Join(parts, " · ")
 }
 
 func plural(n int, word string) string {

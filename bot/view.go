@@ -3,6 +3,7 @@ package bot
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/connect4/connect4/bot/match"
 
@@ -56,6 +57,9 @@ func gameView(r *match.Record, vis Visibility, text string) Reply {
 			Column:   c + 1,
 			Disabled: !g.CanPlay(c),
 		})
+	}
+	if r.Rating != nil && g.State().Over() {
+		reply.Text = strings.TrimSpace(reply.Text + "\n" + ratingChangeText(r.Rating))
 	}
 	switch {
 	case r.Status == match.StatusPlaying && g.State().Over():

@@ -9,12 +9,12 @@ import (
 // ratingPlan is a rated game's change, with the stored values it was
 // computed from, so that the write can check nothing moved in between.
 type ratingPlan struct {
-	change             match.RatingChange
-	oldRatings         [2]string // as stored ("" for none), winner then loser
-	oldHistories       [2]string
-	newRatings         [2]string
-	newHistories       [2]string
-	headToHead         string // the count to increment
+	change              match.RatingChange
+	oldRatings          [2]string // as stored ("" for none), winner then loser
+	oldHistories        [2]string
+	newRatings          [2]string
+	newHistories        [2]string
+	headToHead          string // the count to increment
 	winnerVal, loserVal float64
 }
 

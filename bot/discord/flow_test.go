@@ -141,8 +141,11 @@ func TestGameOverHTTP(t *testing.T) {
 		m.button(t, "Rematch")
 
 		lb := f.slash("UC", "leaderboard", nil)
-		want(t, lb, typeMessage, 0, "leaderboard", "<@UA> 1-0-1", "<@UB> 0-1-1")
-		want(t, f.slash("UC", "stats", []map[string]any{opt("player", 6, "UA")}, user("UA")), typeMessage, flagEphemeral, "<@UA> in this channel: 1 win, 0 losses, 1 draw")
+		want(t, lb, typeMessage, 0, "leaderboard", "🥇", "· 1-0-1", "· 0-1-1")
+		if strings.Contains(lb.Data.Content, "<@") {
+			t.Errorf("the leaderboard mentions players (it must ping nobody): %q", lb.Data.Content)
+		}
+		want(t, f.slash("UC", "stats", []map[string]any{opt("player", 6, "UA")}, user("UA")), typeMessage, flagEphemeral, "<@UA> in this channel: rating 15", "1 win, 0 losses, 1 draw")
 		if got := f.observations(); !slices.Contains(got, "drop/ok") || !slices.Contains(got, "challenge/refused") || !slices.Contains(got, "unknown/refused") {
 			t.Errorf("observed %v, want drop/ok, challenge/refused and unknown/refused among them", got)
 		}

@@ -82,7 +82,7 @@ func TestGameThroughHTTP(t *testing.T) {
 		}
 
 		lb := e.slash("UC", "leaderboard")
-		wantPosted(t, lb, inChannel, false, "<@UA>")
+		wantPosted(t, lb, inChannel, false, "🥇", "1-0-0", "0-1-0")
 		wantPosted(t, e.slash("UA", "board"), inChannel, false, ":white_circle:")
 		wantPosted(t, e.slash("UA", "stats"), ephemeral, false, "<@UA>")
 	})

@@ -105,10 +105,10 @@ func TestPlayScripted(t *testing.T) {
 		"@alice wins!",
 		"🟥",
 		"[Rematch]",
-		"🥇 @alice 1-0-0 (100%)",
+		"🥇 alice 1662? · 1-0-0",
 		"Rematch! @bob is red",
 		"@bob resigned. @alice wins!",
-		"@alice in this channel: 2 wins, 0 losses, 0 draws",
+		"@alice in this channel: rating ", "2 wins, 0 losses, 0 draws",
 		"(only bob can see this) I didn't understand that",
 	} {
 		if !strings.Contains(got, want) {
