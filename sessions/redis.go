@@ -455,15 +455,12 @@ func (s *Redis) Repair(ctx context.Context, k match.Key) (match.Repair, error) {
 		return rep, err
 	}
 	s.cache.drop(k)
-	gk, lk := s.gameKey(k), s.lbKey(k)
-	var gt, lt *redis.StatusCmd
-	if _, err := s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
-		gt, lt = p.Type(ctx, gk), p.Type(ctx, lk)
-		return nil
-	}); err != nil {
+	gk := s.gameKey(k)
+	typ, err := s.c.Type(ctx, gk).Result()
+	if err != nil {
 		return rep, s.fail("repair", k, err)
 	}
-	switch typ := gt.Val(); typ {
+	switch typ {
 	case "none":
 	case "string":
 		b, err := s.c.Get(ctx, gk).Result()
@@ -487,33 +484,130 @@ func (s *Redis) Repair(ctx context.Context, k match.Key) (match.Repair, error) {
 		}
 		rep.Record = match.RecordCleared
 	}
-	switch lt.Val() {
-	case "none":
-	case "hash":
-		h, err := s.c.HGetAll(ctx, lk).Result()
+	ratingsTouched := false
+	for i, h := range s.seasonHashes(k) {
+		dropped, cleared, err := s.repairHash(ctx, k, h.key, h.valid)
 		if err != nil {
-			return rep, s.fail("repair", k, err)
+			return rep, err
 		}
-		var bad []string
-		for f, v := range h {
-			kind, id, ok := strings.Cut(f, ":")
-			if !ok || id == "" || len(id) > match.MaxIDLen || setStanding(&match.Standing{}, kind, v) != nil {
-				bad = append(bad, f)
-			}
+		rep.EntriesDropped += dropped
+		rep.LeaderboardCleared = rep.LeaderboardCleared || cleared
+		if i == 1 && (dropped > 0 || cleared) {
+			ratingsTouched = true
 		}
-		if len(bad) > 0 {
-			if err := s.c.HDel(ctx, lk, bad...).Err(); err != nil {
-				return rep, s.fail("repair", k, err)
-			}
-			rep.EntriesDropped = len(bad)
-		}
-	default:
-		if err := s.c.Del(ctx, lk).Err(); err != nil {
-			return rep, s.fail("repair", k, err)
-		}
-		rep.LeaderboardCleared = true
 	}
+	// The sorted set of ratings mirrors the ratings hash: rebuild it from
+	// what is left there when either was damaged, and drop a write counter
+	// that is not a number.
+	cleared, err := s.repairIndex(ctx, k, ratingsTouched)
+	if err != nil {
+		return rep, err
+	}
+	rep.LeaderboardCleared = rep.LeaderboardCleared || cleared
 	return rep, nil
+}
+
+// seasonHash is a hash of the season's data with the rule for its entries.
+type seasonHash struct {
+	key   string
+	valid func(field, value string) bool
+}
+
+// seasonHashes are the channel's season hashes: the leaderboard, ratings,
+// rating histories and head-to-head counts.
+func (s *Redis) seasonHashes(k match.Key) []seasonHash {
+	id := func(s string) bool { return s != "" && len(s) <= match.MaxIDLen }
+	return []seasonHash{
+		{s.lbKey(k), func(f, v string) bool {
+			kind, uid, ok := strings.Cut(f, ":")
+			return ok && id(uid) && setStanding(&match.Standing{}, kind, v) == nil
+		}},
+		{s.tagged(k, "rt"), func(f, v string) bool { _, err := match.DecodeRating(v); return id(f) && err == nil }},
+		{s.tagged(k, "rth"), func(f, v string) bool { _, err := match.DecodeHistory(v); return id(f) && err == nil }},
+		{s.tagged(k, "h2h"), func(f, v string) bool {
+			n, err := strconv.Atoi(v)
+			return strings.ContainsAny(f, ">=") && err == nil && n >= 0 && len(v) <= 15
+		}},
+	}
+}
+
+// repairHash drops the entries of hash key that valid refuses, or the key
+// when it is not a hash.
+func (s *Redis) repairHash(ctx context.Context, k match.Key, key string, valid func(f, v string) bool) (dropped int, cleared bool, err error) {
+	switch typ, err := s.c.Type(ctx, key).Result(); {
+	case err != nil:
+		return 0, false, s.fail("repair", k, err)
+	case typ == "none":
+		return 0, false, nil
+	case typ != "hash":
+		if err := s.c.Del(ctx, key).Err(); err != nil {
+			return 0, false, s.fail("repair", k, err)
+		}
+		return 0, true, nil
+	}
+	h, err := s.c.HGetAll(ctx, key).Result()
+	if err != nil {
+		return 0, false, s.fail("repair", k, err)
+	}
+	var bad []string
+	for f, v := range h {
+		if !valid(f, v) {
+			bad = append(bad, f)
+		}
+	}
+	if len(bad) > 0 {
+		if err := s.c.HDel(ctx, key, bad...).Err(); err != nil {
+			return 0, false, s.fail("repair", k, err)
+		}
+	}
+	return len(bad), false, nil
+}
+
+// repairIndex removes a write counter that is not a number, and, when
+// force is set or the sorted set of ratings is not a sorted set, rebuilds
+// it from the ratings that can be read. It reports whether it removed or
+// rebuilt a damaged key.
+func (s *Redis) repairIndex(ctx context.Context, k match.Key, force bool) (bool, error) {
+	zk, gk := s.tagged(k, "rtz"), s.tagged(k, "gen")
+	damaged := false
+	if g, err := s.c.Get(ctx, gk).Result(); isWrongType(err) || err == nil && strings.Trim(g, "0123456789") != "" {
+		if err := s.c.Del(ctx, gk).Err(); err != nil {
+			return false, s.fail("repair", k, err)
+		}
+		damaged = true
+	}
+	typ, err := s.c.Type(ctx, zk).Result()
+	if err != nil {
+		return damaged, s.fail("repair", k, err)
+	}
+	if typ != "none" && typ != "zset" {
+		force, damaged = true, true
+	}
+	if !force {
+		return damaged, nil
+	}
+	h, err := s.c.HGetAll(ctx, s.tagged(k, "rt")).Result()
+	if err != nil {
+		return damaged, s.fail("repair", k, err)
+	}
+	want := make([]redis.Z, 0, len(h))
+	for id, v := range h {
+		r, err := match.DecodeRating(v)
+		if err == nil {
+			want = append(want, redis.Z{Score: r.Rating.Rating, Member: id})
+		}
+	}
+	_, err = s.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Del(ctx, zk)
+		if len(want) > 0 {
+			p.ZAdd(ctx, zk, want...)
+		}
+		return nil
+	})
+	if err != nil {
+		return damaged, s.fail("repair", k, err)
+	}
+	return damaged, nil
 }
 
 // deleteIf removes the channel's record if it still is of type typ (and, for

@@ -40,7 +40,7 @@ func winningMove(r *match.Record) (match.Tally, error) {
 	}
 	r.Status, r.Finish = match.StatusFinished, match.FinishWin
 	r.Rounds = append(r.Rounds, match.RoundResult{Winner: storetest.Alice.ID, Finish: match.FinishWin})
-	return match.Tally{Winner: storetest.Alice, Loser: storetest.Bob}, nil
+	return match.Tally{Winner: storetest.Alice, Loser: storetest.Bob, Rated: true}, nil
 }
 
 // TestRedisScriptsAllOrNothing damages each key a script touches, in each
@@ -56,6 +56,8 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 	k := storetest.Channel
 	gameKey := prefix + "{" + k.String() + "}:game"
 	lbKey := prefix + "{" + k.String() + "}:lb"
+	key := func(name string) string { return prefix + "{" + k.String() + "}:" + name }
+	rtKey, rtzKey, rthKey, h2hKey, genKey := key("rt"), key("rtz"), key("rth"), key("h2h"), key("gen")
 
 	damages := []struct {
 		name   string
@@ -79,6 +81,18 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 		{"winner's count overflows", &lbKey, func(ctx context.Context) error {
 			return c.HSet(ctx, lbKey, "w:UALICE", "99999999999999999999").Err()
 		}, match.Repair{Record: match.RecordFine, EntriesDropped: 1}},
+		{"ratings are a list", &rtKey, func(ctx context.Context) error { return c.RPush(ctx, rtKey, "x").Err() },
+			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}},
+		{"the winner's rating is garbage", &rtKey, func(ctx context.Context) error { return c.HSet(ctx, rtKey, "UALICE", "{nope").Err() },
+			match.Repair{Record: match.RecordFine, EntriesDropped: 1}},
+		{"the ratings' sorted set is a hash", &rtzKey, func(ctx context.Context) error { return c.HSet(ctx, rtzKey, "x", "1").Err() },
+			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}},
+		{"the loser's history is garbage", &rthKey, func(ctx context.Context) error { return c.HSet(ctx, rthKey, "UBOB", "1,x,3").Err() },
+			match.Repair{Record: match.RecordFine, EntriesDropped: 1}},
+		{"the head-to-head count is a word", &h2hKey, func(ctx context.Context) error { return c.HSet(ctx, h2hKey, "UALICE>UBOB", "lots").Err() },
+			match.Repair{Record: match.RecordFine, EntriesDropped: 1}},
+		{"the write counter is a word", &genKey, func(ctx context.Context) error { return c.Set(ctx, genKey, "many", 0).Err() },
+			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}},
 		{"record is a list", &gameKey, func(ctx context.Context) error {
 			c.Del(ctx, gameKey)
 			return c.RPush(ctx, gameKey, "x").Err()
@@ -94,14 +108,23 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 	}
 	for _, tc := range damages {
 		t.Run(tc.name, func(t *testing.T) {
-			c.Del(ctx, gameKey, lbKey)
+			c.Del(ctx, gameKey, lbKey, rtKey, rtzKey, rthKey, h2hKey, genKey)
 			if err := s.Create(ctx, storetest.Playing(t, k, 0, 0, 1, 1, 2, 2)); err != nil {
 				t.Fatal(err)
 			}
 			if err := tc.damage(ctx); err != nil {
 				t.Fatal(err)
 			}
-			game, lb := dump(t, c, gameKey), dump(t, c, lbKey)
+			all := []string{gameKey, lbKey, rtKey, rtzKey, rthKey, h2hKey, genKey}
+			snapshot := func() []string {
+				out := make([]string, len(all))
+				for i, k := range all {
+					out[i] = dump(t, c, k)
+				}
+				return out
+			}
+			before := snapshot()
+			lb := before[1]
 
 			_, err := s.Update(ctx, k, winningMove)
 			if !errors.Is(err, match.ErrCorrupt) {
@@ -113,8 +136,10 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 					t.Errorf("Create with the %s: err = %v, want ErrCorrupt", tc.name, err)
 				}
 			}
-			if g, l := dump(t, c, gameKey), dump(t, c, lbKey); g != game || l != lb {
-				t.Errorf("a refused script wrote: record changed %v, leaderboard changed %v", g != game, l != lb)
+			for i, after := range snapshot() {
+				if after != before[i] {
+					t.Errorf("a refused script wrote %s", all[i])
+				}
 			}
 
 			rep, err := s.Repair(ctx, k)
@@ -152,5 +177,5 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 			}
 		})
 	}
-	c.Del(ctx, gameKey, lbKey)
+	c.Del(ctx, gameKey, lbKey, rtKey, rtzKey, rthKey, h2hKey, genKey)
 }
