@@ -56,16 +56,32 @@ func busy(err error) error {
 	}
 	e := be.Existing
 	if e.Status == match.StatusPending {
-		return userErr(ProblemBusy, fmt.Sprintf("<@%s> has challenged <@%s>", e.Challenger.ID, e.Opponent.ID))
+		return userErr(ProblemBusy, fmt.Sprintf("%s has challenged %s", mention(e.Challenger), mention(e.Opponent)))
 	}
-	return userErr(ProblemBusy, fmt.Sprintf("<@%s> and <@%s> are playing", e.Challenger.ID, e.Opponent.ID))
+	return userErr(ProblemBusy, fmt.Sprintf("%s and %s are playing", mention(e.Challenger), mention(e.Opponent)))
 }
 
-// aiPlayer is the AI's identity in a game: this bot's user where known.
+// aiID is the id the AI plays under where the platform does not say who
+// this bot is (no bot token): not a user of the platform, so it is never
+// written as a mention.
+const aiID = "connect4-ai"
+
+// mention is how the bot names p in a message: <@id> for a user of the
+// platform (adapters render it, the terminal spells it out), and the AI's
+// name when it has no user of its own.
+func mention(p match.Player) string {
+	if p.ID == aiID {
+		return p.Name
+	}
+	return "<@" + p.ID + ">"
+}
+
+// aiPlayer is the AI's identity in a game: this bot's user where known,
+// else "the bot".
 func aiPlayer(self match.Player, level solver.Level) match.Player {
 	p := match.Player{ID: self.ID, Name: self.Name}
 	if p.ID == "" {
-		p.ID = "connect4-ai"
+		p.ID, p.Name = aiID, "the bot"
 	}
 	if p.Name == "" {
 		p.Name = "Connect Four AI"
@@ -176,7 +192,7 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 	if expired {
 		s.finished(cmd, match.FinishExpired)
 		return Reply{Visibility: vis, Problem: ProblemExpired,
-			Text: fmt.Sprintf("The challenge from <@%s> to <@%s> expired before it was answered.", rec.Challenger.ID, rec.Opponent.ID)}, nil
+			Text: fmt.Sprintf("The challenge from %s to %s expired before it was answered.", mention(rec.Challenger), mention(rec.Opponent))}, nil
 	}
 	switch rec.Finish {
 	case match.FinishDeclined:
@@ -188,7 +204,7 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 	}
 	s.started(cmd, false)
 	red, _ := rec.Colors()
-	return gameView(rec, vis, fmt.Sprintf("<@%s> accepted! <@%s> is red and goes first.", rec.Opponent.ID, red.ID)), nil
+	return gameView(rec, vis, fmt.Sprintf("%s accepted! %s is red and goes first.", mention(rec.Opponent), mention(red))), nil
 }
 
 // rematch starts a new game between the players of the channel's finished
@@ -233,7 +249,7 @@ func (s *Service) rematch(ctx context.Context, cmd Command) (Reply, error) {
 	if cmd.FromButton() {
 		vis = Update
 	}
-	text := fmt.Sprintf("Rematch! <@%s> is red and goes first this time.", lastYellow.ID)
+	text := fmt.Sprintf("Rematch! %s is red and goes first this time.", mention(lastYellow))
 	return s.afterHuman(ctx, cmd, rec, vis, text)
 }
 

@@ -158,11 +158,11 @@ func (c Command) FromButton() bool { return c.GameID != "" }
 
 // mention is <@ID> or <@ID|name>, the escaped form Slack sends; Discord and
 // the terminal adapter use <@ID> too.
-var mention = regexp.MustCompile(`^<@([A-Za-z0-9_.\-]{1,128})(?:\|([^<>]{0,256}))?>$`)
+var mentionToken = regexp.MustCompile(`^<@([A-Za-z0-9_.\-]{1,128})(?:\|([^<>]{0,256}))?>$`)
 
 // ParseMention returns the player named by a <@ID> or <@ID|name> token.
 func ParseMention(s string) (match.Player, bool) {
-	m := mention.FindStringSubmatch(s)
+	m := mentionToken.FindStringSubmatch(s)
 	if m == nil {
 		return match.Player{}, false
 	}
@@ -172,7 +172,7 @@ func ParseMention(s string) (match.Player, bool) {
 var sizeWord = regexp.MustCompile(`^(\d{1,2})\s*[x×]\s*(\d{1,2})$`)
 
 // ParseText parses the text typed after /connect4 (as on Slack and in the
-// terminal): "@user [ROWSxCOLS] [connect N] [first-to N]", "challenge @user
+// terminal): "@user [COLSxROWS] [connect N] [first-to N]", "challenge @user
 // ...", "ai [easy|medium|hard]", "accept", "decline", "cancel", "resign",
 // "claim", "board", "leaderboard", "stats [@user [@user]]", "rematch",
 // "reset", "season new", "seasons", "help". Mentions must already be in the <@ID> form. Anything else
@@ -270,9 +270,11 @@ func parseVariant(words []string) (Variant, error) {
 		var dst *int
 		switch {
 		case sizeWord.MatchString(w):
+			// Columns first, as Connect Four is named: 7x6 is the
+			// standard board of 7 columns and 6 rows.
 			m := sizeWord.FindStringSubmatch(w)
-			v.Rows, _ = strconv.Atoi(m[1])
-			v.Cols, _ = strconv.Atoi(m[2])
+			v.Cols, _ = strconv.Atoi(m[1])
+			v.Rows, _ = strconv.Atoi(m[2])
 			if v.Rows == 0 {
 				return Variant{}, userErr(ProblemBadVariant, "rows", 0, engine.MinSize, engine.MaxSize)
 			}

@@ -151,7 +151,8 @@ func flowRefusals(t *testing.T, h *harness) {
 	h.want(h.say("UA", "<@UA>"), Ephemeral, ProblemSelfChallenge)
 	h.want(h.svc.Handle(t.Context(), Command{Key: h.key, User: player("UA"),
 		Request: Request{Kind: KindChallenge, Opponent: player("UOTHERBOT"), OpponentIsBot: true}}), Ephemeral, ProblemBotChallenge, "<@UOTHERBOT>")
-	h.want(h.say("UA", "<@UB> 11x7"), Ephemeral, ProblemBadVariant, "rows 11", "4 to 10")
+	h.want(h.say("UA", "<@UB> 7x11"), Ephemeral, ProblemBadVariant, "rows 11", "4 to 10")
+	h.want(h.say("UA", "<@UB> 11x7"), Ephemeral, ProblemBadVariant, "cols 11", "4 to 10")
 	h.want(h.say("UA", "<@UB> 6x7 connect 8"), Ephemeral, ProblemBadVariant, "connect 8", "3 to 7")
 	h.want(h.say("UA", "<@UB> first-to 12"), Ephemeral, ProblemBadVariant, "first-to 12", "1 to 9")
 	h.want(h.say("UA", "<@UB> sideways"), Ephemeral, ProblemUsage, "sideways", "/connect4 @someone")
@@ -228,7 +229,7 @@ func flowResignAndClaim(t *testing.T, h *harness) {
 }
 
 func flowMatch(t *testing.T, h *harness) {
-	r := h.start("UA", "UB", "5x6", "connect", "3", "first-to", "2")
+	r := h.start("UA", "UB", "6x5", "connect", "3", "first-to", "2")
 	if cfg := r.Game.Config(); cfg != (engine.Config{Rows: 5, Cols: 6, Connect: 3}) || len(r.Buttons) != 6 {
 		t.Fatalf("config %+v with %d buttons", cfg, len(r.Buttons))
 	}
@@ -271,11 +272,11 @@ func flowLeaderboardAndStats(t *testing.T, h *harness) {
 	win("UB", "UC")
 	win("UA", "UB")
 	r := h.say("UZ", "leaderboard")
-	h.want(r, Public, ProblemNone, "🥇 <@UA> 3-0-0 (100%)", "🥈 <@UB> 1-2-0 (33%)", "🥉 <@UC> 0-2-0 (0%)")
+	h.want(r, Public, ProblemNone, "🥇 ua ", "· 3-0-0", "🥈 ub ", "· 1-2-0", "🥉 uc ", "· 0-2-0")
 	if strings.Index(r.Text, "<@UA>") > strings.Index(r.Text, "<@UB>") {
 		t.Errorf("order wrong:\n%s", r.Text)
 	}
-	h.want(h.say("UZ", "stats <@UB>"), Ephemeral, ProblemNone, "<@UB> in this channel: 1 win, 2 losses, 0 draws — 33% of 3 games won")
+	h.want(h.say("UZ", "stats <@UB>"), Ephemeral, ProblemNone, "<@UB> in this channel: rating ", "1 win, 2 losses, 0 draws — 33% of 3 games won", "lost the last game", "Last 3 ratings: ")
 	h.want(h.say("UZ", "stats"), Ephemeral, ProblemNone, "<@UZ> hasn't finished a game")
 }
 
@@ -336,6 +337,9 @@ func (f failing) Update(context.Context, match.Key, func(*match.Record) (match.T
 	return nil, f.err
 }
 func (f failing) Leaderboard(context.Context, match.Key, int) ([]match.Standing, error) {
+	return nil, f.err
+}
+func (f failing) Ratings(context.Context, match.Key, int) ([]match.Standing, error) {
 	return nil, f.err
 }
 

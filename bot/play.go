@@ -119,12 +119,12 @@ func settle(r *match.Record, finish match.Finish) (match.Tally, string) {
 		tally = match.Tally{Winner: w, Loser: l}
 		switch finish {
 		case match.FinishResign:
-			text = fmt.Sprintf("<@%s> resigned. <@%s> wins!", l.ID, w.ID)
+			text = fmt.Sprintf("%s resigned. %s wins!", mention(l), mention(w))
 		case match.FinishTimeout:
-			text = fmt.Sprintf("<@%s> didn't move in time. <@%s> wins!", l.ID, w.ID)
+			text = fmt.Sprintf("%s didn't move in time. %s wins!", mention(l), mention(w))
 		default:
 			res.Finish = match.FinishWin
-			text = fmt.Sprintf("<@%s> wins!", w.ID)
+			text = fmt.Sprintf("%s wins!", mention(w))
 		}
 	}
 	r.Rounds = append(r.Rounds, res)

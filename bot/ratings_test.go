@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/render"
 )
 
 // flowRatings plays rated games through the bot: each finished game between
@@ -88,4 +89,25 @@ func TestRatingText(t *testing.T) {
 	if got := ratingText(r); got != "1562" {
 		t.Errorf("settled rating shows as %q, want 1562", got)
 	}
+}
+
+// TestAIWithoutBotUser: where the platform does not say who this bot is,
+// the AI is "the bot (level)" in every text, never a mention of nobody.
+func TestAIWithoutBotUser(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		h.self = match.Player{}
+		r := h.say("UA", "ai easy")
+		h.want(r, Public, ProblemNone, "takes on the AI (easy)")
+		r = h.click("UA", r, "4")
+		h.want(r, Update, ProblemNone, "the bot (easy) dropped a disc")
+		m := r.Format(render.Unicode())
+		for _, s := range []string{r.Text, m.Header, m.Status, m.Fallback} {
+			if strings.Contains(s, "<@"+aiID) {
+				t.Errorf("the AI is mentioned as a user: %q", s)
+			}
+		}
+		if !strings.Contains(m.Header, "vs 🟡 the bot (easy)") {
+			t.Errorf("players line %q does not name the bot", m.Header)
+		}
+	})
 }

@@ -97,9 +97,9 @@ func (r Reply) Format(p render.Palette) Message {
 	if r.Game == nil {
 		return m
 	}
-	players := fmt.Sprintf("%s <@%s> vs %s <@%s>", p.Red, r.Red.ID, p.Yellow, r.Yellow.ID)
+	players := fmt.Sprintf("%s %s vs %s %s", p.Red, mention(r.Red), p.Yellow, mention(r.Yellow))
 	if cfg := r.Game.Config(); cfg != engine.DefaultConfig() {
-		players += fmt.Sprintf(" · %d×%d, connect %d", cfg.Rows, cfg.Cols, cfg.Connect)
+		players += " · " + sizeText(cfg)
 	}
 	if r.Score != "" {
 		players += " · " + r.Score
@@ -112,7 +112,7 @@ func (r Reply) Format(p render.Palette) Message {
 		if t == engine.Yellow {
 			who, disc = r.Yellow, p.Yellow
 		}
-		m.Status = fmt.Sprintf("%s <@%s>, it's your turn (move %d).", disc, who.ID, r.Game.Moves()+1)
+		m.Status = fmt.Sprintf("%s %s, it's your turn (move %d).", disc, mention(who), r.Game.Moves()+1)
 	}
 	names := render.Names{Red: plainName(r.Red), Yellow: plainName(r.Yellow)}
 	m.Fallback = strings.TrimSpace(PlainMentions(r.Text, r.Red, r.Yellow) + " " + render.Describe(r.Game, names))

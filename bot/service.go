@@ -201,7 +201,7 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 }
 
 const helpText = "*Connect Four* — drop discs, line up four to win.\n" +
-	"• `/connect4 @someone` — challenge someone (add `8x9`, `connect 5`, `first-to 3` for other boards and matches)\n" +
+	"• `/connect4 @someone` — challenge someone (add `9x7` for 9 columns × 7 rows, `connect 5`, `first-to 3` for other boards and matches)\n" +
 	"• `/connect4 ai [easy|medium|hard]` — play against me\n" +
 	"• Click a column number to drop your disc; Rematch swaps who starts\n" +
 	"• `/connect4 board` — show this channel's game again at the bottom\n" +

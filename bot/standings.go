@@ -28,9 +28,9 @@ func (s *Service) board(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{}, userErr(ProblemNoGame)
 	}
 	red, yellow := rec.Colors()
-	text := fmt.Sprintf("The game between <@%s> and <@%s>:", red.ID, yellow.ID)
+	text := fmt.Sprintf("The game between %s and %s:", mention(red), mention(yellow))
 	if rec.Status == match.StatusFinished {
-		text = fmt.Sprintf("The last game in this channel, between <@%s> and <@%s> (%s):", red.ID, yellow.ID, rec.Finish)
+		text = fmt.Sprintf("The last game in this channel, between %s and %s (%s):", mention(red), mention(yellow), rec.Finish)
 	}
 	return s.afterHuman(ctx, cmd, rec, Public, text)
 }

@@ -23,7 +23,7 @@ func score(r *match.Record) string {
 func variantText(r *match.Record) string {
 	var s string
 	if cfg := r.Config(); cfg != engine.DefaultConfig() {
-		s = fmt.Sprintf(" on a %d×%d board, connect %d", cfg.Rows, cfg.Cols, cfg.Connect)
+		s = " on a board of " + sizeText(cfg)
 	}
 	if r.FirstTo > 1 {
 		s += fmt.Sprintf(", first to %d wins", r.FirstTo)
@@ -72,7 +72,13 @@ func gameView(r *match.Record, vis Visibility, text string) Reply {
 	return reply
 }
 
+// sizeText spells out a board as players say it, columns first: "7
+// columns × 6 rows, connect 4".
+func sizeText(cfg engine.Config) string {
+	return fmt.Sprintf("%d columns × %d rows, connect %d", cfg.Cols, cfg.Rows, cfg.Connect)
+}
+
 // moveText announces a disc dropped by p in col (0-based).
 func moveText(p match.Player, col int) string {
-	return fmt.Sprintf("<@%s> dropped a disc in column %d.", p.ID, col+1)
+	return fmt.Sprintf("%s dropped a disc in column %d.", mention(p), col+1)
 }

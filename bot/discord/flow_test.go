@@ -182,7 +182,7 @@ func TestChallengeOptionsAndBots(t *testing.T) {
 	want(t, r, typeMessage, flagEphemeral, "is a bot and can't play")
 
 	big := f.challenge("UA", "UB", opt("rows", 4, 8), opt("cols", 4, 10), opt("connect", 4, 5), opt("first_to", 4, 3))
-	want(t, big, typeMessage, 0, "on a 8×10 board, connect 5, first to 3 wins")
+	want(t, big, typeMessage, 0, "on a board of 10 columns × 8 rows, connect 5, first to 3 wins")
 	m := f.click("UB", big, "Accept")
 	if got := rowSizes(m); !slices.Equal(got, []int{5, 5}) {
 		t.Fatalf("rows on a 10-column board %v, want [5 5]", got)

@@ -98,7 +98,7 @@ func TestCommands(t *testing.T) {
 		{"help", "UA", "help", ephemeral, []string{"/connect4 @someone"}, "help", bot.OutcomeOK},
 		{"empty text is help", "UA", "", ephemeral, []string{"/connect4 @someone"}, "help", bot.OutcomeOK},
 		{"unknown text gets help", "UA", "dance please", ephemeral, []string{"didn't understand", "/connect4 leaderboard"}, kindUnknown, bot.OutcomeRefused},
-		{"variant", "UA", "challenge <@UB> 8x9 connect 5 first-to 3", inChannel, []string{"8×9 board, connect 5, first to 3"}, "challenge", bot.OutcomeOK},
+		{"variant", "UA", "challenge <@UB> 8x9 connect 5 first-to 3", inChannel, []string{"board of 8 columns × 9 rows, connect 5, first to 3"}, "challenge", bot.OutcomeOK},
 		{"bad variant", "UA", "<@UB> 99x2", ephemeral, []string{"not allowed"}, "challenge", bot.OutcomeRefused},
 		{"variant parse error", "UA", "<@UB> connect", ephemeral, []string{"needs a number"}, kindUnknown, bot.OutcomeRefused},
 		{"self", "UA", "<@UA>", ephemeral, []string{"can't challenge yourself"}, "challenge", bot.OutcomeRefused},
