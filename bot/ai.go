@@ -126,7 +126,7 @@ func (s *Service) aiTurn(ctx context.Context, cmd Command, rec *match.Record) (*
 		var tally match.Tally
 		if cur.State().Over() {
 			var end string
-			tally, end = settle(r, match.FinishNone)
+			tally, end = settle(r, match.FinishNone, false)
 			text += "\n" + end
 		}
 		return tally, nil

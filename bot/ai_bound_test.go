@@ -163,7 +163,8 @@ func TestReplayedCommand(t *testing.T) {
 		h.want(h.click("UA", first, "4"), Ephemeral, ProblemGameOver)
 		rematch := h.svc.Handle(t.Context(), Command{Key: h.key, User: player("UA"), Self: h.self,
 			Request: Request{Kind: KindRematch}})
-		h.want(rematch, Public, ProblemNone, "Rematch")
+		h.want(rematch, Update, ProblemNone, "offers a rematch")
+		h.want(h.click("UB", rematch, "Accept"), Update, ProblemNone, "Rematch")
 		h.want(h.svc.Handle(t.Context(), resign), Ephemeral, ProblemReplay)
 		if rec, _ := h.store.Load(t.Context(), h.key); rec.Status != match.StatusPlaying {
 			t.Errorf("the rematch is %v after a replayed resign, want playing", rec.Status)

@@ -231,6 +231,15 @@ func (s *Service) rematch(ctx context.Context, cmd Command) (Reply, error) {
 	case old.ColorOf(cmd.User.ID) == engine.NoPlayer:
 		return Reply{}, userErr(ProblemNotInGame)
 	}
+	if old.AILevel == solver.LevelNone {
+		return s.offer(ctx, cmd, match.OfferRematch)
+	}
+	return s.startRematch(ctx, cmd, old)
+}
+
+// startRematch starts a new game between the players of old, finished,
+// with colors swapped.
+func (s *Service) startRematch(ctx context.Context, cmd Command, old *match.Record) (Reply, error) {
 	g, err := engine.New(old.Config())
 	if err != nil {
 		return Reply{}, err
@@ -239,7 +248,8 @@ func (s *Service) rematch(ctx context.Context, cmd Command) (Reply, error) {
 	rec := &match.Record{
 		Key: cmd.Key, Status: match.StatusPlaying,
 		Challenger: old.Challenger, Opponent: old.Opponent, RedID: lastYellow.ID,
-		Game: g, FirstTo: old.FirstTo, AILevel: old.AILevel, Rematches: old.Rematches + 1, Message: cmd.Message,
+		Game: g, FirstTo: old.FirstTo, AILevel: old.AILevel,
+		Rematches: old.Rematches + 1, Message: cmd.Message,
 	}
 	if err := s.store.Create(ctx, rec); err != nil {
 		return Reply{}, busy(err)

@@ -37,6 +37,12 @@ const (
 	KindReset
 	KindNewSeason
 	KindSeasons
+	KindOfferAccept
+	KindOfferDecline
+	KindOfferWithdraw
+	KindTakeback
+	KindTakebackAccept
+	KindTakebackDecline
 )
 
 var kindNames = [...]string{
@@ -45,6 +51,8 @@ var kindNames = [...]string{
 	KindResign: "resign", KindClaim: "claim", KindBoard: "board", KindLeaderboard: "leaderboard",
 	KindStats: "stats", KindRematch: "rematch", KindNextRound: "next", KindReset: "reset",
 	KindNewSeason: "season_new", KindSeasons: "seasons",
+	KindOfferAccept: "offer_accept", KindOfferDecline: "offer_decline", KindOfferWithdraw: "offer_withdraw",
+	KindTakeback: "takeback", KindTakebackAccept: "takeback_accept", KindTakebackDecline: "takeback_decline",
 }
 
 // String returns the kind's lower-case name, as used in logs and metrics.
@@ -116,6 +124,9 @@ type Request struct {
 
 	// AI: the level; solver.LevelNone for the default.
 	Level solver.Level
+
+	// Resign: give up the whole match, not only the current game.
+	WholeMatch bool
 
 	// Stats: whose; the zero Player means the person asking. With Versus
 	// set too, the head-to-head record of Target against Versus.
@@ -192,8 +203,9 @@ func ParseText(text string) (Request, error) {
 	}
 	simple := map[string]Kind{
 		"help": KindHelp, "accept": KindAccept, "decline": KindDecline, "cancel": KindCancel,
-		"resign": KindResign, "claim": KindClaim, "board": KindBoard, "leaderboard": KindLeaderboard,
+		"claim": KindClaim, "board": KindBoard, "leaderboard": KindLeaderboard,
 		"top": KindLeaderboard, "rematch": KindRematch, "reset": KindReset, "seasons": KindSeasons,
+		"takeback": KindTakeback, "undo": KindTakeback,
 	}
 	if k, ok := simple[head]; ok {
 		if len(words) > 0 {
@@ -202,6 +214,13 @@ func ParseText(text string) (Request, error) {
 		return Request{Kind: k}, nil
 	}
 	switch head {
+	case "resign":
+		switch {
+		case len(words) == 0:
+			return Request{Kind: KindResign}, nil
+		case len(words) == 1 && strings.EqualFold(words[0], "match"):
+			return Request{Kind: KindResign, WholeMatch: true}, nil
+		}
 	case "season":
 		if len(words) == 1 && strings.EqualFold(words[0], "new") {
 			return Request{Kind: KindNewSeason}, nil
@@ -332,6 +351,8 @@ const MaxActionLen = 100
 var buttonKinds = map[string]Kind{
 	"accept": KindAccept, "decline": KindDecline, "cancel": KindCancel,
 	"drop": KindDrop, "rematch": KindRematch, "next": KindNextRound,
+	"offer_accept": KindOfferAccept, "offer_decline": KindOfferDecline, "offer_withdraw": KindOfferWithdraw,
+	"takeback_accept": KindTakebackAccept, "takeback_decline": KindTakebackDecline,
 }
 
 var gameIDPattern = regexp.MustCompile(`^[A-Za-z0-9_\-]{1,64}$`)

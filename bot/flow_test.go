@@ -34,6 +34,9 @@ var flows = []struct {
 	{"AIGame", flowAIGame},
 	{"RacingClicks", flowRacingClicks},
 	{"Ratings", flowRatings},
+	{"Offers", flowOffers},
+	{"ResignInMatch", flowResignInMatch},
+	{"Takebacks", flowTakebacks},
 }
 
 func TestFlows(t *testing.T) {
@@ -88,8 +91,18 @@ func flowGameToWinAndRematch(t *testing.T, h *harness) {
 	// A late click on the finished board.
 	h.want(h.click("UB", r, "3"), Ephemeral, ProblemGameOver)
 
-	r = h.click("UB", r, "Rematch")
+	// The rematch is an offer: nothing starts until the other player agrees.
+	offer := h.click("UB", r, "Rematch")
+	h.want(offer, Update, ProblemNone, "<@UB> offers a rematch. <@UA>, do you accept?")
+	h.want(h.click("UB", offer, "Accept"), Ephemeral, ProblemOwnOffer)
+	h.want(h.click("UC", offer, "Accept"), Ephemeral, ProblemNotInGame)
+	h.want(h.click("UB", r, "Rematch"), Ephemeral, ProblemOfferPending, "<@UA>")
+	if rec, _ := h.store.Load(t.Context(), h.key); rec.Status != match.StatusFinished || rec.Offer == nil {
+		t.Fatalf("after the offer: %v with offer %+v, want the finished game with the offer", rec.Status, rec.Offer)
+	}
+	r = h.click("UA", offer, "Accept")
 	h.want(r, Update, ProblemNone, "Rematch! <@UB> is red")
+	h.want(h.click("UA", offer, "Accept"), Ephemeral, ProblemNoOffer) // a double click
 	if r.Red.ID != "UB" || r.Game.Moves() != 0 {
 		t.Fatalf("rematch: red %s moves %d, want UB and a fresh board", r.Red.ID, r.Game.Moves())
 	}
@@ -216,7 +229,7 @@ func flowResignAndClaim(t *testing.T, h *harness) {
 		t.Fatalf("after the claim: %+v", r.Game)
 	}
 
-	r = h.click("UB", r, "Rematch")
+	r = h.agree("UB", "UA", r, "Rematch")
 	h.want(r, Update, ProblemNone, "<@UB> is red")
 	h.want(h.say("UC", "resign"), Ephemeral, ProblemNotInGame)
 	r = h.say("UB", "resign")
@@ -237,18 +250,18 @@ func flowMatch(t *testing.T, h *harness) {
 		t.Fatalf("score %q", r.Score)
 	}
 	r = h.drops(r, 1, 2, 1, 2, 1) // UA (red) wins round 1
-	h.want(r, Update, ProblemNone, "<@UA> wins!", "round 1")
+	h.want(r, Update, ProblemNone, "<@UA> wins!", "<@UA> leads 1–0, first to 2.")
 	h.want(h.click("UB", r, "3"), Ephemeral, ProblemRoundOver)
 	h.want(h.click("UC", r, "Next round"), Ephemeral, ProblemNotInGame)
-	next := h.click("UB", r, "Next round")
+	next := h.agree("UB", "UA", r, "Next round")
 	h.want(next, Update, ProblemNone, "Round 2! <@UB> is red")
 	h.want(h.click("UA", r, "Next round"), Ephemeral, ProblemStale) // double click
 	if next.Red.ID != "UB" || !strings.Contains(next.Score, "<@UA> 1 – 0 <@UB>") {
 		t.Fatalf("round 2: red %s score %q", next.Red.ID, next.Score)
 	}
 	r = h.drops(next, 1, 2, 1, 2, 1) // UB (red) wins round 2
-	h.want(r, Update, ProblemNone, "<@UB> wins!", "round 2")
-	r = h.click("UA", r, "Next round")
+	h.want(r, Update, ProblemNone, "<@UB> wins!", "It's 1–1 in the match, first to 2.")
+	r = h.agree("UA", "UB", r, "Next round")
 	r = h.drops(r, 6, 1, 6, 2, 6) // UA wins round 3 and the match
 	h.want(r, Update, ProblemNone, "<@UA> wins the match 2–1")
 	if r.Buttons[len(r.Buttons)-1].Label != "Rematch" {

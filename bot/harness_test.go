@@ -95,6 +95,15 @@ func (h *harness) click(user string, r Reply, label string) Reply {
 		Message: match.MessageRef{Channel: "C1", Timestamp: "1.0"}, Request: req})
 }
 
+// agree has offerer click label (Rematch or Next round) on r and the other
+// player accept the offer, and returns the reply that starts the game.
+func (h *harness) agree(offerer, other string, r Reply, label string) Reply {
+	h.t.Helper()
+	o := h.click(offerer, r, label)
+	h.want(o, Update, ProblemNone, "<@"+offerer+"> offers", "<@"+other+">, do you accept?")
+	return h.click(other, o, "Accept")
+}
+
 // want fails the test unless r has visibility vis, problem p and contains
 // every fragment in its text.
 func (h *harness) want(r Reply, vis Visibility, p Problem, fragments ...string) {

@@ -38,11 +38,12 @@ func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
 			}
 			return match.Tally{}, err
 		}
+		r.Takeback = nil // a move lapses a pending takeback
 		text = moveText(cmd.User, cmd.Column)
 		var tally match.Tally
 		if over = g.State().Over(); over {
 			var end string
-			tally, end = settle(r, match.FinishNone)
+			tally, end = settle(r, match.FinishNone, false)
 			text += "\n" + end
 		}
 		if !cmd.Message.IsZero() {
@@ -94,12 +95,13 @@ func noGame(err error) error {
 }
 
 // settle records the end of rec's current round: the round result, and
-// the end of the match when a player has reached FirstTo wins (or at once
-// for a resignation or a timeout, which end the match). finish is
-// FinishResign or FinishTimeout for those, FinishNone for an end on the
-// board. It returns the tally for the leaderboard (none in AI games) and
-// the announcement.
-func settle(r *match.Record, finish match.Finish) (match.Tally, string) {
+// the end of the match when a player has reached FirstTo wins, when wholeMatch
+// is set (a player gave up the whole match), or for a timeout claim (the
+// idle player has left). A resignation gives up the current game only.
+// finish is FinishResign or FinishTimeout for those, FinishNone for an end
+// on the board. It returns the tally for the leaderboard (none in AI games)
+// and the announcement, which says what the result does to the match.
+func settle(r *match.Record, finish match.Finish, wholeMatch bool) (match.Tally, string) {
 	g := r.Game
 	red, yellow := r.Colors()
 	var tally match.Tally
@@ -117,10 +119,12 @@ func settle(r *match.Record, finish match.Finish) (match.Tally, string) {
 		}
 		res.Winner = w.ID
 		tally = match.Tally{Winner: w, Loser: l}
-		switch finish {
-		case match.FinishResign:
+		switch {
+		case finish == match.FinishResign && wholeMatch && r.FirstTo > 1:
+			text = fmt.Sprintf("%s gave up the match.", mention(l))
+		case finish == match.FinishResign:
 			text = fmt.Sprintf("%s resigned. %s wins!", mention(l), mention(w))
-		case match.FinishTimeout:
+		case finish == match.FinishTimeout:
 			text = fmt.Sprintf("%s didn't move in time. %s wins!", mention(l), mention(w))
 		default:
 			res.Finish = match.FinishWin
@@ -133,18 +137,35 @@ func settle(r *match.Record, finish match.Finish) (match.Tally, string) {
 	} else {
 		tally.Rated = true // every finished game between two people is rated
 	}
-	matchOver := r.FirstTo <= 1 || finish != match.FinishNone || r.MatchWon()
-	switch {
-	case matchOver:
+	matchOver := r.FirstTo <= 1 || wholeMatch || finish == match.FinishTimeout || r.MatchWon()
+	if matchOver {
 		r.Status, r.Finish = match.StatusFinished, res.Finish
-		if r.FirstTo > 1 && res.Winner != "" {
-			won := r.Wins(res.Winner)
-			text += fmt.Sprintf(" <@%s> wins the match %d–%d.", res.Winner, won, len(r.Rounds)-won-r.Draws())
-		}
-	default:
-		text += fmt.Sprintf(" That was round %d; first to %d wins the match.", len(r.Rounds), r.FirstTo)
+	}
+	if r.FirstTo > 1 {
+		text += " " + matchText(r, res.Winner, matchOver)
 	}
 	return tally, text
+}
+
+// matchText says where a match stands after a round: who leads, or who won
+// it, with the score as it is.
+func matchText(r *match.Record, lastWinner string, over bool) string {
+	a, b := r.Score()
+	lead, ahead, behind := r.Challenger, a, b
+	if b > a {
+		lead, ahead, behind = r.Opponent, b, a
+	}
+	switch {
+	case over && lastWinner != "":
+		w, _ := r.PlayerByID(lastWinner)
+		mine := r.Wins(w.ID)
+		return fmt.Sprintf("%s wins the match %d–%d.", mention(w), mine, a+b-mine)
+	case over:
+		return fmt.Sprintf("The match ends %d–%d.", ahead, behind)
+	case a == b:
+		return fmt.Sprintf("It's %d–%d in the match, first to %d.", a, b, r.FirstTo)
+	}
+	return fmt.Sprintf("%s leads %d–%d, first to %d.", mention(lead), ahead, behind, r.FirstTo)
 }
 
 // end resigns the current game for cmd.User (KindResign), or claims it for
@@ -176,7 +197,7 @@ func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 			}
 			finish = match.FinishTimeout
 		}
-		tally, t := settle(r, finish)
+		tally, t := settle(r, finish, cmd.WholeMatch)
 		text = t
 		return tally, nil
 	})
@@ -188,10 +209,19 @@ func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 }
 
 // nextRound starts the next round of a match, colors swapped.
+//
+// Between two people it is an offer the other accepts; against the AI
+// (whose games are single games today) it starts at once.
 func (s *Service) nextRound(ctx context.Context, cmd Command) (Reply, error) {
+	return s.offer(ctx, cmd, match.OfferNextRound)
+}
+
+// startNextRound starts the next round of the match in the channel's record
+// gameID, whose round ended after moveNo moves, colors swapped.
+func (s *Service) startNextRound(ctx context.Context, cmd Command, gameID string, moveNo int) (Reply, error) {
 	var text string
 	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
-		if r.ID != cmd.GameID {
+		if r.ID != gameID {
 			return match.Tally{}, userErr(ProblemStale)
 		}
 		if r.Status != match.StatusPlaying {
@@ -201,7 +231,7 @@ func (s *Service) nextRound(ctx context.Context, cmd Command) (Reply, error) {
 			return match.Tally{}, userErr(ProblemNotInGame)
 		}
 		g := r.Game
-		if !g.State().Over() || g.Moves() != cmd.Move {
+		if !g.State().Over() || g.Moves() != moveNo {
 			return match.Tally{}, userErr(ProblemStale) // the next round has already begun
 		}
 		_, yellow := r.Colors()
@@ -209,11 +239,11 @@ func (s *Service) nextRound(ctx context.Context, cmd Command) (Reply, error) {
 		if err != nil {
 			return match.Tally{}, err
 		}
-		r.RedID, r.Game = yellow.ID, next
+		r.RedID, r.Game, r.Offer, r.Takeback = yellow.ID, next, nil, nil
 		if !cmd.Message.IsZero() {
 			r.Message = cmd.Message
 		}
-		text = fmt.Sprintf("Round %d! <@%s> is red and goes first.", len(r.Rounds)+1, yellow.ID)
+		text = fmt.Sprintf("Round %d! %s is red and goes first.", len(r.Rounds)+1, mention(yellow))
 		return match.Tally{}, nil
 	})
 	if err != nil {

@@ -25,7 +25,7 @@ func flowRatings(t *testing.T, h *harness) {
 	h.want(r, Update, ProblemNone, "<@UA> wins!", want)
 
 	// Game 2: UB resigns the rematch: a loss for UB.
-	r = h.click("UB", r, "Rematch")
+	r = h.agree("UB", "UA", r, "Rematch")
 	h.want(r, Update, ProblemNone, "Rematch")
 	r = h.say("UB", "resign")
 	h.want(r, Public, ProblemNone, "resigned", "Ratings: <@UA> ", "<@UB> ")

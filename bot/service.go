@@ -97,7 +97,7 @@ func New(store Store, opt Options) *Service {
 // should acknowledge first and deliver the reply later.
 func (s *Service) Slow(cmd Command) bool {
 	switch cmd.Kind {
-	case KindAI, KindDrop, KindRematch, KindNextRound:
+	case KindAI, KindDrop, KindRematch, KindNextRound, KindOfferAccept:
 		return true
 	case KindChallenge:
 		return cmd.Self.ID != "" && cmd.Opponent.ID == cmd.Self.ID
@@ -192,6 +192,12 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 		return s.stats(ctx, cmd)
 	case KindReset:
 		return s.reset(ctx, cmd)
+	case KindOfferAccept, KindOfferDecline, KindOfferWithdraw:
+		return s.answerOffer(ctx, cmd)
+	case KindTakeback:
+		return s.takeback(ctx, cmd)
+	case KindTakebackAccept, KindTakebackDecline:
+		return s.answerTakeback(ctx, cmd)
 	case KindNewSeason:
 		return s.newSeason(ctx, cmd)
 	case KindSeasons:
@@ -205,7 +211,9 @@ const helpText = "*Connect Four* — drop discs, line up four to win.\n" +
 	"• `/connect4 ai [easy|medium|hard]` — play against me\n" +
 	"• Click a column number to drop your disc; Rematch swaps who starts\n" +
 	"• `/connect4 board` — show this channel's game again at the bottom\n" +
-	"• `/connect4 resign` — give up the current game\n" +
+	"• Rematch and Next round are offers: the other player accepts or declines\n" +
+	"• `/connect4 takeback` — ask to take back your last move, until your opponent moves\n" +
+	"• `/connect4 resign` — give up the current game (`resign match` gives up the whole match)\n" +
 	"• `/connect4 claim` — win a game your opponent has left idle for a day\n" +
 	"• `/connect4 cancel` — withdraw your open challenge\n" +
 	"• `/connect4 leaderboard` — this channel's top 10 by rating\n" +

@@ -25,30 +25,32 @@ const maxRecordBytes = 64 << 10
 // game so that a pending challenge, which has no moves to store, keeps it;
 // when a game is stored, the two must agree.
 type recordJSON struct {
-	Schema     int          `json:"schema"`
-	Op         string       `json:"op,omitempty"` // random token of the write that stored this value
-	Key        keyJSON      `json:"key"`
-	ID         string       `json:"id"`
-	Version    int64        `json:"version"`
-	Status     match.Status `json:"status"`
-	Finish     match.Finish `json:"finish"`
-	ExpiresMS  int64        `json:"expires_ms"` // ExpiresAt in Unix milliseconds, 0 for none
-	Expires    time.Time    `json:"expires,omitzero"`
-	Challenger playerJSON   `json:"challenger"`
-	Opponent   playerJSON   `json:"opponent"`
-	RedID      string       `json:"red,omitempty"`
-	Rows       int          `json:"rows"`
-	Cols       int          `json:"cols"`
-	Connect    int          `json:"connect"`
-	FirstTo    int          `json:"first_to"`
-	Rounds     []roundJSON  `json:"rounds,omitempty"`
-	Game       []byte       `json:"game,omitempty"`
-	AILevel    string       `json:"ai,omitempty"`
-	Rematches  int          `json:"rematches,omitempty"`
-	Message    messageJSON  `json:"message,omitzero"`
-	Rating     *changeJSON  `json:"rating,omitempty"`
-	Created    time.Time    `json:"created"`
-	Updated    time.Time    `json:"updated"`
+	Schema     int           `json:"schema"`
+	Op         string        `json:"op,omitempty"` // random token of the write that stored this value
+	Key        keyJSON       `json:"key"`
+	ID         string        `json:"id"`
+	Version    int64         `json:"version"`
+	Status     match.Status  `json:"status"`
+	Finish     match.Finish  `json:"finish"`
+	ExpiresMS  int64         `json:"expires_ms"` // ExpiresAt in Unix milliseconds, 0 for none
+	Expires    time.Time     `json:"expires,omitzero"`
+	Challenger playerJSON    `json:"challenger"`
+	Opponent   playerJSON    `json:"opponent"`
+	RedID      string        `json:"red,omitempty"`
+	Rows       int           `json:"rows"`
+	Cols       int           `json:"cols"`
+	Connect    int           `json:"connect"`
+	FirstTo    int           `json:"first_to"`
+	Rounds     []roundJSON   `json:"rounds,omitempty"`
+	Game       []byte        `json:"game,omitempty"`
+	AILevel    string        `json:"ai,omitempty"`
+	Rematches  int           `json:"rematches,omitempty"`
+	Message    messageJSON   `json:"message,omitzero"`
+	Rating     *changeJSON   `json:"rating,omitempty"`
+	Offer      *offerJSON    `json:"offer,omitempty"`
+	Takeback   *takebackJSON `json:"takeback,omitempty"`
+	Created    time.Time     `json:"created"`
+	Updated    time.Time     `json:"updated"`
 }
 
 type keyJSON struct {
@@ -73,6 +75,17 @@ type changeJSON struct {
 	Players [2]string `json:"players"`
 	Before  [2]string `json:"before"`
 	After   [2]string `json:"after"`
+}
+
+type offerJSON struct {
+	Kind      match.OfferKind `json:"kind"`
+	From      string          `json:"from"`
+	ExpiresMS int64           `json:"expires_ms"`
+}
+
+type takebackJSON struct {
+	From string `json:"from"`
+	Move int    `json:"move"`
 }
 
 type messageJSON struct {
@@ -104,6 +117,12 @@ func encodeRecord(r *match.Record, op string) ([]byte, error) {
 	}
 	if r.AILevel != solver.LevelNone {
 		j.AILevel = r.AILevel.String()
+	}
+	if o := r.Offer; o != nil {
+		j.Offer = &offerJSON{Kind: o.Kind, From: o.From, ExpiresMS: expiresMS(o.ExpiresAt)}
+	}
+	if tb := r.Takeback; tb != nil {
+		j.Takeback = &takebackJSON{From: tb.From, Move: tb.Move}
 	}
 	if c := r.Rating; c != nil {
 		j.Rating = &changeJSON{Players: c.Players}
@@ -179,6 +198,15 @@ func parseRecord(b []byte) (*match.Record, error) {
 	}
 	for _, rr := range j.Rounds {
 		r.Rounds = append(r.Rounds, match.RoundResult(rr))
+	}
+	if o := j.Offer; o != nil {
+		r.Offer = &match.Offer{Kind: o.Kind, From: o.From}
+		if o.ExpiresMS != 0 {
+			r.Offer.ExpiresAt = time.UnixMilli(o.ExpiresMS).UTC()
+		}
+	}
+	if tb := j.Takeback; tb != nil {
+		r.Takeback = &match.Takeback{From: tb.From, Move: tb.Move}
 	}
 	if c := j.Rating; c != nil {
 		r.Rating = &match.RatingChange{Players: c.Players}

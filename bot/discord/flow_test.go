@@ -133,6 +133,8 @@ func TestGameOverHTTP(t *testing.T) {
 
 		// Rematch: UB is red now, and the next game ends in a draw.
 		m = f.click("UB", m, "Rematch")
+		want(t, m, typeUpdate, 0, "<@UB> offers a rematch")
+		m = f.click("UA", m, "Accept")
 		want(t, m, typeUpdate, 0, "Rematch! <@UB> is red")
 		checkColumns(t, m, never)
 		m = f.play(m, "UB", "UA", drawSequence...)

@@ -67,6 +67,41 @@ func (f Finish) String() string {
 	return fmt.Sprintf("finish(%d)", uint8(f))
 }
 
+// OfferKind is what an offer proposes. The zero value means none.
+type OfferKind uint8
+
+// The kinds of offer.
+const (
+	OfferNone      OfferKind = iota
+	OfferRematch             // a new game between the players of a finished one
+	OfferNextRound           // the next round of a match whose round is over
+)
+
+var offerNames = [...]string{"none", "rematch", "next round"}
+
+// String returns "rematch", "next round", or "offer(N)".
+func (k OfferKind) String() string {
+	if int(k) < len(offerNames) {
+		return offerNames[k]
+	}
+	return fmt.Sprintf("offer(%d)", uint8(k))
+}
+
+// Offer is one player's proposal of a new game to the other, who accepts or
+// declines it; no new game starts without both players' consent.
+type Offer struct {
+	Kind      OfferKind
+	From      string    // the id of the player who offered
+	ExpiresAt time.Time // when it lapses
+}
+
+// Takeback is a player's request to take back their last move, which the
+// opponent may grant until they move.
+type Takeback struct {
+	From string // the id of the player asking
+	Move int    // the number of discs on the board when asked; their move was the last of them
+}
+
 // RoundResult is the outcome of one finished round of a match.
 type RoundResult struct {
 	Winner string // user id of the winner, "" for a draw
@@ -105,6 +140,10 @@ type Record struct {
 	AILevel   solver.Level // LevelNone for human vs human; else the AI's level, and the AI is the Opponent
 	Rematches int
 	Message   MessageRef
+	// Offer is a pending rematch or next-round offer, or nil.
+	Offer *Offer
+	// Takeback is a pending takeback request, or nil.
+	Takeback *Takeback
 	// Rating is what the last rated round did to the players' ratings; the
 	// store sets it when it applies a rated tally, and keeps it until the
 	// next one.
@@ -144,6 +183,14 @@ func (r *Record) Clone() *Record {
 	if r.Rating != nil {
 		rc := *r.Rating
 		c.Rating = &rc
+	}
+	if r.Offer != nil {
+		o := *r.Offer
+		c.Offer = &o
+	}
+	if r.Takeback != nil {
+		tb := *r.Takeback
+		c.Takeback = &tb
 	}
 	return &c
 }
@@ -300,6 +347,26 @@ func (r *Record) Validate() error {
 		}
 		if c.Players[0] == c.Players[1] {
 			return errors.New("rating change for one player twice")
+		}
+	}
+	if o := r.Offer; o != nil {
+		if _, ok := r.PlayerByID(o.From); !ok {
+			return fmt.Errorf("offer from %q, who is neither player", o.From)
+		}
+		switch {
+		case o.Kind == OfferRematch && r.Status != StatusFinished,
+			o.Kind == OfferNextRound && (r.Status != StatusPlaying || !r.Game.State().Over()):
+			return fmt.Errorf("%v offer on a %v record", o.Kind, r.Status)
+		case o.Kind != OfferRematch && o.Kind != OfferNextRound:
+			return fmt.Errorf("unknown offer %v", o.Kind)
+		}
+	}
+	if tb := r.Takeback; tb != nil {
+		if _, ok := r.PlayerByID(tb.From); !ok {
+			return fmt.Errorf("takeback from %q, who is neither player", tb.From)
+		}
+		if r.Status != StatusPlaying || tb.Move < 1 || tb.Move != r.Game.Moves() {
+			return fmt.Errorf("takeback at move %d of a %v game with %d moves", tb.Move, r.Status, r.Game.Moves())
 		}
 	}
 	if r.Rematches < 0 {

@@ -76,6 +76,8 @@ func TestGameThroughHTTP(t *testing.T) {
 		}
 
 		board = e.click("UB", board, "Rematch")
+		wantPosted(t, board, "", true, "<@UB> offers a rematch")
+		board = e.click("UA", board, "Accept")
 		wantPosted(t, board, "", true, "Rematch!", "<@UB> is red")
 		if len(buttons(board)) != 7 {
 			t.Fatalf("rematch buttons %v, want 7 columns", labels(board))

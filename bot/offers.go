@@ -1,0 +1,278 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine"
+	"github.com/connect4/connect4/engine/solver"
+)
+
+// No game starts without both players' consent: a rematch or the next
+// round of a match is an offer that the other player accepts or declines
+// with a button on the game message, and that the one who offered may
+// withdraw. An offer lapses like a challenge (Options.ChallengeTTL).
+// Against the AI both stay immediate.
+
+// offer records cmd.User's offer of kind on the channel's record (the one
+// cmd's button was drawn for), or, when the other player has already
+// offered the same, takes it as agreement and starts the game.
+func (s *Service) offer(ctx context.Context, cmd Command, kind match.OfferKind) (Reply, error) {
+	now := s.opt.Now()
+	agreed := false
+	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+		agreed = false
+		if err := offerable(r, cmd, kind); err != nil {
+			return match.Tally{}, err
+		}
+		if o := r.Offer; o != nil && o.Kind == kind && now.Before(o.ExpiresAt) {
+			if o.From == cmd.User.ID {
+				return match.Tally{}, userErr(ProblemOfferPending, other(r, cmd.User.ID).ID)
+			}
+			agreed = true // both want it: no need to ask again
+			return match.Tally{}, match.ErrNoChange
+		}
+		r.Offer = &match.Offer{Kind: kind, From: cmd.User.ID, ExpiresAt: now.Add(s.opt.ChallengeTTL)}
+		return match.Tally{}, nil
+	})
+	if err != nil {
+		return Reply{}, noGame(err)
+	}
+	if agreed {
+		return s.startOffered(ctx, cmd, rec)
+	}
+	return offerView(rec, duration(s.opt.ChallengeTTL)), nil
+}
+
+// offerable checks that cmd's user may offer kind on r.
+func offerable(r *match.Record, cmd Command, kind match.OfferKind) error {
+	if cmd.FromButton() && r.ID != cmd.GameID {
+		return userErr(ProblemStale)
+	}
+	if r.ColorOf(cmd.User.ID) == engine.NoPlayer {
+		return userErr(ProblemNotInGame)
+	}
+	switch kind {
+	case match.OfferRematch:
+		if r.Status != match.StatusFinished || !r.Started() {
+			return userErr(ProblemNothingToRematch)
+		}
+	case match.OfferNextRound:
+		if r.Status != match.StatusPlaying {
+			return userErr(ProblemGameOver)
+		}
+		if !r.Game.State().Over() || (cmd.FromButton() && r.Game.Moves() != cmd.Move) {
+			return userErr(ProblemStale) // the next round has already begun
+		}
+	}
+	return nil
+}
+
+// other returns the player of r who is not id.
+func other(r *match.Record, id string) match.Player {
+	if id == r.Challenger.ID {
+		return r.Opponent
+	}
+	return r.Challenger
+}
+
+// answerOffer accepts, declines or withdraws the offer on the record cmd's
+// button was drawn for.
+func (s *Service) answerOffer(ctx context.Context, cmd Command) (Reply, error) {
+	now := s.opt.Now()
+	var offer match.Offer
+	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+		if r.ID != cmd.GameID || r.Offer == nil {
+			return match.Tally{}, userErr(ProblemNoOffer)
+		}
+		o := *r.Offer
+		offer = o
+		if r.ColorOf(cmd.User.ID) == engine.NoPlayer {
+			return match.Tally{}, userErr(ProblemNotInGame)
+		}
+		switch cmd.Kind {
+		case KindOfferWithdraw:
+			if o.From != cmd.User.ID {
+				return match.Tally{}, userErr(ProblemOnlyOfferer, o.From)
+			}
+		default:
+			if o.From == cmd.User.ID {
+				return match.Tally{}, userErr(ProblemOwnOffer)
+			}
+		}
+		if cmd.Kind == KindOfferAccept {
+			if !now.Before(o.ExpiresAt) {
+				r.Offer = nil // clear it, and say so
+				return match.Tally{}, nil
+			}
+			return match.Tally{}, match.ErrNoChange // the game starts below
+		}
+		r.Offer = nil
+		if cmd.Kind == KindOfferDecline && o.Kind == match.OfferNextRound {
+			// Declining the next round ends the match as it stands; every
+			// round played is already on the leaderboard.
+			r.Status, r.Finish = match.StatusFinished, match.FinishDeclined
+		}
+		return match.Tally{}, nil
+	})
+	if err != nil {
+		return Reply{}, noGame(err)
+	}
+	from, _ := rec.PlayerByID(offer.From)
+	to := other(rec, offer.From)
+	switch {
+	case cmd.Kind == KindOfferAccept && rec.Offer == nil:
+		return Reply{}, userErr(ProblemOfferExpired)
+	case cmd.Kind == KindOfferAccept:
+		return s.startOffered(ctx, cmd, rec)
+	case cmd.Kind == KindOfferWithdraw:
+		return gameView(rec, Update, fmt.Sprintf("%s withdrew the %s offer.", mention(from), offer.Kind)), nil
+	case offer.Kind == match.OfferNextRound:
+		a, b := rec.Score()
+		return gameView(rec, Update, fmt.Sprintf("%s declined the next round, so the match ends %s %d – %d %s.",
+			mention(to), mention(rec.Challenger), a, b, mention(rec.Opponent))), nil
+	}
+	return gameView(rec, Update, fmt.Sprintf("%s declined the rematch.", mention(to))), nil
+}
+
+// startOffered starts the game an accepted offer on rec proposed.
+func (s *Service) startOffered(ctx context.Context, cmd Command, rec *match.Record) (Reply, error) {
+	if rec.Offer == nil {
+		return Reply{}, userErr(ProblemNoOffer)
+	}
+	if rec.Offer.Kind == match.OfferNextRound {
+		return s.startNextRound(ctx, cmd, rec.ID, rec.Game.Moves())
+	}
+	return s.startRematch(ctx, cmd, rec)
+}
+
+// takeback asks the opponent to take back cmd.User's last move; against
+// the AI it takes back the player's move and the AI's reply at once.
+func (s *Service) takeback(ctx context.Context, cmd Command) (Reply, error) {
+	var ai bool
+	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+		me, err := s.playable(r, cmd)
+		if err != nil {
+			return match.Tally{}, err
+		}
+		g := r.Game
+		ai = r.AILevel != solver.LevelNone
+		if ai {
+			// The AI has answered: take back its reply and the move before.
+			if g.Turn() != me || g.Moves() < 2 {
+				return match.Tally{}, userErr(ProblemNothingToTakeBack, r.Opponent.ID)
+			}
+			r.Game, err = undo(g, 2)
+			return match.Tally{}, err
+		}
+		if g.Turn() == me || g.Moves() == 0 {
+			return match.Tally{}, userErr(ProblemNothingToTakeBack, other(r, cmd.User.ID).ID)
+		}
+		if r.Takeback != nil {
+			return match.Tally{}, userErr(ProblemTakebackPending)
+		}
+		r.Takeback = &match.Takeback{From: cmd.User.ID, Move: g.Moves()}
+		return match.Tally{}, nil
+	})
+	if err != nil {
+		return Reply{}, noGame(err)
+	}
+	if ai {
+		return gameView(rec, Public, fmt.Sprintf("%s took back their last move and my reply. Your move again.", mention(cmd.User))), nil
+	}
+	h := rec.Game.History()
+	opp := other(rec, cmd.User.ID)
+	act := func(k Kind) string { return Action{Kind: k, GameID: rec.ID, Move: rec.Game.Moves()}.String() }
+	return Reply{Visibility: Public, Text: fmt.Sprintf("%s asks to take back their move in column %d. %s, do you agree?",
+		mention(cmd.User), h[len(h)-1]+1, mention(opp)), Buttons: []Button{
+		{Label: "Allow takeback", Value: act(KindTakebackAccept), Style: StylePrimary},
+		{Label: "Refuse", Value: act(KindTakebackDecline), Style: StyleDanger},
+	}}, nil
+}
+
+// answerTakeback grants or refuses the takeback request cmd's button was
+// drawn for.
+func (s *Service) answerTakeback(ctx context.Context, cmd Command) (Reply, error) {
+	var asker string
+	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+		tb := r.Takeback
+		if r.ID != cmd.GameID || tb == nil || tb.Move != cmd.Move || r.Status != match.StatusPlaying {
+			return match.Tally{}, userErr(ProblemTakebackLapsed)
+		}
+		asker = tb.From
+		if cmd.User.ID == tb.From {
+			return match.Tally{}, userErr(ProblemOwnTakeback)
+		}
+		if r.ColorOf(cmd.User.ID) == engine.NoPlayer {
+			return match.Tally{}, userErr(ProblemNotInGame)
+		}
+		r.Takeback = nil
+		if cmd.Kind == KindTakebackAccept {
+			g, err := undo(r.Game, 1)
+			if err != nil {
+				return match.Tally{}, err
+			}
+			r.Game = g
+		}
+		return match.Tally{}, nil
+	})
+	if err != nil {
+		return Reply{}, noGame(err)
+	}
+	p, _ := rec.PlayerByID(asker)
+	if cmd.Kind == KindTakebackDecline {
+		return Reply{Visibility: Update, Text: fmt.Sprintf("%s refused %s's takeback.", mention(cmd.User), mention(p))}, nil
+	}
+	return gameView(rec, Update, fmt.Sprintf("%s allowed the takeback: %s, it's your move again.", mention(cmd.User), mention(p))), nil
+}
+
+// undo returns g without its last n moves, replayed from the empty board
+// (the engine keeps no undo: a game is its moves).
+func undo(g *engine.Game, n int) (*engine.Game, error) {
+	h := g.History()
+	if n > len(h) || len(g.Leaves()) > 0 {
+		return nil, errors.New("bot: nothing to take back")
+	}
+	u, err := engine.New(g.Config())
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range h[:len(h)-n] {
+		if err := u.Play(u.Turn(), c); err != nil {
+			return nil, fmt.Errorf("bot: replay for a takeback: %w", err)
+		}
+	}
+	return u, nil
+}
+
+// offerView is the game message with a pending offer: the board as it
+// ended, the offer, and the buttons to answer it.
+func offerView(r *match.Record, ttl string) Reply {
+	o := r.Offer
+	from, _ := r.PlayerByID(o.From)
+	to := other(r, o.From)
+	what := "a rematch"
+	if o.Kind == match.OfferNextRound {
+		what = fmt.Sprintf("round %d", len(r.Rounds)+1)
+	}
+	reply := gameView(r, Update, fmt.Sprintf("%s offers %s. %s, do you accept? The offer expires in %s.", mention(from), what, mention(to), ttl))
+	act := func(k Kind) string { return Action{Kind: k, GameID: r.ID, Move: r.Game.Moves()}.String() }
+	reply.Buttons = append(columnsOnly(reply.Buttons),
+		Button{Label: "Accept", Value: act(KindOfferAccept), Style: StylePrimary},
+		Button{Label: "Decline", Value: act(KindOfferDecline), Style: StyleDanger},
+		Button{Label: "Withdraw", Value: act(KindOfferWithdraw)})
+	return reply
+}
+
+// columnsOnly returns the column buttons of bs.
+func columnsOnly(bs []Button) []Button {
+	out := bs[:0:0]
+	for _, b := range bs {
+		if b.Column > 0 {
+			out = append(out, b)
+		}
+	}
+	return out
+}
