@@ -1,7 +1,8 @@
 package main
 
 import (
-	"crypto/tls"
+	"crypto/ed25519"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -28,6 +29,7 @@ type config struct {
 	RedisPassword       string
 	RedisTLS            bool
 	RedisPrefix         string
+	RedisTimeout        time.Duration
 
 	ChallengeTTL time.Duration
 	TurnTimeout  time.Duration
@@ -43,37 +45,52 @@ type config struct {
 }
 
 // envVar documents one environment variable, for the configuration table in
-// the README and `connect4 help`.
-type envVar struct{ name, def, doc string }
+// the README, `connect4 help` and each subcommand's --help.
+type envVar struct {
+	name, def, doc string
+	uses           uses // the subcommands that read it
+}
+
+// uses is a set of subcommands, for the variables each one reads.
+type uses uint8
+
+const (
+	forPlay uses = 1 << iota
+	forServe
+	forRegister
+
+	forStore = forPlay | forServe // the store and the game rules
+)
 
 var envVars = []envVar{
-	{"CONNECT4_ADDR", ":8080", "listen address of `connect4 serve`"},
-	{"CONNECT4_SHUTDOWN_TIMEOUT", "10s", "how long shutdown waits for in-flight requests"},
-	{"CONNECT4_PPROF_ADDR", "", "if set, serve Go's /debug/pprof on this address (keep it on loopback)"},
-	{"REDIS_URL", "", "redis:// or rediss:// URL of a single Redis; unset (and no cluster or sentinel): in-memory store"},
-	{"REDIS_CLUSTER_ADDRS", "", "comma-separated host:port seeds of a Redis Cluster"},
-	{"REDIS_SENTINEL_ADDRS", "", "comma-separated host:port of Redis Sentinels (with REDIS_SENTINEL_MASTER)"},
-	{"REDIS_SENTINEL_MASTER", "", "master name watched by the Sentinels"},
-	{"REDIS_USERNAME", "", "ACL user for cluster or sentinel mode (REDIS_URL carries its own)"},
-	{"REDIS_PASSWORD", "", "password for cluster or sentinel mode"},
-	{"REDIS_TLS", "false", "use TLS for cluster or sentinel mode"},
-	{"REDIS_PREFIX", "c4:", "prefix of every Redis key (no braces)"},
-	{"CONNECT4_CHALLENGE_TTL", "10m", "how long a challenge waits for an answer"},
-	{"CONNECT4_TURN_TIMEOUT", "24h", "idle time after which the waiting player may `/connect4 claim` the game"},
-	{"CONNECT4_GAME_TTL", "168h", "an idle game is forgotten after this long"},
-	{"CONNECT4_FINISHED_TTL", "24h", "a finished game stays readable this long"},
-	{"CONNECT4_AI_BUDGET", "1s", "thinking time of the AI per move"},
-	{"LOG_FORMAT", "text", "text or json"},
-	{"LOG_LEVEL", "info", "debug, info, warn or error"},
-	{"SLACK_SIGNING_SECRET", "", "enables POST /slack/commands and /slack/interactions"},
-	{"SLACK_BOT_TOKEN", "", "xoxb- token: Web API calls, Socket Mode"},
-	{"SLACK_APP_TOKEN", "", "xapp- token: enables Socket Mode (with SLACK_BOT_TOKEN)"},
-	{"SLACK_API_URL", "", "base URL of Slack's Web API (tests, proxies)"},
-	{"DISCORD_PUBLIC_KEY", "", "hex Ed25519 key: enables POST /discord/interactions"},
-	{"DISCORD_BOT_TOKEN", "", "enables the Gateway connection; needed by `connect4 register`"},
-	{"DISCORD_APPLICATION_ID", "", "application id: deferred edits, `connect4 register`"},
-	{"DISCORD_GUILD_ID", "", "register commands in one guild only (instant, for setup)"},
-	{"DISCORD_API_URL", "", "base URL of Discord's REST API (tests)"},
+	{"CONNECT4_ADDR", ":8080", "listen address of `connect4 serve`", forServe},
+	{"CONNECT4_SHUTDOWN_TIMEOUT", "10s", "how long shutdown waits for in-flight requests", forServe},
+	{"CONNECT4_PPROF_ADDR", "", "if set, serve Go's /debug/pprof on this address (keep it on loopback)", forServe},
+	{"REDIS_URL", "", "redis:// or rediss:// URL of a single Redis; unset (and no cluster or sentinel): in-memory store", forStore},
+	{"REDIS_CLUSTER_ADDRS", "", "comma-separated host:port seeds of a Redis Cluster", forStore},
+	{"REDIS_SENTINEL_ADDRS", "", "comma-separated host:port of Redis Sentinels (with REDIS_SENTINEL_MASTER)", forStore},
+	{"REDIS_SENTINEL_MASTER", "", "master name watched by the Sentinels", forStore},
+	{"REDIS_USERNAME", "", "ACL user for cluster or sentinel mode (REDIS_URL carries its own)", forStore},
+	{"REDIS_PASSWORD", "", "password for cluster or sentinel mode", forStore},
+	{"REDIS_TLS", "false", "use TLS for cluster or sentinel mode", forStore},
+	{"REDIS_PREFIX", "c4:", "prefix of every Redis key (no braces)", forStore},
+	{"CONNECT4_REDIS_TIMEOUT", "1s", "dial, read, write and pool timeout of every Redis call (a URL's own dial_timeout etc. win)", forStore},
+	{"CONNECT4_CHALLENGE_TTL", "10m", "how long a challenge waits for an answer", forStore},
+	{"CONNECT4_TURN_TIMEOUT", "24h", "idle time after which the waiting player may `/connect4 claim` the game", forStore},
+	{"CONNECT4_GAME_TTL", "168h", "an idle game is forgotten after this long", forStore},
+	{"CONNECT4_FINISHED_TTL", "24h", "a finished game stays readable this long", forStore},
+	{"CONNECT4_AI_BUDGET", "1s", "thinking time of the AI per move", forStore},
+	{"LOG_FORMAT", "text", "text or json", forStore},
+	{"LOG_LEVEL", "info", "debug, info, warn or error", forStore},
+	{"SLACK_SIGNING_SECRET", "", "enables POST /slack/commands and /slack/interactions", forServe},
+	{"SLACK_BOT_TOKEN", "", "xoxb- token: Web API calls, Socket Mode", forServe},
+	{"SLACK_APP_TOKEN", "", "xapp- token: enables Socket Mode (with SLACK_BOT_TOKEN)", forServe},
+	{"SLACK_API_URL", "", "base URL of Slack's Web API (tests, proxies)", forServe},
+	{"DISCORD_PUBLIC_KEY", "", "hex Ed25519 key: enables POST /discord/interactions", forServe},
+	{"DISCORD_BOT_TOKEN", "", "enables the Gateway connection; needed by `connect4 register`", forServe | forRegister},
+	{"DISCORD_APPLICATION_ID", "", "application id: deferred edits, `connect4 register`", forServe | forRegister},
+	{"DISCORD_GUILD_ID", "", "register commands in one guild only (instant, for setup)", forRegister},
+	{"DISCORD_API_URL", "", "base URL of Discord's REST API, with or without /api (tests)", forServe | forRegister},
 }
 
 // loadConfig reads the environment through getenv and reports every
@@ -122,6 +139,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		RedisUsername:       get("REDIS_USERNAME"),
 		RedisPassword:       getenv("REDIS_PASSWORD"),
 		RedisPrefix:         get("REDIS_PREFIX"),
+		RedisTimeout:        dur("CONNECT4_REDIS_TIMEOUT", 50*time.Millisecond, 30*time.Second),
 		ChallengeTTL:        dur("CONNECT4_CHALLENGE_TTL", time.Minute, 7*24*time.Hour),
 		TurnTimeout:         dur("CONNECT4_TURN_TIMEOUT", time.Minute, 30*24*time.Hour),
 		GameTTL:             dur("CONNECT4_GAME_TTL", time.Hour, 365*24*time.Hour),
@@ -185,8 +203,12 @@ func loadConfig(getenv func(string) string) (config, error) {
 			continue
 		}
 		if p, err := url.Parse(u.val); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-			errs = append(errs, fmt.Errorf("%s: %q is not an http(s) URL", u.name, u.val))
+			errs = append(errs, fmt.Errorf("%s: %q is not an http(s) URL (like https://discord.com or http://127.0.0.1:9000)", u.name, u.val))
 		}
+	}
+	c.DiscordAPIURL = discordBase(c.DiscordAPIURL)
+	if err := checkPublicKey(c.DiscordPublicKey); err != nil {
+		errs = append(errs, err)
 	}
 	if c.SlackAppToken != "" && !strings.HasPrefix(c.SlackAppToken, "xapp-") {
 		errs = append(errs, errors.New("SLACK_APP_TOKEN: an app-level token starts with xapp-"))
@@ -197,51 +219,38 @@ func loadConfig(getenv func(string) string) (config, error) {
 	return c, errors.Join(errs...)
 }
 
+// discordBase returns a DISCORD_API_URL without a trailing /api or
+// /api/v<N> (and slash): the adapter adds Discord's /api/v9 path itself,
+// so "https://discord.com/api" and "https://discord.com" mean the same.
+func discordBase(s string) string {
+	s = strings.TrimRight(s, "/")
+	if i := strings.LastIndex(s, "/api/v"); i >= 0 && strings.Trim(s[i+len("/api/v"):], "0123456789") == "" && i+len("/api/v") < len(s) {
+		s = s[:i]
+	}
+	return strings.TrimSuffix(s, "/api")
+}
+
+// checkPublicKey checks DISCORD_PUBLIC_KEY: empty, or the 64 hex
+// characters of an Ed25519 public key, as the Developer Portal shows it.
+// The error says what was wrong without repeating the value.
+func checkPublicKey(s string) error {
+	if s == "" {
+		return nil
+	}
+	const want = "must be 64 hex characters (the application's Public Key in the Developer Portal)"
+	if len(s) != 2*ed25519.PublicKeySize {
+		return fmt.Errorf("DISCORD_PUBLIC_KEY: %s, not %d", want, len(s))
+	}
+	if _, err := hex.DecodeString(s); err != nil {
+		return fmt.Errorf("DISCORD_PUBLIC_KEY: %s; it holds a character that is not 0-9 or a-f", want)
+	}
+	return nil
+}
+
 var urlCredentials = regexp.MustCompile(`://[^/@\s]*@`)
 
 // redactErr returns err's text with any credentials of a URL in it
 // removed: a URL parse error quotes the whole URL, password and all.
 func redactErr(err error, _ string) string {
 	return urlCredentials.ReplaceAllString(err.Error(), "://xxxxx@")
-}
-
-// redisMode says which store the configuration asks for, for logs.
-func (c config) redisMode() string {
-	switch {
-	case c.RedisURL != "":
-		return "redis"
-	case len(c.RedisClusterAddrs) > 0:
-		return "redis-cluster"
-	case len(c.RedisSentinelAddrs) > 0:
-		return "redis-sentinel"
-	}
-	return "memory"
-}
-
-// redisClient returns the client for the configured Redis, or nil for the
-// in-memory store. One go-redis UniversalClient serves all three modes.
-func (c config) redisClient() (redis.UniversalClient, error) {
-	switch c.redisMode() {
-	case "redis":
-		opt, err := redis.ParseURL(c.RedisURL)
-		if err != nil {
-			return nil, fmt.Errorf("REDIS_URL: %s", redactErr(err, c.RedisURL))
-		}
-		return redis.NewClient(opt), nil
-	case "redis-cluster", "redis-sentinel":
-		opt := &redis.UniversalOptions{
-			Addrs:      append(c.RedisClusterAddrs, c.RedisSentinelAddrs...),
-			MasterName: c.RedisSentinelMaster,
-			Username:   c.RedisUsername,
-			Password:   c.RedisPassword,
-		}
-		if c.redisMode() == "redis-cluster" {
-			opt.IsClusterMode = true
-		}
-		if c.RedisTLS {
-			opt.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12}
-		}
-		return redis.NewUniversalClient(opt), nil
-	}
-	return nil, nil
 }
