@@ -12,42 +12,72 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/connect4/connect4/bot/match"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/discord"
+	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/sessions"
 	"github.com/connect4/connect4/sessions/storetest"
 )
 
-// loadtestTarget serves the Discord endpoint on st, wired to m the way
-// `connect4 serve` wires it, and returns its base URL: a server whose
-// store a test can slow down.
-func loadtestTarget(t *testing.T, st bot.Store, pub ed25519.PublicKey) string {
+// target is the Discord adapter on a store, served over HTTP the way
+// `connect4 serve` serves it, with /metrics carrying the process's CPU
+// time, and the adapter's count of interactions by kind and outcome.
+type target struct {
+	URL string
+
+	mu       sync.Mutex
+	observed map[string]int // "kind/outcome"
+}
+
+func newTarget(t *testing.T, st bot.Store, pub ed25519.PublicKey) *target {
 	t.Helper()
-	m := newMetrics()
+	tg := &target{observed: map[string]int{}}
+	rest := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Discord's REST API, for the edits of deferred replies: accept all.
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"id":"1","channel_id":"1"}`))
+	}))
+	t.Cleanup(rest.Close)
 	log := slog.New(slog.DiscardHandler)
-	svc := bot.New(st, bot.Options{Logger: log, Hooks: m.botHooks()})
-	a, err := discord.New(svc, discord.Config{PublicKey: hex.EncodeToString(pub), APIURL: restStub(t),
-		Observe: m.observe("discord")}, log)
+	svc := bot.New(st, bot.Options{Logger: log})
+	a, err := discord.New(svc, discord.Config{PublicKey: hex.EncodeToString(pub), APIURL: rest.URL,
+		Observe: func(kind, outcome string, _ time.Duration) {
+			tg.mu.Lock()
+			defer tg.mu.Unlock()
+			tg.observed[kind+"/"+outcome]++
+		}}, log)
 	if err != nil {
 		t.Fatal(err)
 	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	mux := http.NewServeMux()
 	a.Register(mux)
-	mux.Handle("GET /metrics", m.handler())
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() {
 		srv.Close()
 		a.Close()
 	})
-	return srv.URL
+	tg.URL = srv.URL
+	return tg
+}
+
+// count returns how many interactions of kind ended with outcome.
+func (tg *target) count(kind, outcome string) int {
+	tg.mu.Lock()
+	defer tg.mu.Unlock()
+	return tg.observed[kind+"/"+outcome]
 }
 
 func newKey(t *testing.T) (ed25519.PublicKey, ed25519.PrivateKey) {
@@ -59,76 +89,29 @@ func newKey(t *testing.T) (ed25519.PublicKey, ed25519.PrivateKey) {
 	return pub, priv
 }
 
-// restStub stands in for Discord's REST API, so that the edits of deferred
-// replies stay on this machine; it accepts everything.
-func restStub(t *testing.T) string {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"id":"1","channel_id":"1"}`))
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
-
-// scrape returns the samples of GET base/metrics by series, as written:
-// `name{label="value",...}` with the labels in name order.
-func scrape(t *testing.T, base string) map[string]float64 {
-	t.Helper()
-	resp, err := http.Get(base + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]float64{}
-	for line := range strings.Lines(string(body)) {
-		line = strings.TrimSpace(line)
-		i := strings.LastIndexByte(line, ' ')
-		if line == "" || line[0] == '#' || i < 0 {
-			continue
-		}
-		v, err := strconv.ParseFloat(line[i+1:], 64)
-		if err != nil {
-			t.Fatalf("GET /metrics: bad sample %q", line)
-		}
-		out[line[:i]] = v
-	}
-	return out
-}
-
-// TestLoadtestPlaysGames runs `connect4 serve` on the in-memory store and
-// on a private Redis, plays 8 games 4 at a time against it, and checks the
-// report against the server's own metrics.
-func TestLoadtestPlaysGames(t *testing.T) {
+// TestPlaysGames plays 8 games 4 at a time against the adapter on the
+// in-memory store and on a private Redis, and checks the report against
+// what the server counted.
+func TestPlaysGames(t *testing.T) {
 	stores := []struct {
 		name  string
-		redis func(t *testing.T) (url, prefix string)
+		store func(t *testing.T) (bot.Store, string)
 	}{
-		{"memory", nil},
-		{"redis", func(t *testing.T) (string, string) {
+		{"memory", func(t *testing.T) (bot.Store, string) { return sessions.NewMemory(sessions.Options{}), "" }},
+		{"redis", func(t *testing.T) (bot.Store, string) {
 			// A private server: INFO then counts this test's commands only.
 			srv := storetest.StartServer(t)
-			return "redis://" + srv.Addr + "/0", storetest.Prefix(t, srv.Client(t))
+			c := srv.Client(t)
+			return sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c)}), "redis://" + srv.Addr + "/0"
 		}},
 	}
 	for _, tt := range stores {
 		t.Run(tt.name, func(t *testing.T) {
+			st, redisURL := tt.store(t)
 			pub, priv := newKey(t)
-			vars := []string{"CONNECT4_ADDR", freeAddr(t), "DISCORD_PUBLIC_KEY", hex.EncodeToString(pub),
-				"DISCORD_API_URL", restStub(t), "LOG_LEVEL", "error"}
-			var redisURL string
-			if tt.redis != nil {
-				var prefix string
-				redisURL, prefix = tt.redis(t)
-				vars = append(vars, "REDIS_URL", redisURL, "REDIS_PREFIX", prefix)
-			}
-			base, stop := startServe(t, env(vars...))
-
+			tg := newTarget(t, st, pub)
 			const total = 8
-			lt := newLoadtester(loadOptions{URL: base, Games: 4, Total: total, Duration: time.Minute,
+			lt := newLoadtester(options{URL: tg.URL, Games: 4, Total: total, Duration: time.Minute,
 				Key: priv, Redis: redisURL, Guild: "lt", Seed: 7, Wait: 5 * time.Second, Timeout: 10 * time.Second})
 			if err := lt.waitReady(t.Context(), false, io.Discard); err != nil {
 				t.Fatal(err)
@@ -148,10 +131,15 @@ func TestLoadtestPlaysGames(t *testing.T) {
 				t.Errorf("requests %d, want %d (a challenge, an accept, the moves and %d /connect4 board after %d deferred moves)",
 					rep.Requests, want, rep.Boards, rep.Deferred)
 			}
+			if !rep.HaveCPU || rep.ServerCPU <= 0 {
+				t.Errorf("server CPU %v (have %v), want a positive reading from /metrics", rep.ServerCPU, rep.HaveCPU)
+			}
 			var out bytes.Buffer
 			rep.print(&out)
-			if !strings.Contains(out.String(), "games      8 finished, 0 abandoned\n") {
-				t.Errorf("report lacks the games line:\n%s", out.String())
+			for _, want := range []string{"games      8 finished, 0 abandoned\n", "server cpu "} {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("report lacks %q:\n%s", want, out.String())
+				}
 			}
 			if redisURL == "" && rep.RedisCommands != nil {
 				t.Errorf("RedisCommands = %v without -redis, want nil", rep.RedisCommands)
@@ -161,76 +149,51 @@ func TestLoadtestPlaysGames(t *testing.T) {
 			}
 			if rep.Deferred > 0 {
 				// A move slower than the adapter's deferral threshold (a
-				// busy machine): its reply went to the REST stub, the
-				// counts below may lag, and the board was read again.
-				t.Logf("%d moves deferred: skipping the metrics and Redis checks", rep.Deferred)
+				// busy machine): its reply went to the REST stub, and the
+				// counts below may lag.
+				t.Logf("%d moves deferred: skipping the server's counts and the Redis checks", rep.Deferred)
 				return
 			}
-
 			// The server counted what the client saw.
-			got := scrape(t, base)
 			for _, c := range []struct {
-				series string
-				want   float64
-			}{
-				{`connect4_moves_total{platform="discord"}`, float64(rep.Moves)},
-				{`connect4_games_started_total{ai="no",platform="discord"}`, total},
-				{`connect4_requests_total{kind="drop",outcome="ok",platform="discord"}`, float64(rep.Moves)},
-				{`connect4_requests_total{kind="challenge",outcome="ok",platform="discord"}`, total},
-				{`connect4_requests_total{kind="accept",outcome="ok",platform="discord"}`, total},
-				{`connect4_request_duration_seconds_count{platform="discord"}`, float64(rep.Requests + 1)}, // and the PING
-			} {
-				if got[c.series] != c.want {
-					t.Errorf("%s = %v, want %v", c.series, got[c.series], c.want)
+				kind string
+				want int
+			}{{"drop", rep.Moves}, {"challenge", total}, {"accept", total}} {
+				if got := tg.count(c.kind, bot.OutcomeOK); got != c.want {
+					t.Errorf("server counted %d %s/ok, want %d", got, c.kind, c.want)
 				}
 			}
-			finished := got[`connect4_games_finished_total{platform="discord",result="win"}`] +
-				got[`connect4_games_finished_total{platform="discord",result="draw"}`]
-			if finished != total {
-				t.Errorf("connect4_games_finished_total{win}+{draw} = %v, want %d", finished, total)
-			}
-			for series, v := range got {
-				if strings.HasPrefix(series, "connect4_store_errors_total") && v != 0 {
-					t.Errorf("%s = %v, want 0", series, v)
-				}
-			}
-
 			if redisURL != "" {
-				// A move is one script: the store remembers the record it
-				// last wrote, so it needs no GET first (one round trip). A
-				// game adds its challenge (a script) and its accept (one
-				// script too). Beside those, each script's first runs are an
-				// EVALSHA refused with NOSCRIPT and the EVAL that loads it,
-				// and each connection opens with a HELLO and CLIENT
-				// SETINFOs, which Redis 7.0 refuses (so they are not in
-				// commandstats) but answers, in one or more writes.
+				// A move is one script when the store remembers the record
+				// it last wrote, two with a read first; a game adds its
+				// challenge and its accept. Beside those, each script's
+				// first runs are an EVALSHA refused with NOSCRIPT and the
+				// EVAL that loads it, and each connection opens with a HELLO
+				// and CLIENT SETINFOs, answered in one or more writes.
 				t.Logf("redis: %d round trips, %d calls for %d moves: %v", rep.RedisRoundTrips, rep.RedisCalls, rep.Moves, rep.RedisCommands)
 				conns := rep.RedisCommands["hello"]
 				got := rep.RedisRoundTrips - 2*rep.RedisCommands["eval"]
-				if lo, hi := int64(rep.Moves+2*total), int64(rep.Moves+2*total)+3*conns; got < lo || got > hi {
-					t.Errorf("redis round trips %d (less script loads) for %d moves in %d games on %d connections, want %d..%d: 1 per move, 2 per game, 1-3 per connection",
+				if lo, hi := int64(rep.Moves+2*total), int64(2*rep.Moves+4*total)+3*conns; got < lo || got > hi {
+					t.Errorf("redis round trips %d (less script loads) for %d moves in %d games on %d connections, want %d..%d",
 						got, rep.Moves, total, conns, lo, hi)
 				}
-				if rep.RedisCalls < rep.RedisRoundTrips {
+				if rep.RedisCalls < rep.RedisRoundTrips-3*conns {
 					t.Errorf("redis calls %d < round trips %d: scripts' commands are calls too", rep.RedisCalls, rep.RedisRoundTrips)
 				}
-			}
-			if err := stop(); err != nil {
-				t.Errorf("serve: %v", err)
 			}
 		})
 	}
 }
 
-// TestLoadtestCommand runs `connect4 loadtest` with flags against a server
-// and checks its report and its refusal of a key the server does not know.
-func TestLoadtestCommand(t *testing.T) {
+// TestCommand runs the command with flags against a server and checks its
+// report, and its refusal of a key the server does not know.
+func TestCommand(t *testing.T) {
 	pub, priv := newKey(t)
-	url := loadtestTarget(t, sessions.NewMemory(sessions.Options{}), pub)
+	tg := newTarget(t, sessions.NewMemory(sessions.Options{}), pub)
 	seed := hex.EncodeToString(priv.Seed())
 
 	var stdout, stderr bytes.Buffer
-	err := runLoadtest(t.Context(), []string{"-url", url, "-key", seed, "-games", "2", "-total", "3", "-seed", "9"}, &stdout, &stderr)
+	err := run(t.Context(), []string{"-url", tg.URL, "-key", seed, "-games", "2", "-total", "3", "-seed", "9"}, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("loadtest: %v\n%s", err, stderr.String())
 	}
@@ -239,6 +202,7 @@ func TestLoadtestCommand(t *testing.T) {
 		`(?m)^moves      \d+ in [0-9.]+s: [0-9.]+ moves/s \(\d+ requests\)$`,
 		`(?m)^errors     0 \(http 0, refused 0, protocol 0\); \d+ moves deferred$`,
 		`(?m)^latency    move p50 [0-9.]+ms  p95 [0-9.]+ms  p99 [0-9.]+ms  max [0-9.]+ms$`,
+		`(?m)^server cpu [0-9.]+s: \d+µs per move, \d+µs per request \(process_cpu_seconds_total\)$`,
 	} {
 		if !regexp.MustCompile(re).MatchString(stdout.String()) {
 			t.Errorf("report does not match %s:\n%s", re, stdout.String())
@@ -247,7 +211,7 @@ func TestLoadtestCommand(t *testing.T) {
 
 	_, other := newKey(t)
 	stderr.Reset()
-	err = runLoadtest(t.Context(), []string{"-url", url, "-key", hex.EncodeToString(other.Seed()), "-total", "1"}, io.Discard, &stderr)
+	err = run(t.Context(), []string{"-url", tg.URL, "-key", hex.EncodeToString(other.Seed()), "-total", "1"}, io.Discard, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "401") {
 		t.Errorf("loadtest with a key the server does not know: err = %v, want a 401 error", err)
 	}
@@ -267,15 +231,15 @@ func (s *slowStore) Update(ctx context.Context, k match.Key, fn func(r *match.Re
 	return s.Store.Update(ctx, k, fn)
 }
 
-// TestLoadtestDeferredMoves checks that a game goes on after a move is
-// answered with a deferral: the board is asked for again.
-func TestLoadtestDeferredMoves(t *testing.T) {
+// TestDeferredMoves checks that a game goes on after a move is answered
+// with a deferral: the board is asked for again until it shows the move.
+func TestDeferredMoves(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow moves take seconds")
 	}
 	pub, priv := newKey(t)
-	url := loadtestTarget(t, &slowStore{Store: sessions.NewMemory(sessions.Options{})}, pub)
-	lt := newLoadtester(loadOptions{URL: url, Games: 2, Total: 2, Duration: time.Minute,
+	tg := newTarget(t, &slowStore{Store: sessions.NewMemory(sessions.Options{})}, pub)
+	lt := newLoadtester(options{URL: tg.URL, Games: 2, Total: 2, Duration: time.Minute,
 		Key: priv, Guild: "lt", Seed: 3, Wait: 5 * time.Second, Timeout: 10 * time.Second})
 	rep, err := lt.run(t.Context())
 	if err != nil {
@@ -290,11 +254,11 @@ func TestLoadtestDeferredMoves(t *testing.T) {
 	}
 }
 
-func TestLoadtestFlags(t *testing.T) {
+func TestFlags(t *testing.T) {
 	seed := strings.Repeat("ab", 32)
 	tests := []struct {
 		args []string
-		want string // in the error
+		want string // in the error or stderr
 	}{
 		{[]string{"-key", seed, "-games", "0"}, "-games 0"},
 		{[]string{"-key", seed, "-total", "0", "-duration", "0"}, "stops"},
@@ -302,23 +266,43 @@ func TestLoadtestFlags(t *testing.T) {
 		{[]string{"-key", seed, "-guild", "a:b"}, "-guild"},
 		{[]string{"-key", "abc"}, "-key: not hex"},
 		{[]string{"-key", "abcd"}, "-key: 2 bytes"},
-		{[]string{"-key", seed, "extra"}, "usage"},
+		{[]string{"-key", seed, "extra"}, `unexpected argument "extra"`},
+		{[]string{"-bogus"}, "flag provided but not defined"},
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer
-		err := runLoadtest(t.Context(), tt.args, io.Discard, &stderr)
+		err := run(t.Context(), tt.args, io.Discard, &stderr)
 		if err == nil || !strings.Contains(err.Error()+stderr.String(), tt.want) {
 			t.Errorf("loadtest %q: err = %v, want one mentioning %q", tt.args, err, tt.want)
 		}
 	}
+	// Every problem at once.
+	err := run(t.Context(), []string{"-key", "abc", "-games", "0", "-url", "ftp://x"}, io.Discard, io.Discard)
+	for _, want := range []string{"-key", "-games", "-url"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("three bad flags: err = %v, want it to name %s", err, want)
+		}
+	}
 }
 
-func TestLoadtestKeygen(t *testing.T) {
+func TestHelp(t *testing.T) {
+	for _, arg := range []string{"-h", "--help"} {
+		var stdout, stderr bytes.Buffer
+		if err := run(t.Context(), []string{arg}, &stdout, &stderr); err != nil {
+			t.Errorf("%s: %v", arg, err)
+		}
+		if !strings.HasPrefix(stdout.String(), "usage: connect4-loadtest") || !strings.Contains(stdout.String(), "-games") || stderr.Len() != 0 {
+			t.Errorf("%s printed %q (stderr %q), want the usage with the flags on stdout", arg, stdout.String(), stderr.String())
+		}
+	}
+}
+
+func TestKeygen(t *testing.T) {
 	var out bytes.Buffer
-	if err := runLoadtest(t.Context(), []string{"-keygen"}, &out, io.Discard); err != nil {
+	if err := run(t.Context(), []string{"-keygen"}, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`^DISCORD_PUBLIC_KEY=([0-9a-f]{64})\n# connect4 loadtest -key ([0-9a-f]{64})\n$`).FindStringSubmatch(out.String())
+	m := regexp.MustCompile(`^DISCORD_PUBLIC_KEY=([0-9a-f]{64})\n# connect4-loadtest -key ([0-9a-f]{64})\n$`).FindStringSubmatch(out.String())
 	if m == nil {
 		t.Fatalf("keygen printed %q, want the public key and the seed", out.String())
 	}
@@ -370,6 +354,29 @@ func TestParseCommandStats(t *testing.T) {
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("parseCommandStats[%q] = %d, want %d", k, got[k], v)
+		}
+	}
+}
+
+func TestParseMetric(t *testing.T) {
+	text := "# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.\n" +
+		"# TYPE process_cpu_seconds_total counter\n" +
+		"process_cpu_seconds_total_other 9\n" +
+		"process_cpu_seconds_total 12.5\n"
+	tests := []struct {
+		text string
+		want float64
+		err  bool
+	}{
+		{text, 12.5, false},
+		{"process_cpu_seconds_total 1.25e+01\n", 12.5, false},
+		{"process_cpu_seconds_total x\n", 0, true},
+		{"go_goroutines 7\n", 0, true},
+	}
+	for _, tt := range tests {
+		got, err := parseMetric(tt.text, cpuMetric)
+		if got != tt.want || (err != nil) != tt.err {
+			t.Errorf("parseMetric(%q) = %v, %v; want %v, error %v", tt.text, got, err, tt.want, tt.err)
 		}
 	}
 }
