@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/match"
@@ -249,8 +250,19 @@ func (a *Adapter) line(ctx context.Context, text string) bool {
 		a.click(ctx, cmd, b)
 		return true
 	}
-	fmt.Fprintf(a.cfg.Out, textUnknownWord+"\n", text, a.hint())
+	fmt.Fprintf(a.cfg.Out, textUnknownWord+"\n", clip(text, maxEcho), a.hint())
 	return true
+}
+
+// maxEcho is the most of an unknown word the answer repeats, in runes.
+const maxEcho = 40
+
+// clip shortens s to n runes, marking a cut with "…".
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
 }
 
 // column drops a disc in column n (1-based) of the latest board: a column

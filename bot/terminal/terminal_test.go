@@ -306,14 +306,14 @@ func TestOverLongLine(t *testing.T) {
 		// The pipe blocks until the reader takes it all: write apart.
 		io.WriteString(s.in, strings.Repeat("x", 70000)+"\n/connect4 @bob\n")
 	}()
-	s.out.waitFor(t, fmt.Sprintf("(that line was 70000 characters long, more than the %d I read: it was ignored)", DefaultMaxLine))
+	s.out.waitFor(t, fmt.Sprintf("(that line was too long: 70000 bytes, more than the %d I read; it was ignored)", DefaultMaxLine))
 	s.out.waitFor(t, "@alice challenges @bob")
 	// A long last line without a newline, then EOF.
 	go func() {
 		io.WriteString(s.in, strings.Repeat("y", DefaultMaxLine+1))
 		s.in.Close()
 	}()
-	s.out.waitFor(t, fmt.Sprintf("(that line was %d characters long", DefaultMaxLine+1))
+	s.out.waitFor(t, fmt.Sprintf("(that line was too long: %d bytes", DefaultMaxLine+1))
 	if err := s.ended(t, time.Second); err != nil {
 		t.Errorf("Run = %v, want nil", err)
 	}
@@ -338,7 +338,7 @@ func TestMaxLineBoundary(t *testing.T) {
 		if err := a.Run(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Contains(out.String(), "that line was"); got != tt.refused {
+		if got := strings.Contains(out.String(), "that line was too long"); got != tt.refused {
 			t.Errorf("line of %d bytes with MaxLine 50: refused %v, want %v:\n%s", len(tt.line), got, tt.refused, out.String())
 		}
 	}
@@ -363,5 +363,22 @@ func TestNewRefusesBadConfig(t *testing.T) {
 	}
 	if _, err := New(svc, Config{In: strings.NewReader(""), Out: io.Discard, User: "@Bob"}, nil); err != nil {
 		t.Errorf("New with user @Bob: %v", err)
+	}
+}
+
+// TestUnknownWordIsClipped checks that a long unknown word (a terminal
+// passes at most 4095 characters of a line) is not echoed in full.
+func TestUnknownWordIsClipped(t *testing.T) {
+	var out bytes.Buffer
+	a, err := New(newService(nil, io.Discard), Config{In: strings.NewReader(strings.Repeat("é", 2000) + "\n"), Out: &out}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Run(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("(I don't know %q: ", strings.Repeat("é", maxEcho-1)+"…")
+	if !strings.HasPrefix(out.String(), want) || len(out.String()) > 200 {
+		t.Errorf("answer %.300q, want it to start %q", out.String(), want)
 	}
 }

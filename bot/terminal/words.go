@@ -7,7 +7,7 @@ const (
 		"Type a button's label to click it, `as bob` to switch players, `quit` (or Ctrl-D) to leave.\n"
 	textBadName     = "(a name is 1 to 32 letters, digits, '.', '_' or '-')"
 	textYouAre      = "(you are now %s)"
-	textTooLong     = "(that line was %d characters long, more than the %d I read: it was ignored)"
+	textTooLong     = "(that line was too long: %d bytes, more than the %d I read; it was ignored)"
 	textNoBoard     = "(there's no board to drop a disc in: start a game with /connect4 @bob or /connect4 ai)"
 	textNoColumn    = "(there is no column %d: this board has columns 1 to %d)"
 	textUnknownWord = "(I don't know %q: type /connect4 help, a button label like %s, `as <name>`, or quit)"

@@ -173,7 +173,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if c.RedisURL != "" {
 		modes++
 		if _, err := redis.ParseURL(c.RedisURL); err != nil {
-			errs = append(errs, fmt.Errorf("REDIS_URL: %v", redactErr(err, c.RedisURL)))
+			errs = append(errs, fmt.Errorf("REDIS_URL: %v (want redis://[user:password@]host:6379/0 or rediss://...)", redactErr(err, c.RedisURL)))
 		}
 	}
 	if len(c.RedisClusterAddrs) > 0 {

@@ -111,32 +111,19 @@ func (c config) redisMode() string {
 	return "memory"
 }
 
-// redisTimeouts are the limits every Redis mode gets from
-// CONNECT4_REDIS_TIMEOUT, sized for a chat reply: go-redis's defaults (5 s
-// dial and read, 5 dial attempts 100 ms apart, 3 retries with up to 1 s of
-// backoff, context deadlines ignored) let one command outlast Discord's and
-// Slack's 3 s.
-type redisTimeouts struct {
-	dial, read, write, pool time.Duration
-	// maxRetries is the number of retries of a failed command (go-redis
-	// retries dial failures, EOFs and read timeouts). One: a retry after
-	// a read timeout doubles the wait, and ContextTimeoutEnabled makes a
-	// command's own deadline bound the retry too.
-	maxRetries             int
-	minBackoff, maxBackoff time.Duration
-	dialAttempts           int
-	dialBackoff            time.Duration
-	contextTimeoutEnabled  bool
-}
-
-func (c config) redisTimeouts() redisTimeouts {
-	t := c.RedisTimeout
-	return redisTimeouts{
-		dial: t, read: t, write: t, pool: t,
-		maxRetries: 1, minBackoff: 8 * time.Millisecond, maxBackoff: min(100*time.Millisecond, t/10),
-		dialAttempts: 1, dialBackoff: 8 * time.Millisecond, contextTimeoutEnabled: true,
-	}
-}
+// Retry limits of every Redis mode, sized for a chat reply like
+// CONNECT4_REDIS_TIMEOUT: go-redis's defaults (5 dial attempts 100 ms
+// apart, 3 retries with up to 1 s of backoff, 5 s dial and read, context
+// deadlines ignored) let one command outlast Discord's and Slack's 3 s.
+// One retry: go-redis retries dial failures, EOFs and read timeouts, and a
+// retry after a read timeout doubles the wait; ContextTimeoutEnabled makes
+// a command's own deadline bound the retry too.
+const (
+	redisRetries      = 1
+	redisMinBackoff   = 8 * time.Millisecond
+	redisMaxBackoff   = 100 * time.Millisecond
+	redisDialAttempts = 1
+)
 
 // setDur sets *d to v unless it is set already (by a URL's query).
 func setDur(d *time.Duration, v time.Duration) {
@@ -151,39 +138,32 @@ func setDur(d *time.Duration, v time.Duration) {
 // read_timeout, write_timeout, pool_timeout, max_retries,
 // min_retry_backoff and max_retry_backoff take precedence.
 func (c config) redisClient() (redis.UniversalClient, error) {
-	t := c.redisTimeouts()
+	t := c.RedisTimeout
 	switch c.redisMode() {
 	case "redis":
 		opt, err := redis.ParseURL(c.RedisURL)
 		if err != nil {
 			return nil, fmt.Errorf("REDIS_URL: %s", redactErr(err, c.RedisURL))
 		}
-		setDur(&opt.DialTimeout, t.dial)
-		setDur(&opt.ReadTimeout, t.read)
-		setDur(&opt.WriteTimeout, t.write)
-		setDur(&opt.PoolTimeout, t.pool)
-		setDur(&opt.MinRetryBackoff, t.minBackoff)
-		setDur(&opt.MaxRetryBackoff, t.maxBackoff)
-		if opt.MaxRetries == 0 {
-			opt.MaxRetries = t.maxRetries
+		for _, d := range []*time.Duration{&opt.DialTimeout, &opt.ReadTimeout, &opt.WriteTimeout, &opt.PoolTimeout} {
+			setDur(d, t)
 		}
-		opt.DialerRetries, opt.DialerRetryTimeout = t.dialAttempts, t.dialBackoff
-		opt.ContextTimeoutEnabled = t.contextTimeoutEnabled
+		setDur(&opt.MinRetryBackoff, redisMinBackoff)
+		setDur(&opt.MaxRetryBackoff, min(redisMaxBackoff, t/10))
+		if opt.MaxRetries == 0 {
+			opt.MaxRetries = redisRetries
+		}
+		opt.DialerRetries, opt.DialerRetryTimeout, opt.ContextTimeoutEnabled = redisDialAttempts, redisMinBackoff, true
 		return redis.NewClient(opt), nil
 	case "redis-cluster", "redis-sentinel":
 		opt := &redis.UniversalOptions{
 			Addrs:      append(append([]string{}, c.RedisClusterAddrs...), c.RedisSentinelAddrs...),
-			MasterName: c.RedisSentinelMaster,
-			Username:   c.RedisUsername,
-			Password:   c.RedisPassword,
+			MasterName: c.RedisSentinelMaster, Username: c.RedisUsername, Password: c.RedisPassword,
+			IsClusterMode: c.redisMode() == "redis-cluster",
 
-			DialTimeout: t.dial, ReadTimeout: t.read, WriteTimeout: t.write, PoolTimeout: t.pool,
-			MaxRetries: t.maxRetries, MinRetryBackoff: t.minBackoff, MaxRetryBackoff: t.maxBackoff,
-			DialerRetries: t.dialAttempts, DialerRetryTimeout: t.dialBackoff,
-			ContextTimeoutEnabled: t.contextTimeoutEnabled,
-		}
-		if c.redisMode() == "redis-cluster" {
-			opt.IsClusterMode = true
+			DialTimeout: t, ReadTimeout: t, WriteTimeout: t, PoolTimeout: t, ContextTimeoutEnabled: true,
+			MaxRetries: redisRetries, MinRetryBackoff: redisMinBackoff, MaxRetryBackoff: min(redisMaxBackoff, t/10),
+			DialerRetries: redisDialAttempts, DialerRetryTimeout: redisMinBackoff,
 		}
 		if c.RedisTLS {
 			opt.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12}
