@@ -110,12 +110,18 @@ func TestLoadConfigOneBatch(t *testing.T) {
 			t.Errorf("error repeats the key %q:\n%v", tt.key, err)
 		}
 	}
+	_, err := loadConfig(env("SLACK_BOT_TOKEN", "xapp-1", "SLACK_API_URL", "http://x/api?a=b", "DISCORD_PUBLIC_KEY", "00"))
+	for _, want := range []string{"SLACK_BOT_TOKEN: a bot token starts with xoxb-", "SLACK_API_URL", "DISCORD_PUBLIC_KEY"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
 	if _, err := loadConfig(env("DISCORD_PUBLIC_KEY", strings.Repeat("aB", 32))); err != nil {
 		t.Errorf("a valid key: %v", err)
 	}
 	// serve reports them together, before anything starts.
 	var out, errb bytes.Buffer
-	err := run(t.Context(), []string{"serve"}, env("DISCORD_PUBLIC_KEY", "abcd", "LOG_FORMAT", "xml"), nil, &out, &errb)
+	err = run(t.Context(), []string{"serve"}, env("DISCORD_PUBLIC_KEY", "abcd", "LOG_FORMAT", "xml"), nil, &out, &errb)
 	if err == nil || !strings.Contains(err.Error(), "DISCORD_PUBLIC_KEY") || !strings.Contains(err.Error(), "LOG_FORMAT") {
 		t.Errorf("serve with two bad variables = %v, want both in one error", err)
 	}

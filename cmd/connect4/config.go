@@ -202,8 +202,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 		if u.val == "" {
 			continue
 		}
-		if p, err := url.Parse(u.val); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-			errs = append(errs, fmt.Errorf("%s: %q is not an http(s) URL (like https://discord.com or http://127.0.0.1:9000)", u.name, u.val))
+		if p, err := url.Parse(u.val); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" ||
+			p.RawQuery != "" || p.Fragment != "" {
+			errs = append(errs, fmt.Errorf("%s: %q is not an http(s) base URL without query (like https://discord.com or http://127.0.0.1:9000)", u.name, u.val))
 		}
 	}
 	c.DiscordAPIURL = discordBase(c.DiscordAPIURL)
@@ -212,6 +213,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	if c.SlackAppToken != "" && !strings.HasPrefix(c.SlackAppToken, "xapp-") {
 		errs = append(errs, errors.New("SLACK_APP_TOKEN: an app-level token starts with xapp-"))
+	}
+	if c.SlackBotToken != "" && !strings.HasPrefix(c.SlackBotToken, "xoxb-") {
+		errs = append(errs, errors.New("SLACK_BOT_TOKEN: a bot token starts with xoxb-"))
 	}
 	if c.SlackAppToken != "" && c.SlackBotToken == "" {
 		errs = append(errs, errors.New("SLACK_BOT_TOKEN: required with SLACK_APP_TOKEN for Socket Mode"))
