@@ -123,7 +123,7 @@ func newFlags(sc subcommand, name string, stderr io.Writer) *flag.FlagSet {
 	fs.SetOutput(stderr)
 	switch name {
 	case "play":
-		fs.String("as", "alice", "who you are at first")
+		playFlags(fs)
 	case "solve":
 		defineSolveFlags(fs)
 	}

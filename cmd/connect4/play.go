@@ -19,7 +19,7 @@ import (
 func runPlay(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	me, _ := lookup("play")
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
-	user := fs.String("as", "alice", "who you are at first")
+	user := playFlags(fs)
 	if err := parseFlags(me, fs, args, stdout, stderr); err != nil {
 		return err
 	}
@@ -46,6 +46,12 @@ func runPlay(ctx context.Context, args []string, getenv func(string) string, std
 		return errUsage
 	}
 	return t.Run(ctx)
+}
+
+// playFlags defines the flags of `connect4 play` on fs: -as, who types
+// at first.
+func playFlags(fs *flag.FlagSet) (user *string) {
+	return fs.String("as", terminal.DefaultUser, "who you are at first")
 }
 
 // isTerminal reports whether r is a character device, a person at a
