@@ -24,6 +24,7 @@ import (
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/discord"
+	"github.com/connect4/connect4/bot/discord/discordtest"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/sessions"
 	"github.com/connect4/connect4/sessions/storetest"
@@ -403,5 +404,51 @@ func TestPercentile(t *testing.T) {
 		if got := percentile(tt.in, tt.p); got != tt.want {
 			t.Errorf("percentile(%d values, %v) = %v, want %v", len(tt.in), tt.p, got, tt.want)
 		}
+	}
+}
+
+// TestBaseline plays games against the baseline server: they finish
+// without errors, so its CPU per move is comparable with the bot's.
+func TestBaseline(t *testing.T) {
+	pub, priv := newKey(t)
+	srv := httptest.NewServer(newBaselineHandler(pub))
+	defer srv.Close()
+	lt := newLoadtester(options{URL: srv.URL, Games: 3, Total: 6, Duration: time.Minute,
+		Key: priv, Guild: "lt", Seed: 5, Wait: 5 * time.Second, Timeout: 10 * time.Second})
+	if err := lt.waitReady(t.Context(), false, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := lt.run(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Games != 6 || rep.Errors != 0 || rep.Moves < 7*6 || !rep.HaveCPU {
+		t.Errorf("games %d, errors %d (%q), moves %d, cpu %v; want 6 games, no errors, at least 42 moves, a CPU reading",
+			rep.Games, rep.Errors, rep.Samples, rep.Moves, rep.HaveCPU)
+	}
+	// It refuses what the bot refuses: a bad signature, a move out of turn.
+	_, other := newKey(t)
+	bad := *lt.client
+	bad.Signer.Key = other
+	if _, status, err := bad.Send(t.Context(), discordtest.Ping(appID)); err != nil || status != http.StatusUnauthorized {
+		t.Errorf("baseline PING with another key = %d, %v; want 401", status, err)
+	}
+	g := &game{lt: lt, id: "x1", channel: "chan-x1", challenger: discordtest.User{ID: "1"}, op: discordtest.User{ID: "2"}}
+	r, _, _ := lt.client.Send(t.Context(), g.interaction(discordtest.TypeApplicationCommand, g.challenger,
+		discordtest.Slash("challenge", []discordtest.Option{discordtest.UserOption("opponent", g.op)}, g.op)))
+	accept, _ := r.Button("Accept")
+	r, _, _ = lt.client.Send(t.Context(), g.click(g.op, accept.CustomID))
+	st, ok := r.Game()
+	if !ok {
+		t.Fatalf("accept: no game in %+v", r)
+	}
+	if r, _, _ = lt.client.Send(t.Context(), g.click(g.op, st.Columns[0].CustomID)); !r.Ephemeral() {
+		t.Errorf("yellow moving first = %+v, want a refusal", r)
+	}
+}
+
+func TestBaselineNeedsKey(t *testing.T) {
+	if err := run(t.Context(), []string{"-baseline", "127.0.0.1:0"}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "-key") {
+		t.Errorf("-baseline without -key = %v, want an error naming -key", err)
 	}
 }

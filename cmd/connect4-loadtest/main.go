@@ -63,6 +63,11 @@ server with the public key of -key as DISCORD_PUBLIC_KEY (-keygen makes a
 pair), and on a REDIS_PREFIX of its own: every game leaves a channel
 leaderboard.
 
+With -baseline it serves instead the least a server can do for these games
+(the signature check, the JSON fields a move needs, an in-memory move and
+the board in the answer), with the same /metrics CPU counter, so that
+connect4 serve's CPU per move can be compared with it side by side.
+
 flags:
 `
 
@@ -74,7 +79,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
 	opt := options{Timeout: 10 * time.Second}
-	var keyHex string
+	var keyHex, baselineAddr string
 	var keygen bool
 	fs.StringVar(&opt.URL, "url", defaultURL, "base URL of the running server")
 	fs.IntVar(&opt.Games, "games", defaultGames, "games in flight at once")
@@ -86,6 +91,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&opt.Guild, "guild", "loadtest", "guild id of the games; each game gets a channel of its own")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of the random column choices")
 	fs.DurationVar(&opt.Wait, "wait", 2*time.Minute, "how long to wait for the server to accept a signed PING")
+	fs.StringVar(&baselineAddr, "baseline", "", "instead of testing, serve the baseline server on this address (host:port) for -key, until Ctrl-C")
 	help := func(w io.Writer) {
 		fmt.Fprint(w, about)
 		fs.SetOutput(w)
@@ -142,6 +148,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
+	}
+	if baselineAddr != "" {
+		if generated {
+			return errors.New("-baseline: give the -key the load test will sign with (-keygen makes one)")
+		}
+		return serveBaseline(ctx, baselineAddr, opt.Key, stderr)
 	}
 	if generated {
 		pub, priv, err := ed25519.GenerateKey(crand.Reader)
