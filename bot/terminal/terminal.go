@@ -356,7 +356,9 @@ func (a *Adapter) show(r bot.Reply) {
 	default:
 		fmt.Fprintln(a.cfg.Out, textChannel)
 	}
-	for _, part := range []string{m.Header, m.Board, m.Status} {
+	// The header's last number is padded to the disc width: drop the pad.
+	board := strings.ReplaceAll(m.Board, " \n", "\n")
+	for _, part := range []string{m.Header, board, m.Status} {
 		if part != "" {
 			fmt.Fprintln(a.cfg.Out, plain(part))
 		}

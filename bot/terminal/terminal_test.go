@@ -156,7 +156,7 @@ func TestScriptedGame(t *testing.T) {
 		"@alice challenges @bob to Connect Four",
 		"[Accept] [Decline] [Cancel]",
 		"@bob accepted! @alice is red and goes first.",
-		"1 2 3 4 5 6 7 \n⚪⚪⚪⚪⚪⚪⚪",
+		"1 2 3 4 5 6 7\n⚪⚪⚪⚪⚪⚪⚪",
 		"[1] [2] [3] [4] [5] [6] [7]",
 		"(only bob can see this) It's not your turn",
 		"(only carol can see this) You're not playing in this game",
