@@ -97,7 +97,7 @@ func TestLoadConfigOneBatch(t *testing.T) {
 		{strings.Repeat("z", 64), "DISCORD_PUBLIC_KEY: must be 64 hex characters (the application's Public Key in the Developer Portal); it holds a character that is not 0-9 or a-f"},
 	}
 	for _, tt := range tests {
-		_, err := loadConfig(env("DISCORD_PUBLIC_KEY", tt.key, "LOG_LEVEL", "loud", "CONNECT4_REDIS_TIMEOUT", "fast"))
+		_, err := loadConfig(env("DISCORD_PUBLIC_KEY", tt.key, "LOG_LEVEL", "loud", "CONNECT4_REDIS_TIMEOUT", "fast"), 0)
 		if err == nil {
 			t.Fatalf("DISCORD_PUBLIC_KEY %q: no error", tt.key)
 		}
@@ -110,13 +110,13 @@ func TestLoadConfigOneBatch(t *testing.T) {
 			t.Errorf("error repeats the key %q:\n%v", tt.key, err)
 		}
 	}
-	_, err := loadConfig(env("SLACK_BOT_TOKEN", "xapp-1", "SLACK_API_URL", "http://x/api?a=b", "DISCORD_PUBLIC_KEY", "00"))
+	_, err := loadConfig(env("SLACK_BOT_TOKEN", "xapp-1", "SLACK_API_URL", "http://x/api?a=b", "DISCORD_PUBLIC_KEY", "00"), 0)
 	for _, want := range []string{"SLACK_BOT_TOKEN: a bot token starts with xoxb-", "SLACK_API_URL", "DISCORD_PUBLIC_KEY"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}
 	}
-	if _, err := loadConfig(env("DISCORD_PUBLIC_KEY", strings.Repeat("aB", 32))); err != nil {
+	if _, err := loadConfig(env("DISCORD_PUBLIC_KEY", strings.Repeat("aB", 32)), 0); err != nil {
 		t.Errorf("a valid key: %v", err)
 	}
 	// serve reports them together, before anything starts.
@@ -124,6 +124,41 @@ func TestLoadConfigOneBatch(t *testing.T) {
 	err = run(t.Context(), []string{"serve"}, env("DISCORD_PUBLIC_KEY", "abcd", "LOG_FORMAT", "xml"), nil, &out, &errb)
 	if err == nil || !strings.Contains(err.Error(), "DISCORD_PUBLIC_KEY") || !strings.Contains(err.Error(), "LOG_FORMAT") {
 		t.Errorf("serve with two bad variables = %v, want both in one error", err)
+	}
+}
+
+// TestLoadConfigChecksWhatTheCommandReads checks that a subcommand is not
+// refused for a variable it does not read (the ones its --help lists).
+func TestLoadConfigChecksWhatTheCommandReads(t *testing.T) {
+	getenv := env("REDIS_URL", "mysql://x", "SLACK_BOT_TOKEN", "xapp-1", "DISCORD_GUILD_ID", "", "CONNECT4_ADDR", "x",
+		"CONNECT4_SHUTDOWN_TIMEOUT", "never", "DISCORD_API_URL", "ftp://x")
+	tests := []struct {
+		u         uses
+		want, not []string
+	}{
+		{forPlay, []string{"REDIS_URL"}, []string{"SLACK_BOT_TOKEN", "CONNECT4_SHUTDOWN_TIMEOUT", "DISCORD_API_URL"}},
+		{forRegister, []string{"DISCORD_API_URL"}, []string{"REDIS_URL", "SLACK_BOT_TOKEN", "CONNECT4_SHUTDOWN_TIMEOUT"}},
+		{forServe, []string{"REDIS_URL", "SLACK_BOT_TOKEN", "CONNECT4_SHUTDOWN_TIMEOUT", "DISCORD_API_URL"}, nil},
+	}
+	for _, tt := range tests {
+		_, err := loadConfig(getenv, tt.u)
+		if err == nil {
+			t.Fatalf("uses %b: no error", tt.u)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(err.Error(), w+":") {
+				t.Errorf("uses %b: error lacks %s:\n%v", tt.u, w, err)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(err.Error(), n+":") {
+				t.Errorf("uses %b: error names %s, which that command does not read:\n%v", tt.u, n, err)
+			}
+		}
+		var ce *configError
+		if !errors.As(err, &ce) || ce.Var == "" {
+			t.Errorf("uses %b: %v is not made of *configError", tt.u, err)
+		}
 	}
 }
 
@@ -179,8 +214,8 @@ func TestRegister(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	err := run(t.Context(), []string{"register"}, env("LOG_LEVEL", "loud"), nil, &out, &errb)
-	for _, want := range []string{"DISCORD_APPLICATION_ID", "DISCORD_BOT_TOKEN", "LOG_LEVEL"} {
+	err := run(t.Context(), []string{"register"}, env("DISCORD_API_URL", "ftp://x"), nil, &out, &errb)
+	for _, want := range []string{"DISCORD_APPLICATION_ID", "DISCORD_BOT_TOKEN", "DISCORD_API_URL"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("register without its variables = %v, want it to name %s", err, want)
 		}

@@ -93,10 +93,23 @@ var envVars = []envVar{
 	{"DISCORD_API_URL", "", "base URL of Discord's REST API, with or without /api (tests)", forServe | forRegister},
 }
 
+// configError is one problem with the environment: the variable and what
+// is wrong with it, with what a valid value looks like.
+type configError struct{ Var, Msg string }
+
+// Error returns "VAR: message".
+func (e *configError) Error() string { return e.Var + ": " + e.Msg }
+
 // loadConfig reads the environment through getenv and reports every
-// problem at once, each naming its variable.
-func loadConfig(getenv func(string) string) (config, error) {
+// problem at once, each a *configError naming its variable. Only the
+// variables read by the subcommands in u are checked (all when u is 0).
+func loadConfig(getenv func(string) string, u uses) (config, error) {
 	var errs []error
+	bad := func(name, format string, args ...any) {
+		if u == 0 || varUses(name)&u != 0 {
+			errs = append(errs, &configError{Var: name, Msg: fmt.Sprintf(format, args...)})
+		}
+	}
 	get := func(name string) string {
 		v := strings.TrimSpace(getenv(name))
 		if v == "" {
@@ -113,9 +126,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 		d, err := time.ParseDuration(s)
 		switch {
 		case err != nil:
-			errs = append(errs, fmt.Errorf("%s: %q is not a duration (like 90s, 10m, 24h)", name, s))
+			bad(name, "%q is not a duration (like 90s, 10m, 24h)", s)
 		case d < lo || d > hi:
-			errs = append(errs, fmt.Errorf("%s: %v out of range %v..%v", name, d, lo, hi))
+			bad(name, "%v out of range %v..%v", d, lo, hi)
 		}
 		return d
 	}
@@ -161,19 +174,19 @@ func loadConfig(getenv func(string) string) (config, error) {
 		c.RedisTLS = true
 	case "false", "0", "no":
 	default:
-		errs = append(errs, fmt.Errorf("REDIS_TLS: %q is not true or false", tlsOn))
+		bad("REDIS_TLS", "%q is not true or false", tlsOn)
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL"))); err != nil {
-		errs = append(errs, fmt.Errorf("LOG_LEVEL: %q is not debug, info, warn or error", get("LOG_LEVEL")))
+		bad("LOG_LEVEL", "%q is not debug, info, warn or error", get("LOG_LEVEL"))
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
-		errs = append(errs, fmt.Errorf("LOG_FORMAT: %q is not text or json", c.LogFormat))
+		bad("LOG_FORMAT", "%q is not text or json", c.LogFormat)
 	}
 	modes := 0
 	if c.RedisURL != "" {
 		modes++
 		if _, err := redis.ParseURL(c.RedisURL); err != nil {
-			errs = append(errs, fmt.Errorf("REDIS_URL: %v (want redis://[user:password@]host:6379/0 or rediss://...)", redactErr(err, c.RedisURL)))
+			bad("REDIS_URL", "%v (want redis://[user:password@]host:6379/0 or rediss://...)", redactErr(err, c.RedisURL))
 		}
 	}
 	if len(c.RedisClusterAddrs) > 0 {
@@ -182,21 +195,26 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if len(c.RedisSentinelAddrs) > 0 {
 		modes++
 		if c.RedisSentinelMaster == "" {
-			errs = append(errs, errors.New("REDIS_SENTINEL_MASTER: required with REDIS_SENTINEL_ADDRS"))
+			bad("REDIS_SENTINEL_MASTER", "required with REDIS_SENTINEL_ADDRS")
 		}
 	} else if c.RedisSentinelMaster != "" {
-		errs = append(errs, errors.New("REDIS_SENTINEL_ADDRS: required with REDIS_SENTINEL_MASTER"))
+		bad("REDIS_SENTINEL_ADDRS", "required with REDIS_SENTINEL_MASTER")
 	}
 	if modes > 1 {
-		errs = append(errs, errors.New("REDIS_URL, REDIS_CLUSTER_ADDRS, REDIS_SENTINEL_ADDRS: set only one"))
+		bad("REDIS_URL", "set only one of REDIS_URL, REDIS_CLUSTER_ADDRS and REDIS_SENTINEL_ADDRS")
 	}
-	for _, a := range append(append([]string{}, c.RedisClusterAddrs...), c.RedisSentinelAddrs...) {
-		if !strings.Contains(a, ":") {
-			errs = append(errs, fmt.Errorf("REDIS_CLUSTER_ADDRS/REDIS_SENTINEL_ADDRS: %q is not host:port", a))
+	for _, l := range []struct {
+		name  string
+		addrs []string
+	}{{"REDIS_CLUSTER_ADDRS", c.RedisClusterAddrs}, {"REDIS_SENTINEL_ADDRS", c.RedisSentinelAddrs}} {
+		for _, a := range l.addrs {
+			if !strings.Contains(a, ":") {
+				bad(l.name, "%q is not host:port (like 10.0.0.1:6379)", a)
+			}
 		}
 	}
 	if strings.ContainsAny(c.RedisPrefix, "{}") {
-		errs = append(errs, fmt.Errorf("REDIS_PREFIX: %q must not contain braces (they mark cluster hash tags)", c.RedisPrefix))
+		bad("REDIS_PREFIX", "%q must not contain braces (they mark cluster hash tags)", c.RedisPrefix)
 	}
 	for _, u := range []struct{ name, val string }{{"SLACK_API_URL", c.SlackAPIURL}, {"DISCORD_API_URL", c.DiscordAPIURL}} {
 		if u.val == "" {
@@ -204,21 +222,21 @@ func loadConfig(getenv func(string) string) (config, error) {
 		}
 		if p, err := url.Parse(u.val); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" ||
 			p.RawQuery != "" || p.Fragment != "" {
-			errs = append(errs, fmt.Errorf("%s: %q is not an http(s) base URL without query (like https://discord.com or http://127.0.0.1:9000)", u.name, u.val))
+			bad(u.name, "%q is not an http(s) base URL without query (like https://discord.com or http://127.0.0.1:9000)", u.val)
 		}
 	}
 	c.DiscordAPIURL = discordBase(c.DiscordAPIURL)
-	if err := checkPublicKey(c.DiscordPublicKey); err != nil {
-		errs = append(errs, err)
+	if msg := checkPublicKey(c.DiscordPublicKey); msg != "" {
+		bad("DISCORD_PUBLIC_KEY", "%s", msg)
 	}
 	if c.SlackAppToken != "" && !strings.HasPrefix(c.SlackAppToken, "xapp-") {
-		errs = append(errs, errors.New("SLACK_APP_TOKEN: an app-level token starts with xapp-"))
+		bad("SLACK_APP_TOKEN", "an app-level token starts with xapp-")
 	}
 	if c.SlackBotToken != "" && !strings.HasPrefix(c.SlackBotToken, "xoxb-") {
-		errs = append(errs, errors.New("SLACK_BOT_TOKEN: a bot token starts with xoxb-"))
+		bad("SLACK_BOT_TOKEN", "a bot token starts with xoxb-")
 	}
 	if c.SlackAppToken != "" && c.SlackBotToken == "" {
-		errs = append(errs, errors.New("SLACK_BOT_TOKEN: required with SLACK_APP_TOKEN for Socket Mode"))
+		bad("SLACK_BOT_TOKEN", "required with SLACK_APP_TOKEN for Socket Mode")
 	}
 	return c, errors.Join(errs...)
 }
@@ -236,19 +254,28 @@ func discordBase(s string) string {
 
 // checkPublicKey checks DISCORD_PUBLIC_KEY: empty, or the 64 hex
 // characters of an Ed25519 public key, as the Developer Portal shows it.
-// The error says what was wrong without repeating the value.
-func checkPublicKey(s string) error {
-	if s == "" {
-		return nil
-	}
+// It returns what is wrong, without repeating the value, or "".
+func checkPublicKey(s string) string {
 	const want = "must be 64 hex characters (the application's Public Key in the Developer Portal)"
-	if len(s) != 2*ed25519.PublicKeySize {
-		return fmt.Errorf("DISCORD_PUBLIC_KEY: %s, not %d", want, len(s))
+	switch _, err := hex.DecodeString(s); {
+	case s == "":
+		return ""
+	case len(s) != 2*ed25519.PublicKeySize:
+		return fmt.Sprintf("%s, not %d", want, len(s))
+	case err != nil:
+		return want + "; it holds a character that is not 0-9 or a-f"
 	}
-	if _, err := hex.DecodeString(s); err != nil {
-		return fmt.Errorf("DISCORD_PUBLIC_KEY: %s; it holds a character that is not 0-9 or a-f", want)
+	return ""
+}
+
+// varUses returns the subcommands that read the variable name.
+func varUses(name string) uses {
+	for _, e := range envVars {
+		if e.name == name {
+			return e.uses
+		}
 	}
-	return nil
+	return 0
 }
 
 var urlCredentials = regexp.MustCompile(`://[^/@\s]*@`)

@@ -23,7 +23,7 @@ func runPlay(ctx context.Context, args []string, getenv func(string) string, std
 	if err := parseFlags(me, fs, args, stdout, stderr); err != nil {
 		return err
 	}
-	cfg, err := loadConfig(getenv)
+	cfg, err := loadConfig(getenv, forPlay)
 	if err != nil {
 		return fmt.Errorf("configuration:\n%w", err)
 	}

@@ -36,7 +36,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := parseFlags(me, flag.NewFlagSet("serve", flag.ContinueOnError), args, stdout, stderr); err != nil {
 		return err
 	}
-	cfg, err := loadConfig(getenv)
+	cfg, err := loadConfig(getenv, forServe)
 	if err != nil {
 		return fmt.Errorf("configuration:\n%w", err)
 	}
@@ -204,16 +204,16 @@ func runRegister(ctx context.Context, args []string, getenv func(string) string,
 	if err := parseFlags(me, flag.NewFlagSet("register", flag.ContinueOnError), args, stdout, stderr); err != nil {
 		return err
 	}
-	cfg, err := loadConfig(getenv)
+	cfg, err := loadConfig(getenv, forRegister)
 	var errs []error
 	if err != nil {
 		errs = append(errs, err)
 	}
 	if cfg.DiscordAppID == "" {
-		errs = append(errs, errors.New("DISCORD_APPLICATION_ID: required to register commands (the Application ID in the Developer Portal)"))
+		errs = append(errs, &configError{Var: "DISCORD_APPLICATION_ID", Msg: "required to register commands (the Application ID in the Developer Portal)"})
 	}
 	if cfg.DiscordBotToken == "" {
-		errs = append(errs, errors.New("DISCORD_BOT_TOKEN: required to register commands (the bot's token, without \"Bot \")"))
+		errs = append(errs, &configError{Var: "DISCORD_BOT_TOKEN", Msg: "required to register commands (the bot's token, without \"Bot \")"})
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("configuration:\n%w", errors.Join(errs...))

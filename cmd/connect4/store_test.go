@@ -32,7 +32,7 @@ func TestRedisClientTimeouts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := loadConfig(env(tt.env...))
+			cfg, err := loadConfig(env(tt.env...), 0)
 			if err != nil {
 				t.Fatal(err)
 			}
