@@ -1,7 +1,8 @@
 package main
 
 import (
-	"crypto/tls"
+	"crypto/ed25519"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -28,6 +29,7 @@ type config struct {
 	RedisPassword       string
 	RedisTLS            bool
 	RedisPrefix         string
+	RedisTimeout        time.Duration
 
 	ChallengeTTL time.Duration
 	TurnTimeout  time.Duration
@@ -43,43 +45,71 @@ type config struct {
 }
 
 // envVar documents one environment variable, for the configuration table in
-// the README and `connect4 help`.
-type envVar struct{ name, def, doc string }
-
-var envVars = []envVar{
-	{"CONNECT4_ADDR", ":8080", "listen address of `connect4 serve`"},
-	{"CONNECT4_SHUTDOWN_TIMEOUT", "10s", "how long shutdown waits for in-flight requests"},
-	{"CONNECT4_PPROF_ADDR", "", "if set, serve Go's /debug/pprof on this address (keep it on loopback)"},
-	{"REDIS_URL", "", "redis:// or rediss:// URL of a single Redis; unset (and no cluster or sentinel): in-memory store"},
-	{"REDIS_CLUSTER_ADDRS", "", "comma-separated host:port seeds of a Redis Cluster"},
-	{"REDIS_SENTINEL_ADDRS", "", "comma-separated host:port of Redis Sentinels (with REDIS_SENTINEL_MASTER)"},
-	{"REDIS_SENTINEL_MASTER", "", "master name watched by the Sentinels"},
-	{"REDIS_USERNAME", "", "ACL user for cluster or sentinel mode (REDIS_URL carries its own)"},
-	{"REDIS_PASSWORD", "", "password for cluster or sentinel mode"},
-	{"REDIS_TLS", "false", "use TLS for cluster or sentinel mode"},
-	{"REDIS_PREFIX", "c4:", "prefix of every Redis key (no braces)"},
-	{"CONNECT4_CHALLENGE_TTL", "10m", "how long a challenge waits for an answer"},
-	{"CONNECT4_TURN_TIMEOUT", "24h", "idle time after which the waiting player may `/connect4 claim` the game"},
-	{"CONNECT4_GAME_TTL", "168h", "an idle game is forgotten after this long"},
-	{"CONNECT4_FINISHED_TTL", "24h", "a finished game stays readable this long"},
-	{"CONNECT4_AI_BUDGET", "1s", "thinking time of the AI per move"},
-	{"LOG_FORMAT", "text", "text or json"},
-	{"LOG_LEVEL", "info", "debug, info, warn or error"},
-	{"SLACK_SIGNING_SECRET", "", "enables POST /slack/commands and /slack/interactions"},
-	{"SLACK_BOT_TOKEN", "", "xoxb- token: Web API calls, Socket Mode"},
-	{"SLACK_APP_TOKEN", "", "xapp- token: enables Socket Mode (with SLACK_BOT_TOKEN)"},
-	{"SLACK_API_URL", "", "base URL of Slack's Web API (tests, proxies)"},
-	{"DISCORD_PUBLIC_KEY", "", "hex Ed25519 key: enables POST /discord/interactions"},
-	{"DISCORD_BOT_TOKEN", "", "enables the Gateway connection; needed by `connect4 register`"},
-	{"DISCORD_APPLICATION_ID", "", "application id: deferred edits, `connect4 register`"},
-	{"DISCORD_GUILD_ID", "", "register commands in one guild only (instant, for setup)"},
-	{"DISCORD_API_URL", "", "base URL of Discord's REST API (tests)"},
+// the README, `connect4 help` and each subcommand's --help.
+type envVar struct {
+	name, def, doc string
+	uses           uses // the subcommands that read it
 }
 
+// uses is a set of subcommands, for the variables each one reads.
+type uses uint8
+
+const (
+	forPlay uses = 1 << iota
+	forServe
+	forRegister
+
+	forStore = forPlay | forServe // the store and the game rules
+)
+
+var envVars = []envVar{
+	{"CONNECT4_ADDR", ":8080", "listen address of `connect4 serve`", forServe},
+	{"CONNECT4_SHUTDOWN_TIMEOUT", "10s", "how long shutdown waits for in-flight requests", forServe},
+	{"CONNECT4_PPROF_ADDR", "", "if set, serve Go's /debug/pprof on this address (keep it on loopback)", forServe},
+	{"REDIS_URL", "", "redis:// or rediss:// URL of a single Redis; unset (and no cluster or sentinel): in-memory store", forStore},
+	{"REDIS_CLUSTER_ADDRS", "", "comma-separated host:port seeds of a Redis Cluster", forStore},
+	{"REDIS_SENTINEL_ADDRS", "", "comma-separated host:port of Redis Sentinels (with REDIS_SENTINEL_MASTER)", forStore},
+	{"REDIS_SENTINEL_MASTER", "", "master name watched by the Sentinels", forStore},
+	{"REDIS_USERNAME", "", "ACL user for cluster or sentinel mode (REDIS_URL carries its own)", forStore},
+	{"REDIS_PASSWORD", "", "password for cluster or sentinel mode", forStore},
+	{"REDIS_TLS", "false", "use TLS for cluster or sentinel mode", forStore},
+	{"REDIS_PREFIX", "c4:", "prefix of every Redis key (no braces)", forStore},
+	{"CONNECT4_REDIS_TIMEOUT", "1s", "dial, read, write and pool timeout of every Redis call (a URL's own dial_timeout etc. win)", forStore},
+	{"CONNECT4_CHALLENGE_TTL", "10m", "how long a challenge waits for an answer", forStore},
+	{"CONNECT4_TURN_TIMEOUT", "24h", "idle time after which the waiting player may `/connect4 claim` the game", forStore},
+	{"CONNECT4_GAME_TTL", "168h", "an idle game is forgotten after this long", forStore},
+	{"CONNECT4_FINISHED_TTL", "24h", "a finished game stays readable this long", forStore},
+	{"CONNECT4_AI_BUDGET", "1s", "thinking time of the AI per move", forStore},
+	{"LOG_FORMAT", "text", "text or json", forStore},
+	{"LOG_LEVEL", "info", "debug, info, warn or error", forStore},
+	{"SLACK_SIGNING_SECRET", "", "enables POST /slack/commands and /slack/interactions", forServe},
+	{"SLACK_BOT_TOKEN", "", "xoxb- token: Web API calls, Socket Mode", forServe},
+	{"SLACK_APP_TOKEN", "", "xapp- token: enables Socket Mode (with SLACK_BOT_TOKEN)", forServe},
+	{"SLACK_API_URL", "", "base URL of Slack's Web API (tests, proxies)", forServe},
+	{"DISCORD_PUBLIC_KEY", "", "hex Ed25519 key: enables POST /discord/interactions", forServe},
+	{"DISCORD_BOT_TOKEN", "", "enables the Gateway connection; needed by `connect4 register`", forServe | forRegister},
+	{"DISCORD_APPLICATION_ID", "", "application id: deferred edits, `connect4 register`", forServe | forRegister},
+	{"DISCORD_GUILD_ID", "", "register commands in one guild only (instant, for setup)", forRegister},
+	{"DISCORD_API_URL", "", "base URL of Discord's REST API, with or without /api (tests)", forServe | forRegister},
+}
+
+// configError is one problem with the environment: the variable and what
+// is wrong with it, with what a valid value looks like.
+type configError struct{ Var, Msg string }
+
+// Error returns "VAR: message".
+func (e *configError) Error() string { return e.Var + ": " + e.Msg }
+
 // loadConfig reads the environment through getenv and reports every
-// problem at once, each naming its variable.
-func loadConfig(getenv func(string) string) (config, error) {
+// problem at once, each a *configError naming its variable. Only the
+// variables read by the subcommands in u are checked (all when u is 0).
+func loadConfig(getenv func(string) string, u uses) (config, error) {
 	var errs []error
+	bad := func(name, format string, args ...any) {
+		if u == 0 || varUses(name)&u != 0 {
+			errs = append(errs, &configError{Var: name, Msg: fmt.Sprintf(format, args...)})
+		}
+	}
 	get := func(name string) string {
 		v := strings.TrimSpace(getenv(name))
 		if v == "" {
@@ -96,9 +126,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 		d, err := time.ParseDuration(s)
 		switch {
 		case err != nil:
-			errs = append(errs, fmt.Errorf("%s: %q is not a duration (like 90s, 10m, 24h)", name, s))
+			bad(name, "%q is not a duration (like 90s, 10m, 24h)", s)
 		case d < lo || d > hi:
-			errs = append(errs, fmt.Errorf("%s: %v out of range %v..%v", name, d, lo, hi))
+			bad(name, "%v out of range %v..%v", d, lo, hi)
 		}
 		return d
 	}
@@ -122,6 +152,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		RedisUsername:       get("REDIS_USERNAME"),
 		RedisPassword:       getenv("REDIS_PASSWORD"),
 		RedisPrefix:         get("REDIS_PREFIX"),
+		RedisTimeout:        dur("CONNECT4_REDIS_TIMEOUT", 50*time.Millisecond, 30*time.Second),
 		ChallengeTTL:        dur("CONNECT4_CHALLENGE_TTL", time.Minute, 7*24*time.Hour),
 		TurnTimeout:         dur("CONNECT4_TURN_TIMEOUT", time.Minute, 30*24*time.Hour),
 		GameTTL:             dur("CONNECT4_GAME_TTL", time.Hour, 365*24*time.Hour),
@@ -143,19 +174,19 @@ func loadConfig(getenv func(string) string) (config, error) {
 		c.RedisTLS = true
 	case "false", "0", "no":
 	default:
-		errs = append(errs, fmt.Errorf("REDIS_TLS: %q is not true or false", tlsOn))
+		bad("REDIS_TLS", "%q is not true or false", tlsOn)
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL"))); err != nil {
-		errs = append(errs, fmt.Errorf("LOG_LEVEL: %q is not debug, info, warn or error", get("LOG_LEVEL")))
+		bad("LOG_LEVEL", "%q is not debug, info, warn or error", get("LOG_LEVEL"))
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
-		errs = append(errs, fmt.Errorf("LOG_FORMAT: %q is not text or json", c.LogFormat))
+		bad("LOG_FORMAT", "%q is not text or json", c.LogFormat)
 	}
 	modes := 0
 	if c.RedisURL != "" {
 		modes++
 		if _, err := redis.ParseURL(c.RedisURL); err != nil {
-			errs = append(errs, fmt.Errorf("REDIS_URL: %v", redactErr(err, c.RedisURL)))
+			bad("REDIS_URL", "%v (want redis://[user:password@]host:6379/0 or rediss://...)", redactErr(err, c.RedisURL))
 		}
 	}
 	if len(c.RedisClusterAddrs) > 0 {
@@ -164,37 +195,87 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if len(c.RedisSentinelAddrs) > 0 {
 		modes++
 		if c.RedisSentinelMaster == "" {
-			errs = append(errs, errors.New("REDIS_SENTINEL_MASTER: required with REDIS_SENTINEL_ADDRS"))
+			bad("REDIS_SENTINEL_MASTER", "required with REDIS_SENTINEL_ADDRS")
 		}
 	} else if c.RedisSentinelMaster != "" {
-		errs = append(errs, errors.New("REDIS_SENTINEL_ADDRS: required with REDIS_SENTINEL_MASTER"))
+		bad("REDIS_SENTINEL_ADDRS", "required with REDIS_SENTINEL_MASTER")
 	}
 	if modes > 1 {
-		errs = append(errs, errors.New("REDIS_URL, REDIS_CLUSTER_ADDRS, REDIS_SENTINEL_ADDRS: set only one"))
+		bad("REDIS_URL", "set only one of REDIS_URL, REDIS_CLUSTER_ADDRS and REDIS_SENTINEL_ADDRS")
 	}
-	for _, a := range append(append([]string{}, c.RedisClusterAddrs...), c.RedisSentinelAddrs...) {
-		if !strings.Contains(a, ":") {
-			errs = append(errs, fmt.Errorf("REDIS_CLUSTER_ADDRS/REDIS_SENTINEL_ADDRS: %q is not host:port", a))
+	for _, l := range []struct {
+		name  string
+		addrs []string
+	}{{"REDIS_CLUSTER_ADDRS", c.RedisClusterAddrs}, {"REDIS_SENTINEL_ADDRS", c.RedisSentinelAddrs}} {
+		for _, a := range l.addrs {
+			if !strings.Contains(a, ":") {
+				bad(l.name, "%q is not host:port (like 10.0.0.1:6379)", a)
+			}
 		}
 	}
 	if strings.ContainsAny(c.RedisPrefix, "{}") {
-		errs = append(errs, fmt.Errorf("REDIS_PREFIX: %q must not contain braces (they mark cluster hash tags)", c.RedisPrefix))
+		bad("REDIS_PREFIX", "%q must not contain braces (they mark cluster hash tags)", c.RedisPrefix)
 	}
 	for _, u := range []struct{ name, val string }{{"SLACK_API_URL", c.SlackAPIURL}, {"DISCORD_API_URL", c.DiscordAPIURL}} {
 		if u.val == "" {
 			continue
 		}
-		if p, err := url.Parse(u.val); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-			errs = append(errs, fmt.Errorf("%s: %q is not an http(s) URL", u.name, u.val))
+		if p, err := url.Parse(u.val); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" ||
+			p.RawQuery != "" || p.Fragment != "" {
+			bad(u.name, "%q is not an http(s) base URL without query (like https://discord.com or http://127.0.0.1:9000)", u.val)
 		}
 	}
+	c.DiscordAPIURL = discordBase(c.DiscordAPIURL)
+	if msg := checkPublicKey(c.DiscordPublicKey); msg != "" {
+		bad("DISCORD_PUBLIC_KEY", "%s", msg)
+	}
 	if c.SlackAppToken != "" && !strings.HasPrefix(c.SlackAppToken, "xapp-") {
-		errs = append(errs, errors.New("SLACK_APP_TOKEN: an app-level token starts with xapp-"))
+		bad("SLACK_APP_TOKEN", "an app-level token starts with xapp-")
+	}
+	if c.SlackBotToken != "" && !strings.HasPrefix(c.SlackBotToken, "xoxb-") {
+		bad("SLACK_BOT_TOKEN", "a bot token starts with xoxb-")
 	}
 	if c.SlackAppToken != "" && c.SlackBotToken == "" {
-		errs = append(errs, errors.New("SLACK_BOT_TOKEN: required with SLACK_APP_TOKEN for Socket Mode"))
+		bad("SLACK_BOT_TOKEN", "required with SLACK_APP_TOKEN for Socket Mode")
 	}
 	return c, errors.Join(errs...)
+}
+
+// discordBase returns a DISCORD_API_URL without a trailing /api or
+// /api/v<N> (and slash): the adapter adds Discord's /api/v9 path itself,
+// so "https://discord.com/api" and "https://discord.com" mean the same.
+func discordBase(s string) string {
+	s = strings.TrimRight(s, "/")
+	if i := strings.LastIndex(s, "/api/v"); i >= 0 && strings.Trim(s[i+len("/api/v"):], "0123456789") == "" && i+len("/api/v") < len(s) {
+		s = s[:i]
+	}
+	return strings.TrimSuffix(s, "/api")
+}
+
+// checkPublicKey checks DISCORD_PUBLIC_KEY: empty, or the 64 hex
+// characters of an Ed25519 public key, as the Developer Portal shows it.
+// It returns what is wrong, without repeating the value, or "".
+func checkPublicKey(s string) string {
+	const want = "must be 64 hex characters (the application's Public Key in the Developer Portal)"
+	switch _, err := hex.DecodeString(s); {
+	case s == "":
+		return ""
+	case len(s) != 2*ed25519.PublicKeySize:
+		return fmt.Sprintf("%s, not %d", want, len(s))
+	case err != nil:
+		return want + "; it holds a character that is not 0-9 or a-f"
+	}
+	return ""
+}
+
+// varUses returns the subcommands that read the variable name.
+func varUses(name string) uses {
+	for _, e := range envVars {
+		if e.name == name {
+			return e.uses
+		}
+	}
+	return 0
 }
 
 var urlCredentials = regexp.MustCompile(`://[^/@\s]*@`)
@@ -203,45 +284,4 @@ var urlCredentials = regexp.MustCompile(`://[^/@\s]*@`)
 // removed: a URL parse error quotes the whole URL, password and all.
 func redactErr(err error, _ string) string {
 	return urlCredentials.ReplaceAllString(err.Error(), "://xxxxx@")
-}
-
-// redisMode says which store the configuration asks for, for logs.
-func (c config) redisMode() string {
-	switch {
-	case c.RedisURL != "":
-		return "redis"
-	case len(c.RedisClusterAddrs) > 0:
-		return "redis-cluster"
-	case len(c.RedisSentinelAddrs) > 0:
-		return "redis-sentinel"
-	}
-	return "memory"
-}
-
-// redisClient returns the client for the configured Redis, or nil for the
-// in-memory store. One go-redis UniversalClient serves all three modes.
-func (c config) redisClient() (redis.UniversalClient, error) {
-	switch c.redisMode() {
-	case "redis":
-		opt, err := redis.ParseURL(c.RedisURL)
-		if err != nil {
-			return nil, fmt.Errorf("REDIS_URL: %s", redactErr(err, c.RedisURL))
-		}
-		return redis.NewClient(opt), nil
-	case "redis-cluster", "redis-sentinel":
-		opt := &redis.UniversalOptions{
-			Addrs:      append(c.RedisClusterAddrs, c.RedisSentinelAddrs...),
-			MasterName: c.RedisSentinelMaster,
-			Username:   c.RedisUsername,
-			Password:   c.RedisPassword,
-		}
-		if c.redisMode() == "redis-cluster" {
-			opt.IsClusterMode = true
-		}
-		if c.RedisTLS {
-			opt.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12}
-		}
-		return redis.NewUniversalClient(opt), nil
-	}
-	return nil, nil
 }

@@ -28,7 +28,7 @@ func env(pairs ...string) func(string) string {
 }
 
 func TestLoadConfigDefaults(t *testing.T) {
-	c, err := loadConfig(env())
+	c, err := loadConfig(env(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestLoadConfigReportsEveryProblem(t *testing.T) {
 		"LOG_FORMAT", "xml",
 		"SLACK_APP_TOKEN", "xoxb-1",
 		"DISCORD_API_URL", "ftp://x",
-	))
+	), 0)
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -65,7 +65,7 @@ func TestLoadConfigReportsEveryProblem(t *testing.T) {
 }
 
 func TestLoadConfigRedactsPassword(t *testing.T) {
-	_, err := loadConfig(env("REDIS_URL", "redis://:s3cret@host:notaport/0"))
+	_, err := loadConfig(env("REDIS_URL", "redis://:s3cret@host:notaport/0"), 0)
 	if err == nil || strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("error %v leaks the password or is missing", err)
 	}

@@ -1,86 +1,61 @@
 package main
 
 import (
-	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"regexp"
-	"strings"
-
-	"github.com/connect4/connect4/bot/match"
 
 	"github.com/connect4/connect4/bot"
-	"github.com/connect4/connect4/render"
+	"github.com/connect4/connect4/bot/terminal"
 	"github.com/connect4/connect4/sessions"
 )
 
-// shellSelf is the bot's own user in the terminal: `/connect4 @connect4`
-// plays against the AI.
-var shellSelf = match.Player{ID: "connect4", Name: "connect4"}
-
-// runPlay is the terminal adapter: one chat channel in the terminal on the
-// same bot code path as Slack and Discord. Lines typed are what you would
-// type in chat (/connect4 @bob), the label of a button on the latest
-// message ([Accept], [4], [Rematch]) to click it, or `as <name>` to become
-// someone else.
+// runPlay is `connect4 play`: the terminal adapter on stdin and stdout,
+// until EOF, `quit`, or ctx ends (Ctrl-C).
 func runPlay(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	me, _ := lookup("play")
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	user := fs.String("as", "alice", "who you are at first")
-	if err := fs.Parse(args); err != nil {
-		return errUsage
-	}
-	cfg, err := loadConfig(getenv)
-	if err != nil {
+	user := playFlags(fs)
+	if err := parseFlags(me, fs, args, stdout, stderr); err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	cfg, err := loadConfig(getenv, forPlay)
+	if err != nil {
+		return fmt.Errorf("configuration:\n%w", err)
+	}
+	// A terminal is for playing: only warnings and errors, unless
+	// LOG_LEVEL asks for more.
+	if getenv("LOG_LEVEL") == "" {
+		cfg.LogLevel = slog.LevelWarn
+	}
+	log := slog.New(quietCancel{newLogger(cfg, stderr).Handler()})
 	store, closeStore, err := openStore(ctx, cfg, log, sessions.Hooks{})
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	sh := &shell{
-		svc: bot.New(store, bot.Options{ChallengeTTL: cfg.ChallengeTTL, TurnTimeout: cfg.TurnTimeout,
-			AIBudget: cfg.AIBudget, Logger: log}),
-		key:  match.Key{Platform: "terminal", Workspace: "local", Channel: "general"},
-		user: name(*user),
-		out:  stdout,
-	}
-	if sh.user == "" {
-		fmt.Fprintln(stderr, "connect4 play: -as needs a name of letters and digits")
+	svc := bot.New(store, bot.Options{ChallengeTTL: cfg.ChallengeTTL, TurnTimeout: cfg.TurnTimeout,
+		AIBudget: cfg.AIBudget, Logger: log})
+	t, err := terminal.New(svc, terminal.Config{In: stdin, Out: stdout, User: *user, Prompt: isTerminal(stdin)}, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "connect4 play: -as: %v\n", err)
 		return errUsage
 	}
-	interactive := isTerminal(stdin)
-	if interactive {
-		fmt.Fprintf(stdout, "Connect Four in #general. You are %s. Try: /connect4 @bob   or   /connect4 ai\n"+
-			"Type a button's label to click it, `as bob` to switch players, `quit` to leave.\n", sh.user)
-	}
-	lines := bufio.NewScanner(stdin)
-	for {
-		if interactive {
-			fmt.Fprintf(stdout, "%s> ", sh.user)
-		}
-		if !lines.Scan() {
-			break
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		if !sh.line(ctx, lines.Text()) {
-			break
-		}
-	}
-	if err := lines.Err(); err != nil {
-		return fmt.Errorf("reading input: %w", err)
-	}
-	return nil
+	return t.Run(ctx)
 }
 
+// playFlags defines the flags of `connect4 play` on fs: -as, who types
+// at first.
+func playFlags(fs *flag.FlagSet) (user *string) {
+	return fs.String("as", terminal.DefaultUser, "who you are at first")
+}
+
+// isTerminal reports whether r is a character device, a person at a
+// keyboard rather than a pipe.
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	if !ok {
@@ -90,119 +65,34 @@ func isTerminal(r io.Reader) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// shell is the state of one terminal channel.
-type shell struct {
-	svc  *bot.Service
-	key  match.Key
-	user string
-	out  io.Writer
-	// last is the latest message with buttons, whose buttons typing clicks.
-	last *bot.Reply
-}
+// quietCancel drops log records whose "err" attribute is a cancelled
+// context: in the terminal that is Ctrl-C during an AI move, the person's
+// wish rather than a failure (bot logs the interrupted search as "AI move
+// failed").
+type quietCancel struct{ slog.Handler }
 
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9_.\-]{1,32}$`)
-
-// name returns s lower-cased if it is a valid user name, else "".
-func name(s string) string {
-	s = strings.TrimPrefix(strings.TrimSpace(s), "@")
-	if !namePattern.MatchString(s) {
-		return ""
-	}
-	return strings.ToLower(s)
-}
-
-var atMention = regexp.MustCompile(`(^|\s)@([A-Za-z0-9_.\-]{1,32})`)
-
-// line runs one typed line; it returns false to quit.
-func (sh *shell) line(ctx context.Context, text string) bool {
-	text = strings.TrimSpace(text)
-	cmd := bot.Command{Key: sh.key, User: match.Player{ID: sh.user, Name: sh.user}, Self: shellSelf,
-		Message: match.MessageRef{Channel: "general", MessageID: "1"}}
-	switch lower := strings.ToLower(text); {
-	case text == "" || strings.HasPrefix(text, "#"):
+// Handle implements slog.Handler.
+func (h quietCancel) Handle(ctx context.Context, r slog.Record) error {
+	cancelled := false
+	r.Attrs(func(a slog.Attr) bool {
+		if err, ok := a.Value.Any().(error); ok && a.Key == "err" && errors.Is(err, context.Canceled) {
+			cancelled = true
+			return false
+		}
 		return true
-	case lower == "quit" || lower == "exit":
-		return false
-	case strings.HasPrefix(lower, "as "):
-		n := name(text[3:])
-		if n == "" {
-			fmt.Fprintf(sh.out, "(a name is letters, digits, '.', '_' or '-')\n")
-			return true
-		}
-		sh.user = n
-		fmt.Fprintf(sh.out, "(you are now %s)\n", n)
-		return true
-	case strings.HasPrefix(lower, "/connect4"):
-		rest := strings.TrimSpace(text[len("/connect4"):])
-		rest = atMention.ReplaceAllStringFunc(rest, func(m string) string {
-			sub := atMention.FindStringSubmatch(m)
-			return sub[1] + "<@" + strings.ToLower(sub[2]) + ">"
-		})
-		sh.show(sh.svc.HandleText(ctx, cmd, rest))
-		return true
+	})
+	if cancelled {
+		return nil
 	}
-	if b, ok := sh.button(text); ok {
-		req, err := bot.ParseAction(b.Value)
-		if err != nil {
-			fmt.Fprintf(sh.out, "(that button is broken: %v)\n", err)
-			return true
-		}
-		cmd.Request = req
-		sh.show(sh.svc.Handle(ctx, cmd))
-		return true
-	}
-	fmt.Fprintf(sh.out, "(type /connect4 help, a button label like %s, `as <name>`, or quit)\n", sh.labels())
-	return true
+	return h.Handler.Handle(ctx, r)
 }
 
-// button finds the button labelled text (case-insensitive, brackets
-// optional) on the latest message.
-func (sh *shell) button(text string) (bot.Button, bool) {
-	if sh.last == nil {
-		return bot.Button{}, false
-	}
-	want := strings.ToLower(strings.Trim(text, "[] "))
-	for _, b := range sh.last.Buttons {
-		if strings.ToLower(b.Label) == want && !b.Disabled {
-			return b, true
-		}
-	}
-	return bot.Button{}, false
+// WithAttrs implements slog.Handler.
+func (h quietCancel) WithAttrs(as []slog.Attr) slog.Handler {
+	return quietCancel{h.Handler.WithAttrs(as)}
 }
 
-func (sh *shell) labels() string {
-	if sh.last == nil || len(sh.last.Buttons) == 0 {
-		return "[1]"
-	}
-	return "[" + sh.last.Buttons[0].Label + "]"
-}
-
-// show prints a reply the way the channel would show it.
-func (sh *shell) show(r bot.Reply) {
-	m := r.Format(render.Unicode())
-	plain := func(s string) string { return bot.PlainMentions(s, r.Red, r.Yellow) }
-	switch r.Visibility {
-	case bot.Ephemeral:
-		fmt.Fprintf(sh.out, "(only %s can see this) %s\n", sh.user, plain(m.Header))
-		return
-	case bot.Update:
-		fmt.Fprintln(sh.out, "── message updated ──")
-	default:
-		fmt.Fprintln(sh.out, "── #general ──")
-	}
-	for _, part := range []string{m.Header, m.Board, m.Status} {
-		if part != "" {
-			fmt.Fprintln(sh.out, plain(part))
-		}
-	}
-	var btns []string
-	for _, b := range r.Buttons {
-		if !b.Disabled {
-			btns = append(btns, "["+b.Label+"]")
-		}
-	}
-	if len(btns) > 0 {
-		fmt.Fprintln(sh.out, strings.Join(btns, " "))
-		sh.last = &r
-	}
+// WithGroup implements slog.Handler.
+func (h quietCancel) WithGroup(name string) slog.Handler {
+	return quietCancel{h.Handler.WithGroup(name)}
 }

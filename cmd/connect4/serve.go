@@ -16,7 +16,6 @@ import (
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/discord"
 	"github.com/connect4/connect4/bot/slack"
-	"github.com/connect4/connect4/sessions"
 )
 
 // newLogger returns the process logger configured by LOG_FORMAT and
@@ -33,12 +32,11 @@ func newLogger(cfg config, w io.Writer) *slog.Logger {
 // into, with /healthz and /readyz, until ctx is cancelled (SIGINT or
 // SIGTERM); then in-flight requests finish before it returns.
 func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		return errUsage
+	me, _ := lookup("serve")
+	if err := parseFlags(me, flag.NewFlagSet("serve", flag.ContinueOnError), args, stdout, stderr); err != nil {
+		return err
 	}
-	cfg, err := loadConfig(getenv)
+	cfg, err := loadConfig(getenv, forServe)
 	if err != nil {
 		return fmt.Errorf("configuration:\n%w", err)
 	}
@@ -49,6 +47,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer closeStore()
+	if cfg.redisMode() == "memory" {
+		log.Warn("no REDIS_URL: using the in-memory store; games and leaderboards will not survive a restart")
+	}
 	svc := bot.New(store, bot.Options{ChallengeTTL: cfg.ChallengeTTL, TurnTimeout: cfg.TurnTimeout,
 		AIBudget: cfg.AIBudget, Logger: log, Hooks: m.botHooks()})
 
@@ -199,35 +200,25 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 // runRegister registers the /connect4 command with Discord: globally, or in
 // DISCORD_GUILD_ID only (instant, for setup).
 func runRegister(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("register", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		return errUsage
+	me, _ := lookup("register")
+	if err := parseFlags(me, flag.NewFlagSet("register", flag.ContinueOnError), args, stdout, stderr); err != nil {
+		return err
 	}
-	cfg, err := loadConfig(getenv)
+	cfg, err := loadConfig(getenv, forRegister)
 	var errs []error
 	if err != nil {
 		errs = append(errs, err)
 	}
 	if cfg.DiscordAppID == "" {
-		errs = append(errs, errors.New("DISCORD_APPLICATION_ID: required to register commands"))
+		errs = append(errs, &configError{Var: "DISCORD_APPLICATION_ID", Msg: "required to register commands (the Application ID in the Developer Portal)"})
 	}
 	if cfg.DiscordBotToken == "" {
-		errs = append(errs, errors.New("DISCORD_BOT_TOKEN: required to register commands"))
+		errs = append(errs, &configError{Var: "DISCORD_BOT_TOKEN", Msg: "required to register commands (the bot's token, without \"Bot \")"})
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("configuration:\n%w", errors.Join(errs...))
 	}
-	log := newLogger(cfg, stderr)
-	// Registering needs no store; the adapter still wants a service to hold.
-	svc := bot.New(sessions.NewMemory(sessions.Options{}), bot.Options{Logger: log})
-	a, err := discord.New(svc, discord.Config{BotToken: cfg.DiscordBotToken, ApplicationID: cfg.DiscordAppID,
-		GuildID: cfg.DiscordGuildID, APIURL: cfg.DiscordAPIURL}, log)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	if err := a.RegisterCommands(ctx); err != nil {
+	if err := discord.RegisterCommands(ctx, nil, cfg.DiscordAPIURL, cfg.DiscordBotToken, cfg.DiscordAppID, cfg.DiscordGuildID); err != nil {
 		return fmt.Errorf("register: %w", err)
 	}
 	scope := "globally (may take up to an hour to appear)"

@@ -17,9 +17,8 @@ import (
 	"github.com/connect4/connect4/engine/solver"
 )
 
-const solveUsage = `usage: connect4 solve [-bench] [-level easy|medium|hard [-budget d]] < positions
-
-Reads positions from standard input, one per line, in the format of Pascal Pons'
+// solveAbout is the description in `connect4 solve --help`.
+const solveAbout = `Reads positions from standard input, one per line, in the format of Pascal Pons'
 benchmark sets: the columns played from the empty 7x6 board, digits 1-7, first
 player first; anything after a space (such as the expected score) is ignored,
 except that a number there is checked against the computed score.
@@ -31,34 +30,35 @@ Every position is solved from a cleared transposition table. A line that is not
 a valid position gets an error line with its line number, and the run goes on.
 
 With -level, prints instead the column (1-7) the computer plays at that level
-and the microseconds it took, within -budget.
+and the microseconds it took, within -budget.`
 
-Flags:
-`
+// solveFlags are the flags of `connect4 solve`.
+type solveFlags struct {
+	bench     *bool
+	levelName *string
+	budget    *time.Duration
+}
 
-// runSolve implements "connect4 solve": see solveUsage. It returns an error for
+// defineSolveFlags defines the flags of `connect4 solve` on fs.
+func defineSolveFlags(fs *flag.FlagSet) solveFlags {
+	return solveFlags{
+		bench:     fs.Bool("bench", false, "print the mean time and nodes per position at the end (with -level: move time percentiles)"),
+		levelName: fs.String("level", "", "instead of solving, time the move of the computer at this level (easy, medium or hard)"),
+		budget:    fs.Duration("budget", solver.DefaultBudget, "time budget per move with -level"),
+	}
+}
+
+// runSolve implements "connect4 solve": see solveAbout. It returns an error for
 // bad flags, a read error, or when some lines were invalid or got a score other
 // than the one the line gave.
 func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	me, _ := lookup("solve")
 	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	bench := fs.Bool("bench", false, "print the mean time and nodes per position at the end (with -level: move time percentiles)")
-	levelName := fs.String("level", "", "instead of solving, time the move of the computer at this level (easy, medium or hard)")
-	budget := fs.Duration("budget", solver.DefaultBudget, "time budget per move with -level")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), solveUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	f := defineSolveFlags(fs)
+	if err := parseFlags(me, fs, args, stdout, stderr); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return fmt.Errorf("solve: unexpected argument %q", fs.Arg(0))
-	}
+	bench, levelName, budget := f.bench, f.levelName, f.budget
 	level := solver.LevelNone
 	if *levelName != "" {
 		l, err := solver.ParseLevel(*levelName)

@@ -78,8 +78,8 @@ func TestRunSolveFlags(t *testing.T) {
 		}
 	}
 	var out, errOut bytes.Buffer
-	if err := runSolve(t.Context(), []string{"-h"}, strings.NewReader(""), &out, &errOut); err != nil || !strings.Contains(errOut.String(), "cleared transposition table") {
-		t.Errorf("runSolve -h = %v, usage %q", err, errOut.String())
+	if err := runSolve(t.Context(), []string{"-h"}, strings.NewReader(""), &out, &errOut); err != errHelp || !strings.Contains(out.String(), "cleared transposition table") {
+		t.Errorf("runSolve -h = %v, usage %q", err, out.String())
 	}
 }
 

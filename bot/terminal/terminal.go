@@ -1,0 +1,376 @@
+package terminal
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/match"
+)
+
+// DefaultMaxLine is the longest line Run reads when Config.MaxLine is 0, in
+// bytes: far more than any command, far less than a paste gone wrong.
+const DefaultMaxLine = 4096
+
+// DefaultUser is who types at first when Config.User is empty.
+const DefaultUser = "alice"
+
+// The terminal's one channel, and the bot's own user there:
+// `/connect4 @connect4` plays against the AI.
+var (
+	channelKey = match.Key{Platform: "terminal", Workspace: "local", Channel: "general"}
+	selfPlayer = match.Player{ID: "connect4", Name: "connect4"}
+	// message is the one message the buttons are on; the terminal never
+	// edits anything on its own.
+	message = match.MessageRef{Channel: "general", MessageID: "1"}
+)
+
+// Config configures an Adapter.
+type Config struct {
+	// In is what is typed, one command per line; Run reads it until EOF
+	// (Ctrl-D), `quit`, or its context ends. Required.
+	In io.Reader
+	// Out is where the channel is shown. Required.
+	Out io.Writer
+	// User is who types at first; "" means DefaultUser.
+	User string
+	// Prompt, for an interactive terminal, prints a banner at the start
+	// and a prompt before each line.
+	Prompt bool
+	// MaxLine is the longest line read, in bytes; a longer one is refused
+	// with a sentence and skipped. 0 means DefaultMaxLine.
+	MaxLine int
+}
+
+// Adapter is one terminal channel. Its Run is not safe for concurrent use:
+// a terminal has one person at the keyboard.
+type Adapter struct {
+	svc *bot.Service
+	cfg Config
+	log *slog.Logger
+
+	user string     // who is typing
+	last *bot.Reply // the latest message with buttons, whose buttons typing clicks
+}
+
+// New returns an Adapter for svc. It returns an error when svc, In or Out
+// is missing, MaxLine is negative, or User is not a valid name (1 to 32
+// letters, digits, '.', '_' or '-'). A nil log means slog.Default(); the
+// adapter logs one Debug line per command, nothing at higher levels.
+func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
+	var errs []error
+	if svc == nil {
+		errs = append(errs, errors.New("terminal: nil bot.Service"))
+	}
+	if cfg.In == nil || cfg.Out == nil {
+		errs = append(errs, errors.New("terminal: Config.In and Config.Out are required"))
+	}
+	if cfg.MaxLine < 0 {
+		errs = append(errs, fmt.Errorf("terminal: MaxLine %d is negative", cfg.MaxLine))
+	}
+	if cfg.MaxLine == 0 {
+		cfg.MaxLine = DefaultMaxLine
+	}
+	if cfg.User == "" {
+		cfg.User = DefaultUser
+	}
+	user := name(cfg.User)
+	if user == "" {
+		errs = append(errs, fmt.Errorf("terminal: user %q: a name is 1 to 32 letters, digits, '.', '_' or '-'", cfg.User))
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Adapter{svc: svc, cfg: cfg, log: log.With("platform", "terminal"), user: user}, nil
+}
+
+// input is one thing read from Config.In: a line, a line that was too long
+// (its length), or the end of the input (io.EOF or the read error).
+type input struct {
+	text    string
+	tooLong int
+	err     error
+}
+
+// Run shows the channel and runs what is typed until the input ends
+// (Ctrl-D), `quit` or `exit` is typed, or ctx ends (Ctrl-C): then it
+// returns at once, cancelling a command in progress (an AI search) through
+// ctx without showing its reply, and returns nil. It returns an error only
+// when reading Config.In fails. Run does not close Config.In; a read still
+// blocked in it when Run returns ends with the next line or the end of the
+// input (or of the process).
+func (a *Adapter) Run(ctx context.Context) error {
+	done := make(chan struct{})
+	defer close(done)
+	lines := make(chan input)
+	go a.read(lines, done)
+
+	if a.cfg.Prompt {
+		fmt.Fprintf(a.cfg.Out, textBanner, a.user)
+	}
+	for {
+		if a.cfg.Prompt {
+			fmt.Fprintf(a.cfg.Out, "%s> ", a.user)
+		}
+		var in input
+		select {
+		case <-ctx.Done():
+			a.endPrompt()
+			return nil
+		case in = <-lines:
+		}
+		switch {
+		case in.tooLong > 0:
+			fmt.Fprintf(a.cfg.Out, textTooLong+"\n", in.tooLong, a.cfg.MaxLine)
+		case in.err == nil || in.text != "":
+			if !a.line(ctx, in.text) {
+				return nil
+			}
+			if ctx.Err() != nil {
+				a.endPrompt()
+				return nil
+			}
+		}
+		if errors.Is(in.err, io.EOF) {
+			a.endPrompt()
+			return nil
+		}
+		if in.err != nil {
+			return fmt.Errorf("terminal: read input: %w", in.err)
+		}
+	}
+}
+
+// endPrompt ends the prompt's line, so that the shell's prompt starts on a
+// line of its own after Ctrl-C or Ctrl-D.
+func (a *Adapter) endPrompt() {
+	if a.cfg.Prompt {
+		fmt.Fprintln(a.cfg.Out)
+	}
+}
+
+// read sends the lines of Config.In to lines until the input ends (the
+// last input carries the error) or done is closed. A line longer than
+// MaxLine is skipped without being held in memory, and reported by its
+// length.
+func (a *Adapter) read(lines chan<- input, done <-chan struct{}) {
+	// Room for MaxLine bytes and a "\r\n".
+	br := bufio.NewReaderSize(a.cfg.In, a.cfg.MaxLine+2)
+	send := func(in input) bool {
+		select {
+		case lines <- in:
+			return true
+		case <-done:
+			return false
+		}
+	}
+	for {
+		b, err := br.ReadSlice('\n')
+		n := len(b)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			b, err = br.ReadSlice('\n')
+			n += len(b)
+		}
+		text := strings.TrimRight(string(b), "\r\n")
+		if length := n - (len(b) - len(text)); length > a.cfg.MaxLine {
+			if !send(input{tooLong: length}) {
+				return
+			}
+			if err == nil {
+				continue
+			}
+			text = ""
+		}
+		if !send(input{text: text, err: err}) || err != nil {
+			return
+		}
+	}
+}
+
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9_.\-]{1,32}$`)
+
+// name returns s lower-cased, without a leading @, if it is a valid user
+// name, else "".
+func name(s string) string {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "@")
+	if !namePattern.MatchString(s) {
+		return ""
+	}
+	return strings.ToLower(s)
+}
+
+var atMention = regexp.MustCompile(`(^|\s)@([A-Za-z0-9_.\-]{1,32})`)
+
+// line runs one typed line; it returns false to quit.
+func (a *Adapter) line(ctx context.Context, text string) bool {
+	text = strings.TrimSpace(text)
+	cmd := bot.Command{Key: channelKey, User: match.Player{ID: a.user, Name: a.user}, Self: selfPlayer, Message: message}
+	lower := strings.ToLower(text)
+	switch {
+	case text == "" || strings.HasPrefix(text, "#"):
+		return true
+	case lower == "quit" || lower == "exit":
+		return false
+	case strings.HasPrefix(lower, "as "):
+		n := name(text[3:])
+		if n == "" {
+			fmt.Fprintln(a.cfg.Out, textBadName)
+			return true
+		}
+		a.user = n
+		fmt.Fprintf(a.cfg.Out, textYouAre+"\n", n)
+		return true
+	case lower == "/connect4" || strings.HasPrefix(lower, "/connect4 "):
+		rest := strings.TrimSpace(text[len("/connect4"):])
+		rest = atMention.ReplaceAllStringFunc(rest, func(m string) string {
+			sub := atMention.FindStringSubmatch(m)
+			return sub[1] + "<@" + strings.ToLower(sub[2]) + ">"
+		})
+		a.run(ctx, cmd, func(ctx context.Context) bot.Reply { return a.svc.HandleText(ctx, cmd, rest) })
+		return true
+	}
+	label := strings.TrimSpace(strings.Trim(text, "[]"))
+	if n, err := strconv.Atoi(label); err == nil {
+		a.column(ctx, cmd, n)
+		return true
+	}
+	if b, ok := a.button(label); ok {
+		a.click(ctx, cmd, b)
+		return true
+	}
+	fmt.Fprintf(a.cfg.Out, textUnknownWord+"\n", clip(text, maxEcho), a.hint())
+	return true
+}
+
+// maxEcho is the most of an unknown word the answer repeats, in runes.
+const maxEcho = 40
+
+// clip shortens s to n runes, marking a cut with "…".
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// column drops a disc in column n (1-based) of the latest board: a column
+// out of range is refused here, a full one by the bot (as is a column of a
+// finished game), each with its own sentence.
+func (a *Adapter) column(ctx context.Context, cmd bot.Command, n int) {
+	var cols []bot.Button
+	if a.last != nil {
+		for _, b := range a.last.Buttons {
+			if b.Column > 0 {
+				cols = append(cols, b)
+			}
+		}
+	}
+	switch {
+	case len(cols) == 0:
+		fmt.Fprintln(a.cfg.Out, textNoBoard)
+	case n < 1 || n > len(cols):
+		fmt.Fprintf(a.cfg.Out, textNoColumn+"\n", n, len(cols))
+	default:
+		// A disabled column button still carries its action: the bot
+		// says why it cannot be played (full, or the game is over).
+		a.click(ctx, cmd, cols[n-1])
+	}
+}
+
+// click runs the action of button b.
+func (a *Adapter) click(ctx context.Context, cmd bot.Command, b bot.Button) {
+	req, err := bot.ParseAction(b.Value)
+	if err != nil {
+		fmt.Fprintf(a.cfg.Out, textBrokenBtn+"\n", err)
+		return
+	}
+	cmd.Request = req
+	a.run(ctx, cmd, func(ctx context.Context) bot.Reply { return a.svc.Handle(ctx, cmd) })
+}
+
+// run runs one command through handle and shows its reply, unless ctx
+// ended meanwhile (Ctrl-C): the person has left, and the reply would only
+// say that the AI was interrupted.
+func (a *Adapter) run(ctx context.Context, cmd bot.Command, handle func(context.Context) bot.Reply) {
+	start := time.Now()
+	r := handle(ctx)
+	if ctx.Err() != nil {
+		a.log.Debug("terminal command cancelled", "kind", cmd.Kind.String(), "duration", time.Since(start))
+		return
+	}
+	a.log.Debug("terminal command", "kind", cmd.Kind.String(), "outcome", r.Outcome(), "duration", time.Since(start))
+	a.show(r)
+}
+
+// button finds the enabled button labelled label (case-insensitive) on
+// the latest message.
+func (a *Adapter) button(label string) (bot.Button, bool) {
+	if a.last == nil {
+		return bot.Button{}, false
+	}
+	for _, b := range a.last.Buttons {
+		if strings.EqualFold(b.Label, label) && !b.Disabled {
+			return b, true
+		}
+	}
+	return bot.Button{}, false
+}
+
+// hint is an example of a button to type: the first enabled one on the
+// latest message, or [1].
+func (a *Adapter) hint() string {
+	if a.last != nil {
+		for _, b := range a.last.Buttons {
+			if !b.Disabled {
+				return "[" + b.Label + "]"
+			}
+		}
+	}
+	return "[1]"
+}
+
+// show prints a reply the way the channel would show it.
+func (a *Adapter) show(r bot.Reply) {
+	m := r.Format(Palette())
+	plain := func(s string) string { return bot.PlainMentions(s, r.Red, r.Yellow) }
+	switch r.Visibility {
+	case bot.VisibilityNone:
+		return
+	case bot.Ephemeral:
+		fmt.Fprintf(a.cfg.Out, textOnlyYou+"\n", a.user, plain(m.Header))
+		return
+	case bot.Update:
+		fmt.Fprintln(a.cfg.Out, textUpdated)
+	default:
+		fmt.Fprintln(a.cfg.Out, textChannel)
+	}
+	// The header's last number is padded to the disc width: drop the pad.
+	board := strings.ReplaceAll(m.Board, " \n", "\n")
+	for _, part := range []string{m.Header, board, m.Status} {
+		if part != "" {
+			fmt.Fprintln(a.cfg.Out, plain(part))
+		}
+	}
+	var btns []string
+	for _, b := range r.Buttons {
+		if !b.Disabled {
+			btns = append(btns, "["+b.Label+"]")
+		}
+	}
+	if len(btns) > 0 {
+		fmt.Fprintln(a.cfg.Out, strings.Join(btns, " "))
+		a.last = &r
+	}
+}

@@ -1,0 +1,456 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/discord"
+	"github.com/connect4/connect4/bot/discord/discordtest"
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
+)
+
+// target is the Discord adapter on a store, served over HTTP the way
+// `connect4 serve` serves it, with /metrics carrying the process's CPU
+// time, and the adapter's count of interactions by kind and outcome.
+type target struct {
+	URL string
+
+	mu       sync.Mutex
+	observed map[string]int // "kind/outcome"
+}
+
+func newTarget(t *testing.T, st bot.Store, pub ed25519.PublicKey) *target {
+	t.Helper()
+	tg := &target{observed: map[string]int{}}
+	rest := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Discord's REST API, for the edits of deferred replies: accept all.
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"id":"1","channel_id":"1"}`))
+	}))
+	t.Cleanup(rest.Close)
+	log := slog.New(slog.DiscardHandler)
+	svc := bot.New(st, bot.Options{Logger: log})
+	a, err := discord.New(svc, discord.Config{PublicKey: hex.EncodeToString(pub), APIURL: rest.URL,
+		Observe: func(kind, outcome string, _ time.Duration) {
+			tg.mu.Lock()
+			defer tg.mu.Unlock()
+			tg.observed[kind+"/"+outcome]++
+		}}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	mux := http.NewServeMux()
+	a.Register(mux)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() {
+		srv.Close()
+		a.Close()
+	})
+	tg.URL = srv.URL
+	return tg
+}
+
+// count returns how many interactions of kind ended with outcome.
+func (tg *target) count(kind, outcome string) int {
+	tg.mu.Lock()
+	defer tg.mu.Unlock()
+	return tg.observed[kind+"/"+outcome]
+}
+
+func newKey(t *testing.T) (ed25519.PublicKey, ed25519.PrivateKey) {
+	t.Helper()
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pub, priv
+}
+
+// TestPlaysGames plays 8 games 4 at a time against the adapter on the
+// in-memory store and on a private Redis, and checks the report against
+// what the server counted.
+func TestPlaysGames(t *testing.T) {
+	stores := []struct {
+		name  string
+		store func(t *testing.T) (bot.Store, string)
+	}{
+		{"memory", func(t *testing.T) (bot.Store, string) { return sessions.NewMemory(sessions.Options{}), "" }},
+		{"redis", func(t *testing.T) (bot.Store, string) {
+			// A private server: INFO then counts this test's commands only.
+			srv := storetest.StartServer(t)
+			c := srv.Client(t)
+			return sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c)}), "redis://" + srv.Addr + "/0"
+		}},
+	}
+	for _, tt := range stores {
+		t.Run(tt.name, func(t *testing.T) {
+			st, redisURL := tt.store(t)
+			pub, priv := newKey(t)
+			tg := newTarget(t, st, pub)
+			const total = 8
+			lt := newLoadtester(options{URL: tg.URL, Games: 4, Total: total, Duration: time.Minute,
+				Key: priv, Redis: redisURL, Guild: "lt", Seed: 7, Wait: 5 * time.Second, Timeout: 10 * time.Second})
+			if err := lt.waitReady(t.Context(), false, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := lt.run(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Games != total || rep.Abandoned != 0 || rep.Errors != 0 {
+				t.Fatalf("games %d, abandoned %d, errors %d (%q); want %d, 0, 0", rep.Games, rep.Abandoned, rep.Errors, rep.Samples, total)
+			}
+			// A game lasts from 7 moves (a quick win) to a full board.
+			if rep.Moves < 7*total || rep.Moves > 42*total || len(rep.Latencies) != rep.Moves {
+				t.Errorf("moves %d with %d latencies, want %d..%d and one latency each", rep.Moves, len(rep.Latencies), 7*total, 42*total)
+			}
+			if want := rep.Moves + 2*total + rep.Boards; rep.Requests != want || rep.Boards < rep.Deferred {
+				t.Errorf("requests %d, want %d (a challenge, an accept, the moves and %d /connect4 board after %d deferred moves)",
+					rep.Requests, want, rep.Boards, rep.Deferred)
+			}
+			if !rep.HaveCPU || rep.ServerCPU <= 0 {
+				t.Errorf("server CPU %v (have %v), want a positive reading from /metrics", rep.ServerCPU, rep.HaveCPU)
+			}
+			var out bytes.Buffer
+			rep.print(&out)
+			for _, want := range []string{"games      8 finished, 0 abandoned\n", "server cpu "} {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("report lacks %q:\n%s", want, out.String())
+				}
+			}
+			if redisURL == "" && rep.RedisCommands != nil {
+				t.Errorf("RedisCommands = %v without -redis, want nil", rep.RedisCommands)
+			}
+			if redisURL != "" && !strings.Contains(out.String(), "redis      ") {
+				t.Errorf("report lacks the redis lines:\n%s", out.String())
+			}
+			if rep.Deferred > 0 {
+				// A move slower than the adapter's deferral threshold (a
+				// busy machine): its reply went to the REST stub, and the
+				// counts below may lag.
+				t.Logf("%d moves deferred: skipping the server's counts and the Redis checks", rep.Deferred)
+				return
+			}
+			// The server counted what the client saw.
+			for _, c := range []struct {
+				kind string
+				want int
+			}{{"drop", rep.Moves}, {"challenge", total}, {"accept", total}} {
+				if got := tg.count(c.kind, bot.OutcomeOK); got != c.want {
+					t.Errorf("server counted %d %s/ok, want %d", got, c.kind, c.want)
+				}
+			}
+			if redisURL != "" {
+				// One replica serves every move of its games, so the store
+				// remembers the record it last wrote and a move is one
+				// script: one round trip. A game adds its challenge and its
+				// accept (a script each) and, for the finishing move, the
+				// read of the players' ratings. Beside those, each script's
+				// first runs are an EVALSHA refused with NOSCRIPT and the
+				// EVAL that loads it, and each connection opens with a HELLO
+				// and CLIENT SETINFOs, answered in one or more writes.
+				t.Logf("redis: %d round trips, %d calls for %d moves: %v", rep.RedisRoundTrips, rep.RedisCalls, rep.Moves, rep.RedisCommands)
+				conns := rep.RedisCommands["hello"]
+				got := rep.RedisRoundTrips - 2*rep.RedisCommands["eval"]
+				if lo, hi := int64(rep.Moves+3*total), int64(rep.Moves+3*total)+3*conns; got < lo || got > hi {
+					t.Errorf("redis round trips %d (less script loads) for %d moves in %d games on %d connections, want %d..%d",
+						got, rep.Moves, total, conns, lo, hi)
+				}
+				if rep.RedisCalls < rep.RedisRoundTrips-3*conns {
+					t.Errorf("redis calls %d < round trips %d: scripts' commands are calls too", rep.RedisCalls, rep.RedisRoundTrips)
+				}
+			}
+		})
+	}
+}
+
+// TestCommand runs the command with flags against a server and checks its
+// report, and its refusal of a key the server does not know.
+func TestCommand(t *testing.T) {
+	pub, priv := newKey(t)
+	tg := newTarget(t, sessions.NewMemory(sessions.Options{}), pub)
+	seed := hex.EncodeToString(priv.Seed())
+
+	var stdout, stderr bytes.Buffer
+	err := run(t.Context(), []string{"-url", tg.URL, "-key", seed, "-games", "2", "-total", "3", "-seed", "9"}, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("loadtest: %v\n%s", err, stderr.String())
+	}
+	for _, re := range []string{
+		`(?m)^games      3 finished, 0 abandoned$`,
+		`(?m)^moves      \d+ in [0-9.]+s: [0-9.]+ moves/s \(\d+ requests\)$`,
+		`(?m)^errors     0 \(http 0, refused 0, protocol 0\); \d+ moves deferred$`,
+		`(?m)^latency    move p50 [0-9.]+ms  p95 [0-9.]+ms  p99 [0-9.]+ms  max [0-9.]+ms$`,
+		`(?m)^server cpu [0-9.]+s: \d+µs per move, \d+µs per request \(process_cpu_seconds_total\)$`,
+	} {
+		if !regexp.MustCompile(re).MatchString(stdout.String()) {
+			t.Errorf("report does not match %s:\n%s", re, stdout.String())
+		}
+	}
+
+	_, other := newKey(t)
+	stderr.Reset()
+	err = run(t.Context(), []string{"-url", tg.URL, "-key", hex.EncodeToString(other.Seed()), "-total", "1"}, io.Discard, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "401") {
+		t.Errorf("loadtest with a key the server does not know: err = %v, want a 401 error", err)
+	}
+}
+
+// slowStore makes every fifth Update take longer than the Discord
+// adapter's deferral threshold (300 ms).
+type slowStore struct {
+	bot.Store
+	n atomic.Int64
+}
+
+func (s *slowStore) Update(ctx context.Context, k match.Key, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error) {
+	if s.n.Add(1)%5 == 0 {
+		time.Sleep(400 * time.Millisecond)
+	}
+	return s.Store.Update(ctx, k, fn)
+}
+
+// TestDeferredMoves checks that a game goes on after a move is answered
+// with a deferral: the board is asked for again until it shows the move.
+func TestDeferredMoves(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow moves take seconds")
+	}
+	pub, priv := newKey(t)
+	tg := newTarget(t, &slowStore{Store: sessions.NewMemory(sessions.Options{})}, pub)
+	lt := newLoadtester(options{URL: tg.URL, Games: 2, Total: 2, Duration: time.Minute,
+		Key: priv, Guild: "lt", Seed: 3, Wait: 5 * time.Second, Timeout: 10 * time.Second})
+	rep, err := lt.run(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Games != 2 || rep.Errors != 0 || rep.Deferred == 0 || rep.Boards < rep.Deferred {
+		t.Errorf("games %d, errors %d (%q), deferred %d, boards %d; want 2 games, 0 errors, some deferred moves each followed by a board",
+			rep.Games, rep.Errors, rep.Samples, rep.Deferred, rep.Boards)
+	}
+	if slices.Max(rep.Latencies) < 300*time.Millisecond {
+		t.Errorf("max move latency %v, want at least the 300 ms of a deferred move", slices.Max(rep.Latencies))
+	}
+}
+
+func TestFlags(t *testing.T) {
+	seed := strings.Repeat("ab", 32)
+	tests := []struct {
+		args []string
+		want string // in the error or stderr
+	}{
+		{[]string{"-key", seed, "-games", "0"}, "-games 0"},
+		{[]string{"-key", seed, "-total", "0", "-duration", "0"}, "stops"},
+		{[]string{"-key", seed, "-url", "ftp://x"}, "-url"},
+		{[]string{"-key", seed, "-guild", "a:b"}, "-guild"},
+		{[]string{"-key", "abc"}, "-key: not hex"},
+		{[]string{"-key", "abcd"}, "-key: 2 bytes"},
+		{[]string{"-key", seed, "extra"}, `unexpected argument "extra"`},
+		{[]string{"-bogus"}, "flag provided but not defined"},
+	}
+	for _, tt := range tests {
+		var stderr bytes.Buffer
+		err := run(t.Context(), tt.args, io.Discard, &stderr)
+		if err == nil || !strings.Contains(err.Error()+stderr.String(), tt.want) {
+			t.Errorf("loadtest %q: err = %v, want one mentioning %q", tt.args, err, tt.want)
+		}
+	}
+	// Every problem at once.
+	err := run(t.Context(), []string{"-key", "abc", "-games", "0", "-url", "ftp://x"}, io.Discard, io.Discard)
+	for _, want := range []string{"-key", "-games", "-url"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("three bad flags: err = %v, want it to name %s", err, want)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, arg := range []string{"-h", "--help"} {
+		var stdout, stderr bytes.Buffer
+		if err := run(t.Context(), []string{arg}, &stdout, &stderr); err != nil {
+			t.Errorf("%s: %v", arg, err)
+		}
+		if !strings.HasPrefix(stdout.String(), "usage: connect4-loadtest") || !strings.Contains(stdout.String(), "-games") || stderr.Len() != 0 {
+			t.Errorf("%s printed %q (stderr %q), want the usage with the flags on stdout", arg, stdout.String(), stderr.String())
+		}
+	}
+}
+
+func TestKeygen(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"-keygen"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`^DISCORD_PUBLIC_KEY=([0-9a-f]{64})\n# connect4-loadtest -key ([0-9a-f]{64})\n$`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("keygen printed %q, want the public key and the seed", out.String())
+	}
+	priv, err := parseSeed(m[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hex.EncodeToString(priv.Public().(ed25519.PublicKey)); got != m[1] {
+		t.Errorf("seed's public key %s, printed %s", got, m[1])
+	}
+}
+
+func TestParseSeed(t *testing.T) {
+	_, priv := newKey(t)
+	bad := append(append([]byte{}, priv.Seed()...), make([]byte, 32)...)
+	tests := []struct {
+		in      string
+		wantErr bool
+	}{
+		{hex.EncodeToString(priv.Seed()), false},
+		{hex.EncodeToString(priv), false},
+		{hex.EncodeToString(bad), true}, // public half does not match
+		{"zz", true},
+		{"", true},
+	}
+	for _, tt := range tests {
+		k, err := parseSeed(tt.in)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("parseSeed(%q) error = %v, want error %v", tt.in, err, tt.wantErr)
+			continue
+		}
+		if err == nil && !k.Equal(priv) {
+			t.Errorf("parseSeed(%q) = another key", tt.in)
+		}
+	}
+}
+
+func TestParseCommandStats(t *testing.T) {
+	in := "# Stats\r\ntotal_writes_processed:52764\r\n# Commandstats\r\n" +
+		"cmdstat_get:calls=21,usec=175,usec_per_call=8.33,rejected_calls=0,failed_calls=0\r\n" +
+		"cmdstat_evalsha:calls=7,usec=300,usec_per_call=42.86,rejected_calls=0,failed_calls=1\r\n" +
+		"cmdstat_client|setinfo:calls=2,usec=3,usec_per_call=1.50,rejected_calls=0,failed_calls=0\r\n" +
+		"not_a_stat:calls=5\r\n"
+	got := parseCommandStats(in)
+	want := map[string]int64{"get": 21, "evalsha": 7, "client|setinfo": 2}
+	if len(got) != len(want) {
+		t.Errorf("parseCommandStats = %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("parseCommandStats[%q] = %d, want %d", k, got[k], v)
+		}
+	}
+}
+
+func TestParseMetric(t *testing.T) {
+	text := "# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.\n" +
+		"# TYPE process_cpu_seconds_total counter\n" +
+		"process_cpu_seconds_total_other 9\n" +
+		"process_cpu_seconds_total 12.5\n"
+	tests := []struct {
+		text string
+		want float64
+		err  bool
+	}{
+		{text, 12.5, false},
+		{"process_cpu_seconds_total 1.25e+01\n", 12.5, false},
+		{"process_cpu_seconds_total x\n", 0, true},
+		{"go_goroutines 7\n", 0, true},
+	}
+	for _, tt := range tests {
+		got, err := parseMetric(tt.text, cpuMetric)
+		if got != tt.want || (err != nil) != tt.err {
+			t.Errorf("parseMetric(%q) = %v, %v; want %v, error %v", tt.text, got, err, tt.want, tt.err)
+		}
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	var lat []time.Duration
+	for i := 1; i <= 100; i++ {
+		lat = append(lat, time.Duration(i)*time.Millisecond)
+	}
+	tests := []struct {
+		in   []time.Duration
+		p    float64
+		want time.Duration
+	}{
+		{lat, 50, 50 * time.Millisecond},
+		{lat, 95, 95 * time.Millisecond},
+		{lat, 99, 99 * time.Millisecond},
+		{lat, 100, 100 * time.Millisecond},
+		{lat[:1], 99, time.Millisecond},
+		{lat[:3], 50, 2 * time.Millisecond},
+		{nil, 50, 0},
+	}
+	for _, tt := range tests {
+		if got := percentile(tt.in, tt.p); got != tt.want {
+			t.Errorf("percentile(%d values, %v) = %v, want %v", len(tt.in), tt.p, got, tt.want)
+		}
+	}
+}
+
+// TestBaseline plays games against the baseline server: they finish
+// without errors, so its CPU per move is comparable with the bot's.
+func TestBaseline(t *testing.T) {
+	pub, priv := newKey(t)
+	srv := httptest.NewServer(newBaselineHandler(pub))
+	defer srv.Close()
+	lt := newLoadtester(options{URL: srv.URL, Games: 3, Total: 6, Duration: time.Minute,
+		Key: priv, Guild: "lt", Seed: 5, Wait: 5 * time.Second, Timeout: 10 * time.Second})
+	if err := lt.waitReady(t.Context(), false, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := lt.run(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Games != 6 || rep.Errors != 0 || rep.Moves < 7*6 || !rep.HaveCPU {
+		t.Errorf("games %d, errors %d (%q), moves %d, cpu %v; want 6 games, no errors, at least 42 moves, a CPU reading",
+			rep.Games, rep.Errors, rep.Samples, rep.Moves, rep.HaveCPU)
+	}
+	// It refuses what the bot refuses: a bad signature, a move out of turn.
+	_, other := newKey(t)
+	bad := *lt.client
+	bad.Signer.Key = other
+	if _, status, err := bad.Send(t.Context(), discordtest.Ping(appID)); err != nil || status != http.StatusUnauthorized {
+		t.Errorf("baseline PING with another key = %d, %v; want 401", status, err)
+	}
+	g := &game{lt: lt, id: "x1", channel: "chan-x1", challenger: discordtest.User{ID: "1"}, op: discordtest.User{ID: "2"}}
+	r, _, _ := lt.client.Send(t.Context(), g.interaction(discordtest.TypeApplicationCommand, g.challenger,
+		discordtest.Slash("challenge", []discordtest.Option{discordtest.UserOption("opponent", g.op)}, g.op)))
+	accept, _ := r.Button("Accept")
+	r, _, _ = lt.client.Send(t.Context(), g.click(g.op, accept.CustomID))
+	st, ok := r.Game()
+	if !ok {
+		t.Fatalf("accept: no game in %+v", r)
+	}
+	if r, _, _ = lt.client.Send(t.Context(), g.click(g.op, st.Columns[0].CustomID)); !r.Ephemeral() {
+		t.Errorf("yellow moving first = %+v, want a refusal", r)
+	}
+}
+
+func TestBaselineNeedsKey(t *testing.T) {
+	if err := run(t.Context(), []string{"-baseline", "127.0.0.1:0"}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "-key") {
+		t.Errorf("-baseline without -key = %v, want an error naming -key", err)
+	}
+}

@@ -1,0 +1,211 @@
+// Command connect4-loadtest plays many games at once against a running
+// `connect4 serve` through its signed Discord interactions endpoint, the
+// way Discord would send them, and reports games, moves, moves per second,
+// move latency percentiles, the server's CPU per move (from its /metrics)
+// and, given the server's Redis, Redis round trips and commands per move.
+//
+//	go run ./cmd/connect4-loadtest -keygen
+//	go run ./cmd/connect4-loadtest -url http://127.0.0.1:8099 -key <seed> -games 32 -duration 30s -redis redis://127.0.0.1:6379/0
+//
+// It reads the game from the buttons' custom_ids (package
+// bot/discord/discordtest), not from the message text.
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	crand "crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		if !errors.Is(err, errUsage) {
+			fmt.Fprintln(os.Stderr, "connect4-loadtest:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+// errUsage is returned after a usage problem and the usage have been
+// printed.
+var errUsage = errors.New("usage")
+
+// Defaults of the flags.
+const (
+	defaultURL      = "http://127.0.0.1:8080"
+	defaultGames    = 32
+	defaultDuration = time.Minute
+)
+
+const about = `usage: connect4-loadtest [flags]
+
+Plays many games at once against a running connect4 serve through its
+signed Discord endpoint, POST <url>/discord/interactions, and reports
+games, moves, moves per second, move latency percentiles, the server's CPU
+per move (process_cpu_seconds_total from <url>/metrics, when it serves
+one) and, with -redis, Redis round trips and commands per move. Start the
+server with the public key of -key as DISCORD_PUBLIC_KEY (-keygen makes a
+pair), and on a REDIS_PREFIX of its own: every game leaves a channel
+leaderboard.
+
+With -baseline it serves instead the least a server can do for these games
+(the signature check, the JSON fields a move needs, an in-memory move and
+the board in the answer), with the same /metrics CPU counter, so that
+connect4 serve's CPU per move can be compared with it side by side.
+
+flags:
+`
+
+// run is the command without the process around it, for tests. It returns
+// an error when the flags are wrong, the server cannot be reached, or any
+// request failed.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("connect4-loadtest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {}
+	opt := options{Timeout: 10 * time.Second}
+	var keyHex, baselineAddr string
+	var keygen bool
+	fs.StringVar(&opt.URL, "url", defaultURL, "base URL of the running server")
+	fs.IntVar(&opt.Games, "games", defaultGames, "games in flight at once")
+	fs.IntVar(&opt.Total, "total", 0, "games to play in all (0: as many as -duration allows)")
+	fs.DurationVar(&opt.Duration, "duration", defaultDuration, "start no game after this long (0: until -total)")
+	fs.StringVar(&keyHex, "key", "", "hex Ed25519 private key seed (32 bytes) to sign with; empty: make a key pair and wait for a server started with its public key")
+	fs.BoolVar(&keygen, "keygen", false, "only print a new key pair")
+	fs.StringVar(&opt.Redis, "redis", "", "redis:// URL of the server's Redis, to count its commands per move (INFO commandstats)")
+	fs.StringVar(&opt.Guild, "guild", "loadtest", "guild id of the games; each game gets a channel of its own")
+	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of the random column choices")
+	fs.DurationVar(&opt.Wait, "wait", 2*time.Minute, "how long to wait for the server to accept a signed PING")
+	fs.StringVar(&baselineAddr, "baseline", "", "instead of testing, serve the baseline server on this address (host:port) for -key, until Ctrl-C")
+	help := func(w io.Writer) {
+		fmt.Fprint(w, about)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(stderr)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			help(stdout)
+			return nil
+		}
+		help(stderr)
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "connect4-loadtest: unexpected argument %q\n\n", fs.Arg(0))
+		help(stderr)
+		return errUsage
+	}
+	if keygen {
+		pub, priv, err := ed25519.GenerateKey(crand.Reader)
+		if err != nil {
+			return fmt.Errorf("make key pair: %w", err)
+		}
+		fmt.Fprintf(stdout, "DISCORD_PUBLIC_KEY=%s\n# connect4-loadtest -key %s\n", hex.EncodeToString(pub), hex.EncodeToString(priv.Seed()))
+		return nil
+	}
+	var errs []error
+	if opt.Games < 1 {
+		errs = append(errs, fmt.Errorf("-games %d: want at least 1", opt.Games))
+	}
+	if opt.Total < 0 {
+		errs = append(errs, fmt.Errorf("-total %d: want 0 or more", opt.Total))
+	}
+	if opt.Duration < 0 {
+		errs = append(errs, fmt.Errorf("-duration %v: want 0 or more", opt.Duration))
+	}
+	if opt.Total == 0 && opt.Duration == 0 {
+		errs = append(errs, errors.New("-total and -duration are both 0: give one, so that the test stops"))
+	}
+	if u, err := url.Parse(opt.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("-url %q: want an http(s) URL", opt.URL))
+	}
+	if err := keyPart(opt.Guild); err != nil {
+		errs = append(errs, fmt.Errorf("-guild %q: %w", opt.Guild, err))
+	}
+	generated := keyHex == ""
+	if !generated {
+		k, err := parseSeed(keyHex)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("-key: %w", err))
+		}
+		opt.Key = k
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if baselineAddr != "" {
+		if generated {
+			return errors.New("-baseline: give the -key the load test will sign with (-keygen makes one)")
+		}
+		return serveBaseline(ctx, baselineAddr, opt.Key, stderr)
+	}
+	if generated {
+		pub, priv, err := ed25519.GenerateKey(crand.Reader)
+		if err != nil {
+			return fmt.Errorf("make key pair: %w", err)
+		}
+		opt.Key = priv
+		fmt.Fprintf(stderr, "connect4-loadtest: start the server with DISCORD_PUBLIC_KEY=%s\n", hex.EncodeToString(pub))
+	}
+
+	lt := newLoadtester(opt)
+	if err := lt.waitReady(ctx, generated, stderr); err != nil {
+		return err
+	}
+	rep, err := lt.run(ctx)
+	if err != nil {
+		return err
+	}
+	rep.print(stdout)
+	for _, s := range rep.Samples {
+		fmt.Fprintln(stderr, "connect4-loadtest: error:", s)
+	}
+	if rep.Errors > 0 {
+		return fmt.Errorf("%d errors", rep.Errors)
+	}
+	return nil
+}
+
+// keyPart checks a guild id the way match.Key does, leaving room for
+// nothing else: non-empty, at most 64 bytes, no braces, colons or spaces.
+func keyPart(s string) error {
+	if s == "" || len(s) > 64 || strings.ContainsAny(s, "{}: \t\r\n") {
+		return errors.New("want 1-64 characters without braces, colons or spaces")
+	}
+	return nil
+}
+
+// parseSeed decodes a hex Ed25519 seed (32 bytes), or a whole hex private
+// key (64 bytes, seed then public key).
+func parseSeed(s string) (ed25519.PrivateKey, error) {
+	b, err := hex.DecodeString(strings.TrimSpace(s))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("not hex: %w", err)
+	case len(b) == ed25519.SeedSize:
+		return ed25519.NewKeyFromSeed(b), nil
+	case len(b) == ed25519.PrivateKeySize:
+		k := ed25519.NewKeyFromSeed(b[:ed25519.SeedSize])
+		if !bytes.Equal(k, b) {
+			return nil, errors.New("the public half does not match the seed")
+		}
+		return k, nil
+	}
+	return nil, fmt.Errorf("%d bytes, want a %d-byte seed", len(b), ed25519.SeedSize)
+}

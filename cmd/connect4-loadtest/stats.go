@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// redisStats are the counters of one INFO reply.
+type redisStats struct {
+	calls  map[string]int64 // by command, from commandstats
+	writes int64            // total_writes_processed: replies written to clients
+}
+
+// readRedisStats reads the command counts and the replies written from
+// Redis's INFO commandstats and stats, in one command.
+func readRedisStats(ctx context.Context, c *redis.Client) (redisStats, error) {
+	s, err := c.Info(ctx, "commandstats", "stats").Result()
+	if err != nil {
+		return redisStats{}, fmt.Errorf("redis INFO commandstats stats: %w", err)
+	}
+	st := redisStats{calls: parseCommandStats(s)}
+	sc := bufio.NewScanner(strings.NewReader(s))
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "total_writes_processed:"); ok {
+			st.writes, _ = strconv.ParseInt(v, 10, 64)
+		}
+	}
+	return st, nil
+}
+
+// parseCommandStats reads lines like
+// "cmdstat_get:calls=21,usec=175,usec_per_call=8.33,..." into calls by
+// command ("get"; subcommands as "client|setname").
+func parseCommandStats(s string) map[string]int64 {
+	out := map[string]int64{}
+	sc := bufio.NewScanner(strings.NewReader(s))
+	for sc.Scan() {
+		name, rest, ok := strings.Cut(strings.TrimSpace(sc.Text()), ":")
+		if !ok || !strings.HasPrefix(name, "cmdstat_") {
+			continue
+		}
+		for f := range strings.SplitSeq(rest, ",") {
+			if v, ok := strings.CutPrefix(f, "calls="); ok {
+				if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+					out[strings.TrimPrefix(name, "cmdstat_")] = n
+				}
+			}
+		}
+	}
+	return out
+}
+
+// cpuMetric is the Prometheus process collector's CPU time, which
+// connect4 serve exposes on /metrics.
+const cpuMetric = "process_cpu_seconds_total"
+
+// errNoMetric is returned by serverCPU when /metrics lacks cpuMetric.
+var errNoMetric = errors.New("no " + cpuMetric + " in /metrics")
+
+// serverCPU returns the server's CPU seconds so far, from base/metrics.
+func serverCPU(ctx context.Context, c *http.Client, base string) (float64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("GET /metrics: HTTP %d", resp.StatusCode)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	if err != nil {
+		return 0, fmt.Errorf("GET /metrics: %w", err)
+	}
+	return parseMetric(string(body), cpuMetric)
+}
+
+// parseMetric returns the value of the unlabelled sample name in a
+// Prometheus text exposition.
+func parseMetric(text, name string) (float64, error) {
+	for line := range strings.Lines(text) {
+		v, ok := strings.CutPrefix(strings.TrimSpace(line), name+" ")
+		if !ok {
+			continue
+		}
+		f, err := strconv.ParseFloat(strings.Fields(v)[0], 64)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %q is not a number", name, v)
+		}
+		return f, nil
+	}
+	return 0, errNoMetric
+}
+
+var urlCredentials = regexp.MustCompile(`://[^/@\s]*@`)
+
+// redactErr returns err's text with any credentials of a URL in it
+// removed: a URL parse error quotes the whole URL, password and all.
+func redactErr(err error) string {
+	return urlCredentials.ReplaceAllString(err.Error(), "://xxxxx@")
+}
