@@ -206,7 +206,7 @@ func newFixture(t testing.TB, st bot.Store, aiDelay time.Duration) *fixture {
 	// Human moves must answer in place even on a slow test machine.
 	f.a.deferAfter = 5 * time.Second
 	f.a.Register(f.mux)
-	t.Cleanup(f.a.Close)
+	t.Cleanup(func() { _ = f.a.Close(context.Background()) })
 	return f
 }
 
@@ -270,8 +270,8 @@ func (f *fixture) send(in map[string]any) gotResponse {
 	return got
 }
 
-// user is a user object for JSON.
-func user(id string) map[string]any {
+// userJSON is a user object for JSON.
+func userJSON(id string) map[string]any {
 	return map[string]any{"id": id, "username": "user" + strings.ToLower(id)}
 }
 
@@ -285,9 +285,9 @@ func (f *fixture) envelope(typ int, userID, guild string, data map[string]any) m
 	}
 	if guild != "" {
 		in["guild_id"] = guild
-		in["member"] = map[string]any{"user": user(userID), "nick": nil}
+		in["member"] = map[string]any{"user": userJSON(userID), "nick": nil}
 	} else {
-		in["user"] = user(userID)
+		in["user"] = userJSON(userID)
 	}
 	return in
 }
@@ -324,7 +324,7 @@ func opt(name string, typ int, value any) map[string]any {
 // challenge sends /connect4 challenge opponent:<opp> by userID.
 func (f *fixture) challenge(userID, opp string, extra ...map[string]any) gotResponse {
 	f.t.Helper()
-	return f.slash(userID, "challenge", append([]map[string]any{opt("opponent", 6, opp)}, extra...), user(opp))
+	return f.slash(userID, "challenge", append([]map[string]any{opt("opponent", 6, opp)}, extra...), userJSON(opp))
 }
 
 // clickIn is a click by userID on the button with customID.

@@ -45,7 +45,7 @@ func loadtestTarget(t *testing.T, st bot.Store, pub ed25519.PublicKey) string {
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() {
 		srv.Close()
-		a.Close()
+		_ = a.Close(context.Background())
 	})
 	return srv.URL
 }

@@ -191,7 +191,7 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 			set.background(ctx, log, "discord gateway", a.RunGateway)
 			log.Info("discord: connecting to the Gateway")
 		}
-		set.stops = append(set.stops, func(context.Context) { a.Close() })
+		set.stops = append(set.stops, func(ctx context.Context) { _ = a.Close(ctx) })
 	}
 	return set, nil
 }
@@ -226,7 +226,7 @@ func runRegister(ctx context.Context, args []string, getenv func(string) string,
 	if err != nil {
 		return err
 	}
-	defer a.Close()
+	defer a.Close(context.Background())
 	if err := a.RegisterCommands(ctx); err != nil {
 		return fmt.Errorf("register: %w", err)
 	}
