@@ -62,12 +62,22 @@ var errBusy = errors.New("slack: too many request bodies in flight")
 
 // readBody reads r's body (at most MaxBody bytes) in a body slot. It
 // returns errBusy when no slot is free, an *http.MaxBytesError for a body
-// over MaxBody, or the read error; it writes nothing to w except what
-// http.MaxBytesReader does.
+// over MaxBody (at once when its declared length is), or the read error.
+// A body of declared length is read into a buffer of exactly that size.
 func (a *Adapter) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if r.ContentLength > MaxBody {
+		return nil, &http.MaxBytesError{Limit: MaxBody}
+	}
 	if !a.bodies.take(r) {
 		return nil, errBusy
 	}
 	defer a.bodies.release(r)
+	if r.ContentLength >= 0 {
+		body := make([]byte, r.ContentLength)
+		if _, err := io.ReadFull(r.Body, body); err != nil {
+			return nil, err
+		}
+		return body, nil
+	}
 	return io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 }

@@ -24,12 +24,13 @@ type click struct {
 	responseURL string
 }
 
-// parseClick checks a block_actions callback and returns the click.
+// parseClick checks a block_actions callback and returns the click, with
+// nonce as its command's Nonce.
 // Callbacks that lack a team, channel, user, action or usable response_url
 // (or are of another type) return an error wrapping errBadRequest; clicks
 // on buttons the bot did not draw return the click (without a request)
 // and an error wrapping errForeign.
-func parseClick(ic slackapi.InteractionCallback) (click, error) {
+func parseClick(ic slackapi.InteractionCallback, nonce string) (click, error) {
 	if ic.Type != slackapi.InteractionTypeBlockActions {
 		return click{}, fmt.Errorf("%w: interaction type %q", errBadRequest, ic.Type)
 	}
@@ -41,6 +42,7 @@ func parseClick(ic slackapi.InteractionCallback) (click, error) {
 		Key:     match.Key{Platform: Platform, Workspace: ic.Team.ID, Channel: channel},
 		User:    match.Player{ID: ic.User.ID, Name: ic.User.Name},
 		Message: match.MessageRef{Channel: channel, Timestamp: ic.Container.MessageTs},
+		Nonce:   nonce,
 	}, responseURL: ic.ResponseURL}
 	switch {
 	case c.cmd.Key.Validate() != nil:
@@ -81,8 +83,7 @@ func webURL(s string) bool {
 // of its own (postBudget), so that a command that ran out of time (a hung
 // store) still delivers the bot's "try again" sentence.
 func (a *Adapter) interact(ic slackapi.InteractionCallback, nonce string, rep *report) error {
-	c, err := parseClick(ic)
-	c.cmd.Nonce = nonce
+	c, err := parseClick(ic, nonce)
 	rep.channel = c.cmd.Key.Channel
 	if errors.Is(err, errBadRequest) {
 		rep.outcome, rep.reason = bot.OutcomeBadRequest, err.Error()
