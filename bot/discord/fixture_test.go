@@ -185,6 +185,13 @@ func testAI(delay time.Duration) bot.MoveFunc {
 
 func newFixture(t testing.TB, st bot.Store, aiDelay time.Duration) *fixture {
 	t.Helper()
+	return newFixtureWith(t, st, aiDelay, nil)
+}
+
+// newFixtureWith is newFixture with the adapter's Config changed by edit
+// (when not nil) before New.
+func newFixtureWith(t testing.TB, st bot.Store, aiDelay time.Duration, edit func(*Config)) *fixture {
+	t.Helper()
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -192,14 +199,18 @@ func newFixture(t testing.TB, st bot.Store, aiDelay time.Duration) *fixture {
 	f := &fixture{t: t, priv: priv, fake: newFakeDiscord(t), store: st, mux: http.NewServeMux()}
 	log := slog.New(slog.NewTextHandler(syncWriter{&f.mu, &f.logs}, nil))
 	svc := bot.New(st, bot.Options{AI: testAI(aiDelay), Logger: log})
-	f.a, err = New(svc, Config{
+	cfg := Config{
 		PublicKey: hex.EncodeToString(pub), ApplicationID: appID, APIURL: f.fake.srv.URL,
 		Observe: func(kind, outcome string, elapsed time.Duration) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.observed = append(f.observed, kind+"/"+outcome)
 		},
-	}, log)
+	}
+	if edit != nil {
+		edit(&cfg)
+	}
+	f.a, err = New(svc, cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,10 +111,13 @@ func fromGateway(g *discordgo.Interaction) *interaction {
 	switch d := g.Data.(type) {
 	case discordgo.ApplicationCommandInteractionData:
 		in.Data = &interactionData{Name: d.Name, Options: fromOptions(d.Options)}
-		if d.Resolved != nil && d.Resolved.Users != nil {
-			in.Data.Resolved = &resolved{Users: make(map[string]*user, len(d.Resolved.Users))}
-			for id, u := range d.Resolved.Users {
-				in.Data.Resolved.Users[id] = fromUser(u)
+		if d.Resolved != nil {
+			in.Data.Resolved = &resolved{}
+			if d.Resolved.Users != nil {
+				in.Data.Resolved.Users = make(map[string]*user, len(d.Resolved.Users))
+				for id, u := range d.Resolved.Users {
+					in.Data.Resolved.Users[id] = fromUser(u)
+				}
 			}
 		}
 	case discordgo.MessageComponentInteractionData:
