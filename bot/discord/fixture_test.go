@@ -58,6 +58,7 @@ func newFakeDiscord(t testing.TB) *fakeDiscord {
 		body, _ := io.ReadAll(r.Body)
 		f.mu.Lock()
 		f.calls = append(f.calls, fakeCall{Method: r.Method, Path: r.URL.Path, Body: body})
+		n := len(f.calls)
 		lost := f.lost > 0 && strings.Contains(r.URL.Path, "/webhooks/")
 		if lost {
 			f.lost--
@@ -74,7 +75,7 @@ func newFakeDiscord(t testing.TB) *fakeDiscord {
 			r.Method == http.MethodDelete:
 			w.WriteHeader(http.StatusNoContent)
 		case r.Method == http.MethodPatch || (r.Method == http.MethodPost && strings.Contains(r.URL.Path, "/webhooks/")):
-			fmt.Fprintf(w, `{"id":"600000000000000%03d","channel_id":%q}`, len(f.calls), chanID)
+			fmt.Fprintf(w, `{"id":"600000000000000%03d","channel_id":%q}`, n, chanID)
 		default:
 			w.WriteHeader(http.StatusNotFound)
 			w.Write([]byte(`{"message":"Unknown route","code":0}`))

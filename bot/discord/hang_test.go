@@ -178,21 +178,32 @@ func TestDeferredOverrunStillAnswers(t *testing.T) {
 	if resp := f.send(in); resp.Type != typeDeferUpdate {
 		t.Fatalf("response type %d, want a deferral", resp.Type)
 	}
+	// The move's goroutine stays stuck in the store until the test ends:
+	// wait for the follow-up itself.
 	waitFor(t, "the follow-up", func() bool {
-		f.fake.mu.Lock()
-		defer f.fake.mu.Unlock()
-		return len(f.fake.calls) > 0
+		for _, o := range f.observations() {
+			if o == "drop/refused" || o == "drop/error" {
+				return true
+			}
+		}
+		return false
 	})
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("the follow-up came after %v, want soon after the 200ms deadline", d)
 	}
 	calls := f.fake.take()
+	if len(calls) != 1 {
+		t.Fatalf("REST calls %+v, want one follow-up", calls)
+	}
 	var note gotData
 	if err := json.Unmarshal(calls[0].Body, &note); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(note.Content, bot.ProblemUnavailable.Sentence()) || note.Flags != flagEphemeral {
 		t.Fatalf("follow-up %+v, want the ephemeral store sentence", note)
+	}
+	if got := f.observations(); len(got) != 1 || got[0] != "drop/error" {
+		t.Errorf("observed %v, want the overrun drop as an error", got)
 	}
 	if n := f.problemLines(); n != 1 {
 		t.Errorf("%d log lines at Warn or above, want 1", n)
