@@ -1,19 +1,30 @@
 package discord
 
 import (
+	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync"
 	"time"
 
 	discordgo "github.com/bwmarrin/discordgo"
 
 	"github.com/connect4/connect4/bot"
 )
+
+// Platform is the match.Key platform of Discord channels.
+const Platform = "discord"
+
+// DefaultTimeout bounds a deferred command (one that may run the AI), so
+// that its answer (the reply, or the store's "try again" sentence) is
+// delivered within Discord's 3 seconds even when the store hangs.
+const DefaultTimeout = 2500 * time.Millisecond
+
+// DefaultMaxBodies is how many request bodies are read at once by default.
+const DefaultMaxBodies = 64
 
 // Timings of an interaction.
 const (
@@ -25,9 +36,16 @@ const (
 	// delivered later. Human moves finish well inside it and update the
 	// message at once (type 7).
 	deferAfter = 300 * time.Millisecond
-	// workTimeout bounds a deferred command and the delivery of its reply;
-	// Close waits for at most this long per piece of work.
-	workTimeout = 10 * time.Second
+	// deliverBudget bounds the delivery of a deferred reply (its REST
+	// calls, a retry included), in a context of its own so that a command
+	// that used up its time can still say so.
+	deliverBudget = 2 * time.Second
+	// lateGrace is how long a deferred command may overrun its deadline
+	// (a store that ignores its context) before the adapter delivers the
+	// "try again" sentence itself.
+	lateGrace = 250 * time.Millisecond
+	// window is how far X-Signature-Timestamp may be from now.
+	window = 5 * time.Minute
 	// restTimeout is the HTTP client timeout of REST calls when
 	// Config.HTTPClient is nil.
 	restTimeout = 20 * time.Second
@@ -55,6 +73,15 @@ type Config struct {
 	// HTTPClient makes the REST calls; nil means a client with a 20 s
 	// timeout.
 	HTTPClient *http.Client
+	// Timeout bounds a deferred command (the delivery of its reply then
+	// gets 2 s of its own); 0 means DefaultTimeout.
+	Timeout time.Duration
+	// MaxBodies is how many request bodies are read at once; beyond it a
+	// request is answered 503 with Retry-After: 1 before its body is read.
+	// At most half of them may be large (over 32 KiB declared, or of
+	// unknown length), so that stalled large uploads cannot crowd out real
+	// interactions, which are a few KiB. 0 means DefaultMaxBodies.
+	MaxBodies int
 	// Observe, when set, is called once per interaction with its kind
 	// (bot.Kind's String, "ping" or "unknown"), its outcome ("ok",
 	// "refused", "error", "unauthorized", "bad_request" or "too_large")
@@ -63,20 +90,20 @@ type Config struct {
 }
 
 // Adapter serves Discord interactions with a bot.Service. It is safe for
-// concurrent use.
+// concurrent use. Deferred commands finish in the background; Close waits
+// for them at shutdown.
 type Adapter struct {
-	svc  *bot.Service
-	cfg  Config
-	pub  ed25519.PublicKey // nil: no HTTP endpoint
-	rest *discordgo.Session
-	log  *slog.Logger
+	svc     *bot.Service
+	cfg     Config
+	pub     ed25519.PublicKey // nil: no HTTP endpoint
+	rest    *discordgo.Session
+	log     *slog.Logger // with platform=discord
+	timeout time.Duration
+	work    *work // commands still running or delivering after their first response
+	bodies  *bodySlots
 
 	// deferAfter is the package constant, shortened or lengthened by tests.
 	deferAfter time.Duration
-
-	mu     sync.Mutex
-	closed bool
-	work   sync.WaitGroup // commands still running or delivering after their first response
 }
 
 // New returns an Adapter for svc. It checks cfg and returns an error naming
@@ -107,6 +134,12 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	if err != nil {
 		errs = append(errs, err)
 	}
+	if cfg.Timeout < 0 {
+		errs = append(errs, fmt.Errorf("discord: negative timeout %v", cfg.Timeout))
+	}
+	if cfg.MaxBodies < 0 {
+		errs = append(errs, fmt.Errorf("discord: negative MaxBodies %d", cfg.MaxBodies))
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -114,35 +147,24 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Adapter{svc: svc, cfg: cfg, pub: pub, rest: rest, log: log, deferAfter: deferAfter}, nil
-}
-
-// Close waits for the Gateway interactions in flight and for the commands
-// still running after their first response (deferred AI moves and their
-// message edits, each bounded by 10 s), and makes later ones run before
-// their interaction returns. Call it after the HTTP server and RunGateway
-// have stopped.
-func (a *Adapter) Close() {
-	a.mu.Lock()
-	a.closed = true
-	a.mu.Unlock()
-	a.work.Wait()
-}
-
-// spawn runs f in a goroutine that Close waits for, or reports false (and
-// does not run f) once Close has been called.
-func (a *Adapter) spawn(f func()) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.closed {
-		return false
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DefaultTimeout
 	}
-	a.work.Add(1)
-	go func() {
-		defer a.work.Done()
-		f()
-	}()
-	return true
+	if cfg.MaxBodies == 0 {
+		cfg.MaxBodies = DefaultMaxBodies
+	}
+	return &Adapter{svc: svc, cfg: cfg, pub: pub, rest: rest, log: log.With("platform", Platform),
+		timeout: cfg.Timeout, work: newWork(), bodies: newBodySlots(cfg.MaxBodies), deferAfter: deferAfter}, nil
+}
+
+// Close stops taking new background work (later slow commands run before
+// their interaction is answered) and waits for the work in flight: the
+// Gateway interactions and the deferred commands with the delivery of
+// their replies. When ctx ends first it cancels that work, waits for it to
+// stop, and returns ctx.Err(). Call it after the HTTP server and
+// RunGateway have stopped. Closing twice is harmless.
+func (a *Adapter) Close(ctx context.Context) error {
+	return a.work.close(ctx)
 }
 
 // Kinds of interaction that are not commands, for Config.Observe and the log.
@@ -151,13 +173,37 @@ const (
 	kindUnknown = "unknown"
 )
 
-// done records one finished interaction: Config.Observe and one log line.
-// It never logs tokens or message text.
-func (a *Adapter) done(start time.Time, channel, kind, outcome string, deferred bool) {
-	elapsed := time.Since(start)
+// report is what is logged and observed about one interaction: never
+// tokens or message text.
+type report struct {
+	start    time.Time
+	via      string // "http" or "gateway"
+	channel  string
+	kind     string
+	outcome  string // a bot.Outcome* value
+	reason   string // why an interaction was refused before it reached the bot
+	deferred bool
+}
+
+func newReport(via string) *report {
+	return &report{start: time.Now(), via: via, kind: kindUnknown}
+}
+
+// done records one finished interaction: Config.Observe and one log line
+// (at Warn when unauthorized, else Info).
+func (a *Adapter) done(rep *report) {
+	elapsed := time.Since(rep.start)
 	if a.cfg.Observe != nil {
-		a.cfg.Observe(kind, outcome, elapsed)
+		a.cfg.Observe(rep.kind, rep.outcome, elapsed)
 	}
-	a.log.Info("discord interaction", "platform", "discord", "channel", channel, "kind", kind,
-		"outcome", outcome, "deferred", deferred, "duration", elapsed)
+	level := slog.LevelInfo
+	if rep.outcome == bot.OutcomeUnauthorized {
+		level = slog.LevelWarn
+	}
+	attrs := []any{"via", rep.via, "channel", rep.channel, "kind", rep.kind,
+		"outcome", rep.outcome, "deferred", rep.deferred, "duration", elapsed}
+	if rep.reason != "" {
+		attrs = append(attrs, "reason", rep.reason)
+	}
+	a.log.Log(context.Background(), level, "discord interaction", attrs...)
 }

@@ -58,6 +58,7 @@ func newFakeDiscord(t testing.TB) *fakeDiscord {
 		body, _ := io.ReadAll(r.Body)
 		f.mu.Lock()
 		f.calls = append(f.calls, fakeCall{Method: r.Method, Path: r.URL.Path, Body: body})
+		n := len(f.calls)
 		lost := f.lost > 0 && strings.Contains(r.URL.Path, "/webhooks/")
 		if lost {
 			f.lost--
@@ -74,7 +75,7 @@ func newFakeDiscord(t testing.TB) *fakeDiscord {
 			r.Method == http.MethodDelete:
 			w.WriteHeader(http.StatusNoContent)
 		case r.Method == http.MethodPatch || (r.Method == http.MethodPost && strings.Contains(r.URL.Path, "/webhooks/")):
-			fmt.Fprintf(w, `{"id":"600000000000000%03d","channel_id":%q}`, len(f.calls), chanID)
+			fmt.Fprintf(w, `{"id":"600000000000000%03d","channel_id":%q}`, n, chanID)
 		default:
 			w.WriteHeader(http.StatusNotFound)
 			w.Write([]byte(`{"message":"Unknown route","code":0}`))
@@ -185,6 +186,13 @@ func testAI(delay time.Duration) bot.MoveFunc {
 
 func newFixture(t testing.TB, st bot.Store, aiDelay time.Duration) *fixture {
 	t.Helper()
+	return newFixtureWith(t, st, aiDelay, nil)
+}
+
+// newFixtureWith is newFixture with the adapter's Config changed by edit
+// (when not nil) before New.
+func newFixtureWith(t testing.TB, st bot.Store, aiDelay time.Duration, edit func(*Config)) *fixture {
+	t.Helper()
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -192,21 +200,25 @@ func newFixture(t testing.TB, st bot.Store, aiDelay time.Duration) *fixture {
 	f := &fixture{t: t, priv: priv, fake: newFakeDiscord(t), store: st, mux: http.NewServeMux()}
 	log := slog.New(slog.NewTextHandler(syncWriter{&f.mu, &f.logs}, nil))
 	svc := bot.New(st, bot.Options{AI: testAI(aiDelay), Logger: log})
-	f.a, err = New(svc, Config{
+	cfg := Config{
 		PublicKey: hex.EncodeToString(pub), ApplicationID: appID, APIURL: f.fake.srv.URL,
 		Observe: func(kind, outcome string, elapsed time.Duration) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.observed = append(f.observed, kind+"/"+outcome)
 		},
-	}, log)
+	}
+	if edit != nil {
+		edit(&cfg)
+	}
+	f.a, err = New(svc, cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Human moves must answer in place even on a slow test machine.
 	f.a.deferAfter = 5 * time.Second
 	f.a.Register(f.mux)
-	t.Cleanup(f.a.Close)
+	t.Cleanup(func() { _ = f.a.Close(context.Background()) })
 	return f
 }
 
@@ -270,8 +282,8 @@ func (f *fixture) send(in map[string]any) gotResponse {
 	return got
 }
 
-// user is a user object for JSON.
-func user(id string) map[string]any {
+// userJSON is a user object for JSON.
+func userJSON(id string) map[string]any {
 	return map[string]any{"id": id, "username": "user" + strings.ToLower(id)}
 }
 
@@ -285,9 +297,9 @@ func (f *fixture) envelope(typ int, userID, guild string, data map[string]any) m
 	}
 	if guild != "" {
 		in["guild_id"] = guild
-		in["member"] = map[string]any{"user": user(userID), "nick": nil}
+		in["member"] = map[string]any{"user": userJSON(userID), "nick": nil}
 	} else {
-		in["user"] = user(userID)
+		in["user"] = userJSON(userID)
 	}
 	return in
 }
@@ -324,7 +336,7 @@ func opt(name string, typ int, value any) map[string]any {
 // challenge sends /connect4 challenge opponent:<opp> by userID.
 func (f *fixture) challenge(userID, opp string, extra ...map[string]any) gotResponse {
 	f.t.Helper()
-	return f.slash(userID, "challenge", append([]map[string]any{opt("opponent", 6, opp)}, extra...), user(opp))
+	return f.slash(userID, "challenge", append([]map[string]any{opt("opponent", 6, opp)}, extra...), userJSON(opp))
 }
 
 // clickIn is a click by userID on the button with customID.

@@ -147,7 +147,7 @@ func TestGameOverHTTP(t *testing.T) {
 		if strings.Contains(lb.Data.Content, "<@") {
 			t.Errorf("the leaderboard mentions players (it must ping nobody): %q", lb.Data.Content)
 		}
-		want(t, f.slash("UC", "stats", []map[string]any{opt("player", 6, "UA")}, user("UA")), typeMessage, flagEphemeral, "<@UA> in this channel: rating 15", "1 win, 0 losses, 1 draw")
+		want(t, f.slash("UC", "stats", []map[string]any{opt("player", 6, "UA")}, userJSON("UA")), typeMessage, flagEphemeral, "<@UA> in this channel: rating 15", "1 win, 0 losses, 1 draw")
 		if got := f.observations(); !slices.Contains(got, "drop/ok") || !slices.Contains(got, "challenge/refused") || !slices.Contains(got, "unknown/refused") {
 			t.Errorf("observed %v, want drop/ok, challenge/refused and unknown/refused among them", got)
 		}
@@ -215,7 +215,7 @@ func TestAIGameDeferred(t *testing.T) {
 		if ack.Type != typeDeferUpdate || ack.Data != nil {
 			t.Fatalf("AI click answered %+v, want a bare type 6", ack)
 		}
-		f.a.work.Wait()
+		f.a.work.wait(t.Context())
 		calls := f.fake.take()
 		if len(calls) != 1 || calls[0].Method != "PATCH" || calls[0].Path != "/api/v9/webhooks/"+appID+"/tok-2/messages/@original" {
 			t.Fatalf("REST calls %+v, want one PATCH of the original message", calls)
@@ -235,7 +235,7 @@ func TestAIGameDeferred(t *testing.T) {
 		if calls := f.fake.take(); len(calls) != 0 {
 			t.Fatalf("REST calls %+v for a reply in the response", calls)
 		}
-		f.a.Close()
+		f.a.Close(t.Context())
 		if got := f.observations(); !slices.Contains(got, "drop/ok") || !slices.Contains(got, "ai/ok") {
 			t.Errorf("observed %v, want ai/ok and drop/ok", got)
 		}
@@ -252,7 +252,7 @@ func TestSlowCommandDeferred(t *testing.T) {
 	if ack.Type != typeDeferMessage || ack.Data != nil {
 		t.Fatalf("slow /connect4 ai answered %+v, want a bare type 5", ack)
 	}
-	f.a.work.Wait()
+	f.a.work.wait(t.Context())
 	calls := f.fake.take()
 	if len(calls) != 1 || calls[0].Method != "PATCH" || calls[0].Path != "/api/v9/webhooks/"+appID+"/tok-1/messages/@original" {
 		t.Fatalf("REST calls %+v, want one PATCH of the original response", calls)
@@ -270,7 +270,7 @@ func TestSlowCommandDeferred(t *testing.T) {
 	if ack.Type != typeDeferMessage {
 		t.Fatalf("slow /connect4 ai answered type %d, want 5", ack.Type)
 	}
-	f.a.Close()
+	f.a.Close(t.Context())
 	calls = f.fake.take()
 	if len(calls) != 2 || calls[0].Method != "DELETE" || calls[0].Path != "/api/v9/webhooks/"+appID+"/tok-2/messages/@original" ||
 		calls[1].Method != "POST" || calls[1].Path != "/api/v9/webhooks/"+appID+"/tok-2" {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	discordgo "github.com/bwmarrin/discordgo"
 
@@ -22,18 +21,18 @@ func (a *Adapter) RunGateway(ctx context.Context) error {
 		return errors.New("discord: DISCORD_BOT_TOKEN is not set")
 	}
 	s := a.rest
-	// Interactions in flight finish after ctx is done; Close waits for them.
-	hctx := context.WithoutCancel(ctx)
+	// Interactions in flight finish after ctx is done, under the work
+	// context; Close waits for them.
 	remove := s.AddHandler(func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
-		if !a.spawn(func() { a.gatewayInteraction(hctx, s, ic) }) {
-			a.gatewayInteraction(hctx, s, ic)
+		if !a.work.goCtx(func(wctx context.Context) { a.gatewayInteraction(wctx, s, ic) }) {
+			a.gatewayInteraction(context.WithoutCancel(ctx), s, ic)
 		}
 	})
 	defer remove()
 	if err := s.Open(); err != nil {
 		return fmt.Errorf("discord: open gateway: %w", err)
 	}
-	a.log.Info("discord gateway connected", "platform", "discord")
+	a.log.Info("discord gateway connected")
 	<-ctx.Done()
 	if err := s.Close(); err != nil {
 		return fmt.Errorf("discord: close gateway: %w", err)
@@ -44,27 +43,28 @@ func (a *Adapter) RunGateway(ctx context.Context) error {
 // gatewayInteraction answers an interaction from the Gateway with
 // InteractionRespond through s, then finishes any deferred work.
 func (a *Adapter) gatewayInteraction(ctx context.Context, s *discordgo.Session, ic *discordgo.InteractionCreate) {
-	start := time.Now()
+	rep := newReport("gateway")
 	if ic == nil || ic.Interaction == nil {
 		return
 	}
-	in := ic.Interaction
-	resp, later, kind, outcome := a.answer(ctx, s, in)
+	in := fromGateway(ic.Interaction)
+	resp, later := a.answer(ctx, s, in, rep)
 	respondCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), discordgo.InteractionDeadline)
 	defer cancel()
-	if err := s.InteractionRespond(in, resp, discordgo.WithContext(respondCtx)); err != nil {
-		a.log.Error("respond to interaction", "platform", "discord", "channel", in.ChannelID, "kind", kind, "err", err)
+	if err := s.InteractionRespond(in.ref(), resp, discordgo.WithContext(respondCtx)); err != nil {
+		a.log.Error("respond to interaction", "channel", in.ChannelID, "kind", rep.kind, "err", err)
 		if later != nil {
 			// The command goes on, but its reply has nowhere to go.
-			a.runLater(start, in.ChannelID, kind, later, false)
+			a.runLater(rep, later, false)
 			return
 		}
-		a.done(start, in.ChannelID, kind, bot.OutcomeError, false)
+		rep.outcome = bot.OutcomeError
+		a.done(rep)
 		return
 	}
 	if later != nil {
-		a.runLater(start, in.ChannelID, kind, later, true)
+		a.runLater(rep, later, true)
 		return
 	}
-	a.done(start, in.ChannelID, kind, outcome, false)
+	a.done(rep)
 }

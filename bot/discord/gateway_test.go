@@ -27,8 +27,8 @@ func gatewaySession(t *testing.T, f *fixture) *discordgo.Session {
 	return s
 }
 
-// interaction decodes the JSON form of in, as the Gateway would deliver it.
-func interaction(t *testing.T, in map[string]any) *discordgo.InteractionCreate {
+// gatewayEvent decodes the JSON form of in, as the Gateway would deliver it.
+func gatewayEvent(t *testing.T, in map[string]any) *discordgo.InteractionCreate {
 	t.Helper()
 	b, err := json.Marshal(in)
 	if err != nil {
@@ -59,8 +59,8 @@ func TestGatewayRouting(t *testing.T) {
 	f := newFixture(t, sessionsMemory(), 100*time.Millisecond)
 	s := gatewaySession(t, f)
 
-	in := f.slashIn("UA", "challenge", []map[string]any{opt("opponent", 6, "UB")}, user("UB"))
-	f.a.gatewayInteraction(t.Context(), s, interaction(t, in))
+	in := f.slashIn("UA", "challenge", []map[string]any{opt("opponent", 6, "UB")}, userJSON("UB"))
+	f.a.gatewayInteraction(t.Context(), s, gatewayEvent(t, in))
 	calls := f.fake.take()
 	c := callback(t, calls, in["id"].(string), in["token"].(string))
 	want(t, c, typeMessage, 0, "<@UA> challenges <@UB>")
@@ -69,17 +69,17 @@ func TestGatewayRouting(t *testing.T) {
 	}
 
 	in = f.clickIn("UB", c.button(t, "Accept").CustomID)
-	f.a.gatewayInteraction(t.Context(), s, interaction(t, in))
+	f.a.gatewayInteraction(t.Context(), s, gatewayEvent(t, in))
 	m := callback(t, f.fake.take(), in["id"].(string), in["token"].(string))
 	want(t, m, typeUpdate, 0, "<@UB> accepted!")
 	checkColumns(t, m, never)
 
 	in = f.clickIn("UB", m.button(t, "1").CustomID)
-	f.a.gatewayInteraction(t.Context(), s, interaction(t, in))
+	f.a.gatewayInteraction(t.Context(), s, gatewayEvent(t, in))
 	want(t, callback(t, f.fake.take(), in["id"].(string), in["token"].(string)), typeMessage, flagEphemeral, "not your turn")
 
 	in = f.clickIn("UA", "forged")
-	f.a.gatewayInteraction(t.Context(), s, interaction(t, in))
+	f.a.gatewayInteraction(t.Context(), s, gatewayEvent(t, in))
 	want(t, callback(t, f.fake.take(), in["id"].(string), in["token"].(string)), typeMessage, flagEphemeral, "isn't one of mine")
 }
 
@@ -87,14 +87,14 @@ func TestGatewayDeferredAIMove(t *testing.T) {
 	f := newFixture(t, sessionsMemory(), 100*time.Millisecond)
 	s := gatewaySession(t, f)
 	in := f.slashIn("UA", "ai", []map[string]any{opt("level", 3, "hard")})
-	f.a.gatewayInteraction(t.Context(), s, interaction(t, in))
+	f.a.gatewayInteraction(t.Context(), s, gatewayEvent(t, in))
 	start := callback(t, f.fake.take(), in["id"].(string), in["token"].(string))
 	want(t, start, typeMessage, 0, "takes on the AI (hard)")
 
 	f.a.deferAfter = time.Millisecond
 	in = f.clickIn("UA", start.button(t, "7").CustomID)
-	f.a.gatewayInteraction(t.Context(), s, interaction(t, in))
-	f.a.Close()
+	f.a.gatewayInteraction(t.Context(), s, gatewayEvent(t, in))
+	f.a.Close(t.Context())
 	calls := f.fake.take()
 	if ack := callback(t, calls, in["id"].(string), in["token"].(string)); ack.Type != typeDeferUpdate {
 		t.Fatalf("AI click acknowledged with type %d, want 6", ack.Type)
@@ -117,7 +117,7 @@ func TestGatewaySelfFromState(t *testing.T) {
 	s.State.User = &discordgo.User{ID: "990000000000000001", Username: "c4bot", Bot: true}
 	self := map[string]any{"id": "990000000000000001", "username": "c4bot", "bot": true}
 	in := f.slashIn("UA", "challenge", []map[string]any{opt("opponent", 6, self["id"])}, self)
-	f.a.gatewayInteraction(t.Context(), s, interaction(t, in))
+	f.a.gatewayInteraction(t.Context(), s, gatewayEvent(t, in))
 	want(t, callback(t, f.fake.take(), in["id"].(string), in["token"].(string)), typeMessage, 0, "<@UA> takes on the AI")
 	if rec := f.record(guildID); rec == nil || rec.Opponent.ID != "990000000000000001" {
 		t.Fatalf("record %+v, want the Gateway's bot user as the AI", rec)
@@ -247,7 +247,7 @@ func TestDeferredEditRetriedOnce(t *testing.T) {
 	if ack := f.click("UA", start, "3"); ack.Type != typeDeferUpdate {
 		t.Fatalf("AI click answered type %d, want 6", ack.Type)
 	}
-	f.a.Close()
+	f.a.Close(t.Context())
 	calls := f.fake.take()
 	if len(calls) != 2 || calls[0].Method != "PATCH" || calls[1].Method != "PATCH" || calls[0].Path != calls[1].Path {
 		t.Fatalf("REST calls %+v, want the PATCH and one retry", calls)
@@ -264,7 +264,7 @@ func TestDeferredEditRetriedOnce(t *testing.T) {
 	f2.fake.lost = 5
 	f2.fake.mu.Unlock()
 	f2.click("UA", start, "3")
-	f2.a.Close()
+	f2.a.Close(t.Context())
 	if calls := f2.fake.take(); len(calls) != 2 {
 		t.Fatalf("REST calls %+v, want two tries", calls)
 	}
@@ -276,7 +276,7 @@ func TestDeferredEditRetriedOnce(t *testing.T) {
 func TestAfterCloseSlowCommandsAnswerInPlace(t *testing.T) {
 	f := newFixture(t, sessionsMemory(), 50*time.Millisecond)
 	start := f.slash("UA", "ai", nil)
-	f.a.Close()
+	f.a.Close(t.Context())
 	f.a.deferAfter = time.Millisecond
 	m := f.click("UA", start, "3")
 	want(t, m, typeUpdate, 0, "<@UA> dropped a disc in column 3.", "<@"+appID+"> dropped a disc in column 1.")

@@ -5,11 +5,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
+	"strconv"
 	"time"
-
-	discordgo "github.com/bwmarrin/discordgo"
 
 	"github.com/connect4/connect4/bot"
 )
@@ -18,9 +16,6 @@ import (
 // Interactions Endpoint URL in the Developer Portal is
 // https://<host>/discord/interactions.
 const InteractionsPath = "/discord/interactions"
-
-// maxBody is the largest interaction body read; larger ones get 413.
-const maxBody = 1 << 20
 
 // Register mounts POST /discord/interactions on mux when Config.PublicKey
 // is set, and does nothing otherwise.
@@ -32,99 +27,119 @@ func (a *Adapter) Register(mux *http.ServeMux) {
 }
 
 // serveInteraction answers one interaction from Discord's HTTP endpoint:
-// 413 for a body over 1 MiB, 401 unless it is signed with the
-// application's key, 400 for a body that is not an interaction, and
-// otherwise 200 with the interaction response as JSON. It never answers
-// 5xx to anything a client sends.
+// 401 before the body is read unless the signature headers are well formed
+// and the timestamp within 5 minutes of now; 503 with Retry-After: 1 when
+// every body slot is taken; 413 for a body over MaxBody; 401 unless the
+// body is signed with the application's key; 400 for a body that is not an
+// interaction; and otherwise 200 with the interaction response as JSON.
 func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	rep := newReport("http")
+	sig, ts, err := signatureHeaders(r.Header, time.Now())
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			a.done(start, "", kindUnknown, bot.OutcomeTooLarge, false)
-			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
-			return
-		}
-		a.done(start, "", kindUnknown, bot.OutcomeBadRequest, false)
-		http.Error(w, "cannot read request body", http.StatusBadRequest)
+		rep.outcome, rep.reason = bot.OutcomeUnauthorized, err.Error()
+		a.done(rep)
+		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return
 	}
-	if !verify(a.pub, r.Header, body) {
-		a.done(start, "", kindUnknown, bot.OutcomeUnauthorized, false)
+	body, err := a.readBody(w, r)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		switch {
+		case errors.Is(err, errBusy):
+			rep.outcome, rep.reason = bot.OutcomeError, "too many bodies in flight"
+			a.done(rep)
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "busy, try again", http.StatusServiceUnavailable)
+		case errors.As(err, &tooBig):
+			rep.outcome = bot.OutcomeTooLarge
+			a.done(rep)
+			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+		default:
+			rep.outcome, rep.reason = bot.OutcomeBadRequest, "unreadable body"
+			a.done(rep)
+			http.Error(w, "cannot read request body", http.StatusBadRequest)
+		}
+		return
+	}
+	if !verify(a.pub, sig, ts, body) {
+		rep.outcome, rep.reason = bot.OutcomeUnauthorized, "bad signature"
+		a.done(rep)
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return
 	}
 	in, err := parse(body)
 	if err != nil {
-		a.done(start, "", kindUnknown, bot.OutcomeBadRequest, false)
+		rep.outcome, rep.reason = bot.OutcomeBadRequest, "malformed interaction"
+		a.done(rep)
 		http.Error(w, "malformed interaction", http.StatusBadRequest)
 		return
 	}
-	resp, later, kind, outcome := a.answer(r.Context(), a.rest, in)
-	if outcome == bot.OutcomeBadRequest {
-		a.done(start, in.ChannelID, kind, outcome, false)
+	resp, later := a.answer(r.Context(), a.rest, in, rep)
+	if rep.outcome == bot.OutcomeBadRequest {
+		a.done(rep)
 		http.Error(w, "malformed interaction", http.StatusBadRequest)
 		return
 	}
 	out, err := json.Marshal(resp)
 	if err != nil { // cannot happen: a response is plain data
-		a.log.Error("encode interaction response", "platform", "discord", "err", err)
+		a.log.Error("encode interaction response", "err", err)
 		out = []byte(`{"type":6}`)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(out)
 	if later == nil {
-		a.done(start, in.ChannelID, kind, outcome, false)
+		a.done(rep)
 		return
 	}
 	// Send the deferral before the edit can reach Discord.
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}
-	a.runLater(start, in.ChannelID, kind, later, true)
+	a.runLater(rep, later, true)
 }
 
-// verify reports whether h carries a valid Ed25519 signature by pub of the
-// X-Signature-Timestamp header followed by body. Any missing or malformed
-// header fails.
-func verify(pub ed25519.PublicKey, h http.Header, body []byte) bool {
-	sig, err := hex.DecodeString(h.Get("X-Signature-Ed25519"))
-	ts := h.Get("X-Signature-Timestamp")
-	if err != nil || len(sig) != ed25519.SignatureSize || ts == "" || len(pub) != ed25519.PublicKeySize {
+// Why signature headers are refused before the body is read.
+var (
+	errNoSignature  = errors.New("discord: no well-formed X-Signature-Ed25519")
+	errBadTimestamp = errors.New("discord: X-Signature-Timestamp is not a number of seconds")
+	errStale        = errors.New("discord: X-Signature-Timestamp is more than 5 minutes from now")
+)
+
+// signatureHeaders checks the signature headers of h without the body: an
+// Ed25519 signature in hex, and a timestamp that is a decimal number of
+// Unix seconds within 5 minutes of now. It returns the signature and the
+// timestamp as sent, or errNoSignature, errBadTimestamp or errStale.
+func signatureHeaders(h http.Header, now time.Time) (sig []byte, ts string, err error) {
+	sig, err = hex.DecodeString(h.Get("X-Signature-Ed25519"))
+	if err != nil || len(sig) != ed25519.SignatureSize {
+		return nil, "", errNoSignature
+	}
+	ts = h.Get("X-Signature-Timestamp")
+	if ts == "" || len(ts) > 19 {
+		return nil, "", errBadTimestamp
+	}
+	for _, c := range []byte(ts) {
+		if c < '0' || c > '9' {
+			return nil, "", errBadTimestamp
+		}
+	}
+	secs, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return nil, "", errBadTimestamp
+	}
+	if d := now.Sub(time.Unix(secs, 0)); d > window || d < -window {
+		return nil, "", errStale
+	}
+	return sig, ts, nil
+}
+
+// verify reports whether sig is a valid Ed25519 signature by pub of ts
+// followed by body.
+func verify(pub ed25519.PublicKey, sig []byte, ts string, body []byte) bool {
+	if len(pub) != ed25519.PublicKeySize || len(sig) != ed25519.SignatureSize {
 		return false
 	}
 	msg := make([]byte, 0, len(ts)+len(body))
 	msg = append(append(msg, ts...), body...)
 	return ed25519.Verify(pub, msg, sig)
-}
-
-// parse decodes an interaction. Anything that is not a JSON object of an
-// interaction type this bot knows, with data of the right shape, is an
-// error.
-func parse(body []byte) (in *discordgo.Interaction, err error) {
-	defer func() {
-		// discordgo's decoders are not ours to vouch for: no input may
-		// crash the server.
-		if p := recover(); p != nil {
-			in, err = nil, errMalformed
-		}
-	}()
-	in = new(discordgo.Interaction)
-	if err := json.Unmarshal(body, in); err != nil {
-		return nil, err
-	}
-	switch in.Type {
-	case discordgo.InteractionPing, discordgo.InteractionApplicationCommandAutocomplete:
-		return in, nil
-	case discordgo.InteractionApplicationCommand:
-		if _, ok := in.Data.(discordgo.ApplicationCommandInteractionData); ok {
-			return in, nil
-		}
-	case discordgo.InteractionMessageComponent:
-		if _, ok := in.Data.(discordgo.MessageComponentInteractionData); ok {
-			return in, nil
-		}
-	}
-	return nil, errMalformed
 }

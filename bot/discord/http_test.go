@@ -8,8 +8,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/connect4/connect4/bot"
 )
@@ -18,7 +20,8 @@ func TestSignatures(t *testing.T) {
 	f := newFixture(t, sessionsMemory(), 0)
 	_, otherKey, _ := ed25519.GenerateKey(rand.Reader)
 	ping := []byte(`{"id":"1","application_id":"` + appID + `","type":1,"token":"tok","version":1}`)
-	const ts = "1767225600"
+	now := time.Now().Unix()
+	ts := strconv.FormatInt(now, 10)
 	good := sign(f.priv, ts, ping)
 	without := func(name string) http.Header {
 		h := good.Clone()
@@ -39,7 +42,7 @@ func TestSignatures(t *testing.T) {
 		{"valid", ping, good, http.StatusOK},
 		{"another key", ping, sign(otherKey, ts, ping), http.StatusUnauthorized},
 		{"changed body", bytes.Replace(ping, []byte(`"tok"`), []byte(`"tak"`), 1), good, http.StatusUnauthorized},
-		{"changed timestamp", ping, with("X-Signature-Timestamp", "1767225601"), http.StatusUnauthorized},
+		{"changed timestamp", ping, with("X-Signature-Timestamp", strconv.FormatInt(now+1, 10)), http.StatusUnauthorized},
 		{"no signature", ping, without("X-Signature-Ed25519"), http.StatusUnauthorized},
 		{"no timestamp", ping, without("X-Signature-Timestamp"), http.StatusUnauthorized},
 		{"no headers", ping, http.Header{}, http.StatusUnauthorized},
@@ -69,7 +72,7 @@ func TestSignatures(t *testing.T) {
 
 func TestBadBodies(t *testing.T) {
 	f := newFixture(t, sessionsMemory(), 0)
-	const ts = "1767225600"
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
 	for _, tc := range []struct {
 		name string
 		body string
@@ -96,7 +99,7 @@ func TestBadBodies(t *testing.T) {
 		})
 	}
 	t.Run("oversized", func(t *testing.T) {
-		body := append([]byte(`{"type":1,"x":"`), bytes.Repeat([]byte("a"), maxBody)...)
+		body := append([]byte(`{"type":1,"x":"`), bytes.Repeat([]byte("a"), MaxBody)...)
 		body = append(body, `"}`...)
 		if w := f.do(body, sign(f.priv, ts, body)); w.Code != http.StatusRequestEntityTooLarge {
 			t.Fatalf("POST of %d bytes = %d, want 413", len(body), w.Code)

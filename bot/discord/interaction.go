@@ -1,6 +1,8 @@
 package discord
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"math"
 
@@ -34,21 +36,22 @@ const maxRefLen = 64
 // bot.Command from user to channel, with self as the bot's own user. It
 // returns errMalformed, errForeignButton or errUnknownCommand for
 // interactions it cannot run.
-func command(in *discordgo.Interaction, self match.Player) (bot.Command, error) {
-	var u *discordgo.User
+func command(in *interaction, self match.Player) (bot.Command, error) {
+	var u *user
 	switch {
 	case in.Member != nil && in.Member.User != nil:
 		u = in.Member.User
 	case in.User != nil:
 		u = in.User
 	}
-	if u == nil || u.ID == "" {
+	if u == nil || u.ID == "" || in.Data == nil {
 		return bot.Command{}, errMalformed
 	}
 	cmd := bot.Command{
-		Key:  match.Key{Platform: "discord", Workspace: in.GuildID, Channel: in.ChannelID},
-		User: player(u),
-		Self: self,
+		Key:   match.Key{Platform: Platform, Workspace: in.GuildID, Channel: in.ChannelID},
+		User:  player(u),
+		Self:  self,
+		Nonce: nonce(in.ID),
 	}
 	if cmd.Key.Workspace == "" {
 		cmd.Key.Workspace = dmWorkspace
@@ -56,18 +59,15 @@ func command(in *discordgo.Interaction, self match.Player) (bot.Command, error) 
 	if cmd.Key.Validate() != nil {
 		return bot.Command{}, errMalformed
 	}
-	switch data := in.Data.(type) {
-	case discordgo.ApplicationCommandInteractionData:
-		if in.Type != discordgo.InteractionApplicationCommand {
-			return bot.Command{}, errMalformed
-		}
-		req, err := request(data, self)
+	switch in.Type {
+	case discordgo.InteractionApplicationCommand:
+		req, err := request(in.Data, self)
 		if err != nil {
 			return bot.Command{}, err
 		}
 		cmd.Request = req
-	case discordgo.MessageComponentInteractionData:
-		req, err := bot.ParseAction(data.CustomID)
+	case discordgo.InteractionMessageComponent:
+		req, err := bot.ParseAction(in.Data.CustomID)
 		if err != nil {
 			return bot.Command{}, errForeignButton
 		}
@@ -81,9 +81,27 @@ func command(in *discordgo.Interaction, self match.Player) (bot.Command, error) 
 	return cmd, nil
 }
 
+// maxNonce is the longest bot.Command.Nonce.
+const maxNonce = 128
+
+// nonce is the identity of an interaction, for bot.Command.Nonce: its id
+// (a snowflake, all digits), or for an id of any other form the hex of the
+// first 16 bytes of its sha256.
+func nonce(id string) string {
+	digits := id != "" && len(id) <= maxNonce
+	for _, c := range []byte(id) {
+		digits = digits && '0' <= c && c <= '9'
+	}
+	if digits {
+		return id
+	}
+	sum := sha256.Sum256([]byte(id))
+	return hex.EncodeToString(sum[:16])
+}
+
 // player is the bot's view of a Discord user: the display name where set,
 // else the username.
-func player(u *discordgo.User) match.Player {
+func player(u *user) match.Player {
 	name := u.GlobalName
 	if name == "" {
 		name = u.Username
@@ -92,7 +110,7 @@ func player(u *discordgo.User) match.Player {
 }
 
 // request reads the options of /connect4 (see Commands) into a bot.Request.
-func request(d discordgo.ApplicationCommandInteractionData, self match.Player) (bot.Request, error) {
+func request(d *interactionData, self match.Player) (bot.Request, error) {
 	if d.Name != commandName {
 		return bot.Request{}, errUnknownCommand
 	}
@@ -150,17 +168,17 @@ var simpleSubcommands = map[string]bot.Kind{
 
 // resolvedUser returns the user id from the command's resolved data, or a
 // user with only that id.
-func resolvedUser(r *discordgo.ApplicationCommandInteractionDataResolved, id string) *discordgo.User {
+func resolvedUser(r *resolved, id string) *user {
 	if r != nil {
 		if u := r.Users[id]; u != nil && u.ID == id {
 			return u
 		}
 	}
-	return &discordgo.User{ID: id}
+	return &user{ID: id}
 }
 
-// option returns the option called name, or nil.
-func option(opts []*discordgo.ApplicationCommandInteractionDataOption, name string) *discordgo.ApplicationCommandInteractionDataOption {
+// findOption returns the option called name, or nil.
+func findOption(opts []*option, name string) *option {
 	for _, o := range opts {
 		if o != nil && o.Name == name {
 			return o
@@ -169,10 +187,10 @@ func option(opts []*discordgo.ApplicationCommandInteractionDataOption, name stri
 	return nil
 }
 
-// stringOption returns the string (or user id) value of option name; unlike
-// discordgo's StringValue and UserValue it never panics.
-func stringOption(opts []*discordgo.ApplicationCommandInteractionDataOption, name string) (string, bool) {
-	o := option(opts, name)
+// stringOption returns the string (or user id) value of option name, if
+// it is a non-empty string.
+func stringOption(opts []*option, name string) (string, bool) {
+	o := findOption(opts, name)
 	if o == nil {
 		return "", false
 	}
@@ -184,10 +202,9 @@ func stringOption(opts []*discordgo.ApplicationCommandInteractionDataOption, nam
 // that conversion to int is exact; bot.Service refuses them by range.
 const maxIntOption = 1 << 20
 
-// intOption returns the integer value of option name; unlike discordgo's
-// IntValue it never panics.
-func intOption(opts []*discordgo.ApplicationCommandInteractionDataOption, name string) (int, bool) {
-	o := option(opts, name)
+// intOption returns the integer value of option name, if it is a number.
+func intOption(opts []*option, name string) (int, bool) {
+	o := findOption(opts, name)
 	if o == nil {
 		return 0, false
 	}

@@ -30,111 +30,133 @@ const (
 // arrived over HTTP or the Gateway; s makes the REST calls of a deferred
 // reply. When the command is still running after deferAfter (it may run
 // the AI), the response is a deferral and later is the rest of the work:
-// the caller runs it once the response has been sent. kind and outcome
-// are for Config.Observe and the log; outcome is bot.OutcomeBadRequest for an
-// interaction without a user or channel (resp then apologises, for the
-// Gateway; HTTP answers 400).
-func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *discordgo.Interaction) (resp *discordgo.InteractionResponse, later laterFunc, kind, outcome string) {
+// the caller runs it (with runLater) once the response has been sent. It
+// fills in rep's channel, kind and outcome; the outcome is
+// bot.OutcomeBadRequest for an interaction without a user or channel (resp
+// then apologises, for the Gateway; HTTP answers 400).
+func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interaction, rep *report) (resp *discordgo.InteractionResponse, later laterFunc) {
+	rep.channel = in.ChannelID
 	switch in.Type {
 	case discordgo.InteractionPing:
-		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil, kindPing, bot.OutcomeOK
+		rep.kind, rep.outcome = kindPing, bot.OutcomeOK
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
 	case discordgo.InteractionApplicationCommandAutocomplete:
 		// /connect4 has no autocompleted options.
+		rep.outcome = bot.OutcomeRefused
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}}, nil, kindUnknown, bot.OutcomeRefused
+			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}}, nil
 	}
 	cmd, err := command(in, a.self(s, in))
 	switch {
 	case err == nil:
 	case errors.Is(err, errForeignButton):
-		return note(textForeignButton), nil, kindUnknown, bot.OutcomeRefused
+		rep.outcome, rep.reason = bot.OutcomeRefused, "foreign button"
+		return note(textForeignButton), nil
 	case errors.Is(err, errUnknownCommand):
-		return note(textUnknownCommand + "\n\n" + textHelp), nil, kindUnknown, bot.OutcomeRefused
+		rep.outcome, rep.reason = bot.OutcomeRefused, "unknown command"
+		return note(textUnknownCommand + "\n\n" + textHelp), nil
 	default:
-		return note(bot.ProblemInternal.Sentence()), nil, kindUnknown, bot.OutcomeBadRequest
+		rep.outcome, rep.reason = bot.OutcomeBadRequest, err.Error()
+		return note(bot.ProblemInternal.Sentence()), nil
 	}
-	kind = cmd.Kind.String()
+	rep.kind = cmd.Kind.String()
 	if cmd.Kind == bot.KindHelp || cmd.Kind == bot.KindNone {
-		return note(textHelp), nil, kind, bot.OutcomeOK
+		rep.outcome = bot.OutcomeOK
+		return note(textHelp), nil
 	}
 	fromButton := in.Type == discordgo.InteractionMessageComponent
-
-	if !a.svc.Slow(cmd) {
+	inPlace := func(ctx context.Context) *discordgo.InteractionResponse {
 		ctx, cancel := context.WithTimeout(ctx, handleTimeout)
 		defer cancel()
 		r := a.svc.Handle(ctx, cmd)
-		return response(r, fromButton), nil, kind, r.Outcome()
+		rep.outcome = r.Outcome()
+		return response(r, fromButton)
+	}
+	if !a.svc.Slow(cmd) {
+		return inPlace(ctx), nil
 	}
 
-	// A slow command runs in a goroutine of the Adapter's; if it is done
-	// within deferAfter its reply is the response, otherwise the response
-	// acknowledges it and later delivers the reply.
-	work, cancel := context.WithTimeout(context.WithoutCancel(ctx), workTimeout)
+	// A slow command runs in the background within the adapter's timeout;
+	// if it is done within deferAfter its reply is the response, otherwise
+	// the response acknowledges it and later delivers the reply.
+	deadline := time.Now().Add(a.timeout)
 	replies := make(chan bot.Reply, 1)
-	if !a.spawn(func() { replies <- a.svc.Handle(work, cmd) }) {
-		cancel() // shutting down: answer within the deadline or not at all
-		ctx, cancel := context.WithTimeout(ctx, handleTimeout)
+	if !a.work.goCtx(func(wctx context.Context) {
+		wctx, cancel := context.WithDeadline(wctx, deadline)
 		defer cancel()
-		r := a.svc.Handle(ctx, cmd)
-		return response(r, fromButton), nil, kind, r.Outcome()
+		replies <- a.svc.Handle(wctx, cmd)
+	}) {
+		return inPlace(ctx), nil // shutting down: answer within the deadline or not at all
 	}
 	timer := time.NewTimer(a.deferAfter)
 	defer timer.Stop()
 	select {
 	case r := <-replies:
-		cancel()
-		return response(r, fromButton), nil, kind, r.Outcome()
+		rep.outcome = r.Outcome()
+		return response(r, fromButton), nil
 	case <-timer.C:
 	}
 	resp = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
 	if fromButton {
 		resp.Type = discordgo.InteractionResponseDeferredMessageUpdate
 	}
-	later = func(send bool) string {
-		defer cancel()
+	later = func(ctx context.Context, send bool) string {
 		var r bot.Reply
+		late := time.NewTimer(time.Until(deadline) + lateGrace)
+		defer late.Stop()
 		select {
 		case r = <-replies:
-		case <-work.Done():
-			a.log.Error("deferred command timed out", "platform", "discord", "channel", in.ChannelID, "kind", kind)
-			return bot.OutcomeError
+		case <-late.C:
+			// The store did not honour the deadline: say what the bot
+			// says when the store is unavailable.
+			a.log.Error("deferred command overran its deadline", "channel", in.ChannelID, "kind", rep.kind)
+			r = bot.Reply{Visibility: bot.Ephemeral, Text: bot.ProblemUnavailable.Sentence(), Problem: bot.ProblemUnavailable}
+		case <-ctx.Done():
+			return bot.OutcomeError // Close gave up waiting
 		}
 		if !send {
 			return bot.OutcomeError
 		}
-		if err := deliver(work, s, in, r, fromButton); err != nil {
-			a.log.Error("deliver deferred reply", "platform", "discord", "channel", in.ChannelID, "kind", kind, "err", err)
+		ctx, cancel := context.WithTimeout(ctx, deliverBudget)
+		defer cancel()
+		if err := deliver(ctx, s, in.ref(), r, fromButton); err != nil {
+			a.log.Error("deliver deferred reply", "channel", in.ChannelID, "kind", rep.kind, "err", err)
 			return bot.OutcomeError
 		}
 		return r.Outcome()
 	}
-	return resp, later, kind, bot.OutcomeOK
+	rep.outcome = bot.OutcomeOK
+	return resp, later
 }
 
 // laterFunc waits for a deferred command and, when send is true (the
-// deferral reached Discord), delivers its reply. It returns the
-// interaction's outcome.
-type laterFunc func(send bool) string
+// deferral reached Discord), delivers its reply within deliverBudget of
+// ctx, the work context. It returns the interaction's outcome.
+type laterFunc func(ctx context.Context, send bool) string
 
-// runLater runs later in a goroutine that Close waits for (or at once when
-// closing), then records the interaction.
-func (a *Adapter) runLater(start time.Time, channel, kind string, later laterFunc, send bool) {
-	f := func() { a.done(start, channel, kind, later(send), true) }
-	if !a.spawn(f) {
-		f()
+// runLater runs later in the background (or at once when closing), then
+// records the interaction.
+func (a *Adapter) runLater(rep *report, later laterFunc, send bool) {
+	rep.deferred = true
+	f := func(ctx context.Context) {
+		rep.outcome = later(ctx, send)
+		a.done(rep)
+	}
+	if !a.work.goCtx(f) {
+		f(context.Background()) // every wait in later is bounded
 	}
 }
 
 // self is this application's bot user: the Gateway session's user once it
 // is connected, else the interaction's application id (a bot user's id is
 // its application's id), else Config.ApplicationID.
-func (a *Adapter) self(s *discordgo.Session, in *discordgo.Interaction) match.Player {
+func (a *Adapter) self(s *discordgo.Session, in *interaction) match.Player {
 	if s != nil && s.State != nil {
 		s.State.RLock()
 		u := s.State.User
 		s.State.RUnlock()
 		if u != nil && u.ID != "" {
-			return player(u)
+			return player(fromUser(u))
 		}
 	}
 	if in.AppID != "" {
@@ -233,7 +255,7 @@ func deliverOnce(ctx context.Context, s *discordgo.Session, in *discordgo.Intera
 // buttons (none on a note).
 func layout(r bot.Reply) (string, []discordgo.MessageComponent) {
 	if r.Visibility == bot.Ephemeral {
-		return clip(r.Text), []discordgo.MessageComponent{}
+		return clip(r.Text, maxContent), []discordgo.MessageComponent{}
 	}
 	m := r.Format(render.Unicode())
 	var parts []string
@@ -246,16 +268,16 @@ func layout(r bot.Reply) (string, []discordgo.MessageComponent) {
 	if utf8.RuneCountInString(content) > maxContent {
 		content = m.Fallback // the board in words is shorter than in emoji
 	}
-	return clip(content), components(r.Buttons)
+	return clip(content, maxContent), components(r.Buttons)
 }
 
-// clip shortens s to Discord's content limit.
-func clip(s string) string {
-	if utf8.RuneCountInString(s) <= maxContent {
+// clip cuts s to at most n characters (runes), marking a cut with "…".
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	r := []rune(s)
-	return string(r[:maxContent-1]) + "…"
+	return string(r[:n-1]) + "…"
 }
 
 // components lays out buttons as action rows: the column buttons spread
@@ -268,11 +290,7 @@ func components(buttons []bot.Button) []discordgo.MessageComponent {
 		if b.Value == "" || len(b.Value) > maxCustomID {
 			continue
 		}
-		label := b.Label
-		if utf8.RuneCountInString(label) > maxLabel {
-			label = string([]rune(label)[:maxLabel])
-		}
-		btn := discordgo.Button{Label: label, CustomID: b.Value, Style: buttonStyle(b.Style), Disabled: b.Disabled}
+		btn := discordgo.Button{Label: clip(b.Label, maxLabel), CustomID: b.Value, Style: buttonStyle(b.Style), Disabled: b.Disabled}
 		if b.Column > 0 {
 			cols = append(cols, btn)
 		} else {

@@ -21,10 +21,14 @@ import (
 // Platform is the match.Key platform of Slack channels.
 const Platform = "slack"
 
-// DefaultTimeout bounds the background work of one click (running the
-// command and posting to its response_url) and each call of the default
-// HTTP client.
-const DefaultTimeout = 10 * time.Second
+// DefaultTimeout bounds running the command of one click in the
+// background, so that its answer (the reply, or the store's "try again"
+// sentence) reaches the response_url within Slack's 3 seconds even when the
+// store hangs.
+const DefaultTimeout = 2500 * time.Millisecond
+
+// DefaultMaxBodies is how many request bodies are read at once by default.
+const DefaultMaxBodies = 64
 
 // Deadlines inside Slack's 3-second acknowledgement window.
 const (
@@ -36,6 +40,12 @@ const (
 	// selfRetry is how long to wait before asking auth.test again after it
 	// failed.
 	selfRetry = time.Minute
+	// postBudget bounds one response_url post, in a context of its own so
+	// that a command that used up its time can still say so.
+	postBudget = 2 * time.Second
+	// clientTimeout is the timeout of the default HTTP client; every call
+	// also has a shorter context deadline.
+	clientTimeout = 10 * time.Second
 )
 
 // Config configures an Adapter. Only the cmd package reads the environment;
@@ -53,11 +63,18 @@ type Config struct {
 	// APIURL (SLACK_API_URL) is the Web API base URL; "" means Slack's.
 	APIURL string
 	// HTTPClient makes every outgoing call (Web API, response_url); nil
-	// means a client with Timeout.
+	// means a client with a 10 s timeout.
 	HTTPClient *http.Client
-	// Timeout bounds the background work of one click; 0 means
+	// Timeout bounds running the command of one click in the background
+	// (the response_url post then gets 2 s of its own); 0 means
 	// DefaultTimeout.
 	Timeout time.Duration
+	// MaxBodies is how many request bodies are read at once; beyond it a
+	// request is answered 503 with Retry-After: 1 before its body is read.
+	// At most half of them may be large (over 32 KiB declared, or of
+	// unknown length), so that stalled large uploads cannot crowd out real
+	// interactions, which are a few KiB. 0 means DefaultMaxBodies.
+	MaxBodies int
 	// Observe, when set, is called once per request with the command kind
 	// (bot.Kind.String(), or "unknown"), the outcome ("ok", "refused",
 	// "error", "unauthorized", "bad_request", "too_large") and the time from
@@ -79,21 +96,18 @@ var _ webAPI = (*slackapi.Client)(nil)
 type Adapter struct {
 	svc     *bot.Service
 	cfg     Config
-	log     *slog.Logger
+	log     *slog.Logger // with platform=slack
 	httpc   *http.Client
 	api     webAPI // nil without a bot token
 	apiURL  string
 	timeout time.Duration
+	work    *work
+	bodies  *bodySlots
 
 	selfMu    sync.Mutex
 	self      match.Player
-	selfRetry time.Time // no auth.test before this time after a failure
-
-	mu      sync.Mutex
-	closing bool
-	running int           // background tasks in flight
-	idle    chan struct{} // closed when running drops to 0
-	abort   chan struct{} // closed when Close gives up waiting
+	selfRetry time.Time     // no auth.test before this time after a failure
+	selfCall  chan struct{} // non-nil while auth.test runs; closed when it is done
 }
 
 // New returns an Adapter for svc. It checks cfg and returns every problem
@@ -129,19 +143,25 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	if cfg.Timeout < 0 {
 		errs = append(errs, fmt.Errorf("slack: negative timeout %v", cfg.Timeout))
 	}
+	if cfg.MaxBodies < 0 {
+		errs = append(errs, fmt.Errorf("slack: negative MaxBodies %d", cfg.MaxBodies))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	if log == nil {
 		log = slog.Default()
 	}
-	a := &Adapter{svc: svc, cfg: cfg, log: log, httpc: cfg.HTTPClient, apiURL: apiURL,
-		timeout: cfg.Timeout, abort: make(chan struct{})}
+	if cfg.MaxBodies == 0 {
+		cfg.MaxBodies = DefaultMaxBodies
+	}
+	a := &Adapter{svc: svc, cfg: cfg, log: log.With("platform", Platform), httpc: cfg.HTTPClient, apiURL: apiURL,
+		timeout: cfg.Timeout, work: newWork(), bodies: newBodySlots(cfg.MaxBodies)}
 	if a.timeout == 0 {
 		a.timeout = DefaultTimeout
 	}
 	if a.httpc == nil {
-		a.httpc = &http.Client{Timeout: a.timeout}
+		a.httpc = &http.Client{Timeout: clientTimeout}
 	}
 	if cfg.BotToken != "" {
 		a.api = a.client()
@@ -182,29 +202,58 @@ func (a *Adapter) client() *slackapi.Client {
 // selfPlayer returns this bot's own user, asking auth.test the first time
 // (and again at most once a minute after a failure). Without a bot token,
 // or while auth.test fails, it returns the zero Player: challenges of the
-// bot then cannot start an AI game, and nothing else changes.
+// bot then cannot start an AI game, and nothing else changes. No lock is
+// held during the call: one lookup runs in the background and every caller
+// waits for it at most until its own ctx is done.
 func (a *Adapter) selfPlayer(ctx context.Context) match.Player {
 	if a.api == nil {
 		return match.Player{}
 	}
 	a.selfMu.Lock()
-	defer a.selfMu.Unlock()
 	if a.self.ID != "" || time.Now().Before(a.selfRetry) {
+		defer a.selfMu.Unlock()
 		return a.self
 	}
+	if a.selfCall == nil {
+		call := make(chan struct{})
+		if !a.work.goCtx(func(ctx context.Context) { a.lookupSelf(ctx, call) }) {
+			a.selfMu.Unlock()
+			return match.Player{} // shutting down
+		}
+		a.selfCall = call
+	}
+	call := a.selfCall
+	a.selfMu.Unlock()
+	select {
+	case <-call:
+	case <-ctx.Done():
+	}
+	a.selfMu.Lock()
+	defer a.selfMu.Unlock()
+	return a.self
+}
+
+// lookupSelf asks auth.test for this bot's user, records the answer (or
+// when to ask again) and closes call.
+func (a *Adapter) lookupSelf(ctx context.Context, call chan struct{}) {
 	ctx, cancel := context.WithTimeout(ctx, lookupBudget)
 	defer cancel()
 	resp, err := a.api.AuthTestContext(ctx)
-	if err != nil || resp.UserID == "" {
-		if err == nil {
-			err = errors.New("no user_id in the answer")
-		}
-		a.selfRetry = time.Now().Add(selfRetry)
-		a.log.Warn("slack auth.test failed; continuing without the bot's user id", "platform", Platform, "err", err)
-		return match.Player{}
+	if err == nil && resp.UserID == "" {
+		err = errors.New("no user_id in the answer")
 	}
-	a.self = match.Player{ID: resp.UserID, Name: resp.User}
-	return a.self
+	if err != nil {
+		a.log.Warn("slack auth.test failed; continuing without the bot's user id", "err", err)
+	}
+	a.selfMu.Lock()
+	defer a.selfMu.Unlock()
+	if err != nil {
+		a.selfRetry = time.Now().Add(selfRetry)
+	} else {
+		a.self = match.Player{ID: resp.UserID, Name: resp.User}
+	}
+	a.selfCall = nil
+	close(call)
 }
 
 // isBot reports whether Slack marks user id as a bot or app user. It
@@ -220,70 +269,10 @@ func (a *Adapter) isBot(ctx context.Context, id string) bool {
 	defer cancel()
 	u, err := a.api.GetUserInfoContext(ctx, id)
 	if err != nil {
-		a.log.Warn("slack users.info failed; treating the user as a person", "platform", Platform, "err", err)
+		a.log.Warn("slack users.info failed; treating the user as a person", "err", err)
 		return false
 	}
 	return u.IsBot || u.IsAppUser
-}
-
-// spawn runs f in the background with a context bounded by the adapter's
-// timeout and cancelled if Close gives up waiting. It returns false, and
-// runs nothing, once Close has begun.
-func (a *Adapter) spawn(f func(ctx context.Context)) bool {
-	a.mu.Lock()
-	if a.closing {
-		a.mu.Unlock()
-		return false
-	}
-	if a.running == 0 {
-		a.idle = make(chan struct{})
-	}
-	a.running++
-	a.mu.Unlock()
-	go func() {
-		defer a.taskDone()
-		ctx, cancel := context.WithTimeout(context.Background(), a.timeout)
-		defer cancel()
-		stop := make(chan struct{})
-		defer close(stop)
-		go func() {
-			select {
-			case <-a.abort:
-				cancel()
-			case <-stop:
-			}
-		}()
-		f(ctx)
-	}()
-	return true
-}
-
-func (a *Adapter) taskDone() {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.running--
-	if a.running == 0 {
-		close(a.idle)
-	}
-}
-
-// Wait blocks until no background work is in flight, or ctx is done
-// (returning ctx.Err()). Work started while it waits is waited for too.
-func (a *Adapter) Wait(ctx context.Context) error {
-	for {
-		a.mu.Lock()
-		if a.running == 0 {
-			a.mu.Unlock()
-			return nil
-		}
-		idle := a.idle
-		a.mu.Unlock()
-		select {
-		case <-idle:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
 }
 
 // Close stops taking new background work (later clicks are acknowledged
@@ -292,20 +281,5 @@ func (a *Adapter) Wait(ctx context.Context) error {
 // ctx.Err(). Call it after the HTTP server and RunSocketMode have stopped.
 // Closing twice is harmless.
 func (a *Adapter) Close(ctx context.Context) error {
-	a.mu.Lock()
-	a.closing = true
-	a.mu.Unlock()
-	err := a.Wait(ctx)
-	if err == nil {
-		return nil
-	}
-	a.mu.Lock()
-	select {
-	case <-a.abort:
-	default:
-		close(a.abort)
-	}
-	a.mu.Unlock()
-	_ = a.Wait(context.Background()) // the cancelled tasks return promptly
-	return err
+	return a.work.close(ctx)
 }

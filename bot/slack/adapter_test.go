@@ -3,8 +3,12 @@ package slack
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -102,7 +106,7 @@ func TestCloseWaitsForClicks(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
-	if err := e.a.Wait(ctx); !errors.Is(err, context.DeadlineExceeded) {
+	if err := e.a.work.wait(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Wait with the post held = %v, want a deadline", err)
 	}
 	ctx, cancel = context.WithTimeout(t.Context(), 100*time.Millisecond)
@@ -136,5 +140,57 @@ func TestCloseIdle(t *testing.T) {
 	defer cancel()
 	if err := e.a.Close(ctx); err != nil {
 		t.Fatalf("Close = %v", err)
+	}
+}
+
+// TestSelfLookupHoldsNoLock checks that while auth.test hangs, callers
+// wait only as long as their own context allows (the lookup holds no lock
+// that stalls them), that one lookup serves them all, and that its answer
+// is kept.
+func TestSelfLookupHoldsNoLock(t *testing.T) {
+	release := make(chan struct{})
+	var calls atomic.Int32
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/auth.test" {
+			http.NotFound(w, r)
+			return
+		}
+		calls.Add(1)
+		<-release
+		fmt.Fprintf(w, `{"ok":true,"user_id":%q,"user":"connect4"}`, botUserID)
+	}))
+	t.Cleanup(api.Close)
+	t.Cleanup(func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	})
+	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{APIURL: api.URL + "/"})
+	var wg sync.WaitGroup
+	for range 5 {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			if got := e.a.selfPlayer(ctx); got.ID != "" {
+				t.Errorf("selfPlayer while auth.test hangs = %+v, want none", got)
+			}
+			if d := time.Since(start); d > 500*time.Millisecond {
+				t.Errorf("selfPlayer with a 50ms context took %v while auth.test hangs", d)
+			}
+		})
+	}
+	wg.Wait()
+	close(release)
+	if got := e.a.selfPlayer(t.Context()); got.ID != botUserID {
+		t.Fatalf("selfPlayer after auth.test answered = %+v, want %s", got, botUserID)
+	}
+	if got := e.a.selfPlayer(t.Context()); got.ID != botUserID {
+		t.Fatalf("selfPlayer again = %+v, want %s", got, botUserID)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("auth.test called %d times, want once", n)
 	}
 }

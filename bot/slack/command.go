@@ -17,18 +17,19 @@ var errBadRequest = errors.New("slack: malformed request")
 
 // command runs a slash command and returns the message to answer with, in
 // the HTTP response body or the Socket Mode ack: in_channel for public
-// replies, ephemeral for the rest. It returns nil and errBadRequest for a
-// command without a team, channel or user. It fills in rep.
-func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, rep *report) (*slackapi.WebhookMessage, error) {
+// replies, ephemeral for the rest. nonce identifies the request (see
+// bot.Command.Nonce). It returns nil and errBadRequest for a command
+// without a team, channel or user. It fills in rep.
+func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce string, rep *report) (*slackapi.WebhookMessage, error) {
 	rep.channel = sc.ChannelID
-	key := match.Key{Platform: Platform, Workspace: sc.TeamID, Channel: sc.ChannelID}
-	if key.Validate() != nil || sc.UserID == "" {
+	cmd, err := slashCommand(sc, nonce)
+	if err != nil {
 		rep.outcome, rep.reason = bot.OutcomeBadRequest, "command without a valid team, channel or user"
-		return nil, errBadRequest
+		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, commandBudget)
 	defer cancel()
-	cmd := bot.Command{Key: key, User: match.Player{ID: sc.UserID, Name: sc.UserName}, Self: a.selfPlayer(ctx)}
+	cmd.Self = a.selfPlayer(ctx)
 	var reply bot.Reply
 	req, err := bot.ParseText(sc.Text)
 	if err != nil {
@@ -54,4 +55,15 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, rep *re
 		msg.ResponseType = inChannel
 	}
 	return msg, nil
+}
+
+// slashCommand is the command of sc, without its request or Self, with
+// nonce as its Nonce; errBadRequest for a command without a valid team,
+// channel or user.
+func slashCommand(sc slackapi.SlashCommand, nonce string) (bot.Command, error) {
+	key := match.Key{Platform: Platform, Workspace: sc.TeamID, Channel: sc.ChannelID}
+	if key.Validate() != nil || sc.UserID == "" {
+		return bot.Command{}, errBadRequest
+	}
+	return bot.Command{Key: key, User: match.Player{ID: sc.UserID, Name: sc.UserName}, Nonce: nonce}, nil
 }

@@ -2,6 +2,8 @@ package slack
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -12,17 +14,13 @@ import (
 	"github.com/connect4/connect4/bot"
 )
 
-// MaxBody is the largest request body accepted, in bytes; larger ones get
-// 413.
-const MaxBody = 1 << 20
-
 // Register mounts POST /slack/commands (slash commands) and POST
 // /slack/interactions (button clicks) on mux. Every request is verified
 // with the signing secret before anything in it is parsed. Without a
 // signing secret it mounts nothing.
 func (a *Adapter) Register(mux *http.ServeMux) {
 	if a.cfg.SigningSecret == "" {
-		a.log.Info("slack: no signing secret, HTTP endpoints not mounted", "platform", Platform)
+		a.log.Info("slack: no signing secret, HTTP endpoints not mounted")
 		return
 	}
 	mux.HandleFunc("POST /slack/commands", a.serveCommand)
@@ -32,7 +30,8 @@ func (a *Adapter) Register(mux *http.ServeMux) {
 // serveCommand answers a slash command in the response body.
 func (a *Adapter) serveCommand(w http.ResponseWriter, r *http.Request) {
 	rep := newReport("http", "command")
-	if !a.verified(w, r, rep) {
+	nonce, ok := a.verified(w, r, rep)
+	if !ok {
 		return
 	}
 	sc, err := slackapi.SlashCommandParse(r)
@@ -40,7 +39,7 @@ func (a *Adapter) serveCommand(w http.ResponseWriter, r *http.Request) {
 		a.badRequest(w, rep, "unreadable form")
 		return
 	}
-	msg, err := a.command(r.Context(), sc, rep)
+	msg, err := a.command(r.Context(), sc, nonce, rep)
 	if err != nil {
 		http.Error(w, "bad request", http.StatusBadRequest)
 		a.done(rep)
@@ -49,7 +48,7 @@ func (a *Adapter) serveCommand(w http.ResponseWriter, r *http.Request) {
 	if msg != nil {
 		w.Header().Set("Content-Type", "application/json")
 		if err := json.NewEncoder(w).Encode(msg); err != nil {
-			a.log.Warn("slack: writing the command response failed", "platform", Platform, "err", err)
+			a.log.Warn("slack: writing the command response failed", "err", err)
 		}
 	}
 	a.done(rep)
@@ -59,7 +58,8 @@ func (a *Adapter) serveCommand(w http.ResponseWriter, r *http.Request) {
 // the background.
 func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 	rep := newReport("http", "click")
-	if !a.verified(w, r, rep) {
+	nonce, ok := a.verified(w, r, rep)
+	if !ok {
 		return
 	}
 	ic, err := slackapi.InteractionCallbackParse(r)
@@ -67,39 +67,77 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		a.badRequest(w, rep, "unreadable payload")
 		return
 	}
-	if err := a.interact(ic, rep); err != nil {
+	if err := a.interact(ic, nonce, rep); err != nil {
 		http.Error(w, "bad request", http.StatusBadRequest)
 		return
 	}
 	w.WriteHeader(http.StatusOK)
 }
 
-// verified reads the body (at most MaxBody bytes) and checks its Slack
-// signature. On success it puts the body back for the form parsers and
-// returns true; otherwise it has answered 413 or 401 (or 400 for an
-// unreadable body), logged the request and returns false.
-func (a *Adapter) verified(w http.ResponseWriter, r *http.Request, rep *report) bool {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+// verified checks the request's Slack signature. Requests without the
+// signature headers, with a malformed signature or with a timestamp
+// outside the 5-minute window are answered 401 before the body is read;
+// when every body slot is taken the answer is 503 with Retry-After: 1.
+// Otherwise it reads the body (at most MaxBody bytes, else 413) and checks
+// the signature of it. On success it puts the body back for the form
+// parsers and returns the request's nonce (see requestNonce) and true;
+// otherwise it has answered, logged the request and returns false.
+func (a *Adapter) verified(w http.ResponseWriter, r *http.Request, rep *report) (string, bool) {
+	sv, err := slackapi.NewSecretsVerifier(r.Header, a.cfg.SigningSecret) // headers and window
+	if err != nil {
+		a.unauthorized(w, rep, err)
+		return "", false
+	}
+	body, err := a.readBody(w, r)
 	if err != nil {
 		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
+		switch {
+		case errors.Is(err, errBusy):
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "busy, try again", http.StatusServiceUnavailable)
+			rep.outcome, rep.reason = bot.OutcomeError, "too many bodies in flight"
+			a.done(rep)
+		case errors.As(err, &tooBig):
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 			rep.outcome = bot.OutcomeTooLarge
 			a.done(rep)
-			return false
+		default:
+			a.badRequest(w, rep, "unreadable body")
 		}
-		a.badRequest(w, rep, "unreadable body")
-		return false
+		return "", false
 	}
-	if err := verify(r.Header, body, a.cfg.SigningSecret); err != nil {
-		http.Error(w, "unauthorized", http.StatusUnauthorized)
-		rep.outcome, rep.reason = bot.OutcomeUnauthorized, err.Error()
-		a.done(rep)
-		return false
+	if _, err := sv.Write(body); err != nil {
+		a.unauthorized(w, rep, err)
+		return "", false
+	}
+	if err := sv.Ensure(); err != nil {
+		a.unauthorized(w, rep, err)
+		return "", false
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	return true
+	return requestNonce(r.Header), true
 }
+
+func (a *Adapter) unauthorized(w http.ResponseWriter, rep *report, err error) {
+	http.Error(w, "unauthorized", http.StatusUnauthorized)
+	rep.outcome, rep.reason = bot.OutcomeUnauthorized, err.Error()
+	a.done(rep)
+}
+
+// requestNonce is the identity of a signed HTTP request, for
+// bot.Command.Nonce: the hex of the first 16 bytes of
+// sha256(timestamp + ":" + signature). A replayed request has the same
+// one; Slack's retries of a request are signed anew.
+func requestNonce(h http.Header) string {
+	sum := sha256.Sum256([]byte(h.Get(headerTimestamp) + ":" + h.Get(headerSignature)))
+	return hex.EncodeToString(sum[:16])
+}
+
+// The signature headers of a Slack request.
+const (
+	headerTimestamp = "X-Slack-Request-Timestamp"
+	headerSignature = "X-Slack-Signature"
+)
 
 // verify checks Slack's v0 signature of body (HMAC-SHA256 of
 // "v0:<timestamp>:<body>", compared in constant time) and that the

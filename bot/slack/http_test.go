@@ -172,8 +172,8 @@ func TestMalformed(t *testing.T) {
 		{"click: oversized value", "/slack/interactions", func(e *env) []byte {
 			return e.clickPayload("UA", "c4_0", "c4:drop:"+strings.Repeat("g", 5000)+":0:0")
 		}, 200, true, bot.OutcomeRefused},
-		{"command: over 1 MiB", "/slack/commands", func(*env) []byte { return commandBody("UA", strings.Repeat("x", MaxBody)) }, 413, false, bot.OutcomeTooLarge},
-		{"click: over 1 MiB", "/slack/interactions", func(e *env) []byte {
+		{"command: over MaxBody", "/slack/commands", func(*env) []byte { return commandBody("UA", strings.Repeat("x", MaxBody)) }, 413, false, bot.OutcomeTooLarge},
+		{"click: over MaxBody", "/slack/interactions", func(e *env) []byte {
 			return e.clickPayload("UA", "c4_0", strings.Repeat("x", MaxBody))
 		}, 413, false, bot.OutcomeTooLarge},
 	}

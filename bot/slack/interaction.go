@@ -14,10 +14,6 @@ import (
 	"github.com/connect4/connect4/bot"
 )
 
-// notMine is told to someone who clicks a button the bot did not draw (or
-// whose value was tampered with).
-const notMine = "That button isn't one of mine, so it did nothing."
-
 // errForeign marks a click on a button the bot did not draw: it is answered
 // with an ephemeral note.
 var errForeign = errors.New("slack: not one of our buttons")
@@ -28,12 +24,13 @@ type click struct {
 	responseURL string
 }
 
-// parseClick checks a block_actions callback and returns the click.
+// parseClick checks a block_actions callback and returns the click, with
+// nonce as its command's Nonce.
 // Callbacks that lack a team, channel, user, action or usable response_url
 // (or are of another type) return an error wrapping errBadRequest; clicks
 // on buttons the bot did not draw return the click (without a request)
 // and an error wrapping errForeign.
-func parseClick(ic slackapi.InteractionCallback) (click, error) {
+func parseClick(ic slackapi.InteractionCallback, nonce string) (click, error) {
 	if ic.Type != slackapi.InteractionTypeBlockActions {
 		return click{}, fmt.Errorf("%w: interaction type %q", errBadRequest, ic.Type)
 	}
@@ -45,6 +42,7 @@ func parseClick(ic slackapi.InteractionCallback) (click, error) {
 		Key:     match.Key{Platform: Platform, Workspace: ic.Team.ID, Channel: channel},
 		User:    match.Player{ID: ic.User.ID, Name: ic.User.Name},
 		Message: match.MessageRef{Channel: channel, Timestamp: ic.Container.MessageTs},
+		Nonce:   nonce,
 	}, responseURL: ic.ResponseURL}
 	switch {
 	case c.cmd.Key.Validate() != nil:
@@ -76,12 +74,16 @@ func webURL(s string) bool {
 
 // interact handles a button click: it checks the callback and starts the
 // background work that runs the command and posts the reply to the click's
-// response_url. It returns errBadRequest (wrapped) for a malformed
-// callback, which gets no reply; the caller has already acknowledged, or
-// will answer 400. It owns rep from here on: rep is finished when the
-// work is.
-func (a *Adapter) interact(ic slackapi.InteractionCallback, rep *report) error {
-	c, err := parseClick(ic)
+// response_url. nonce identifies the request (see bot.Command.Nonce). It
+// returns errBadRequest (wrapped) for a malformed callback, which gets no
+// reply; the caller has already acknowledged, or will answer 400. It owns
+// rep from here on: rep is finished when the work is.
+//
+// The command runs within the adapter's timeout; the post gets a context
+// of its own (postBudget), so that a command that ran out of time (a hung
+// store) still delivers the bot's "try again" sentence.
+func (a *Adapter) interact(ic slackapi.InteractionCallback, nonce string, rep *report) error {
+	c, err := parseClick(ic, nonce)
 	rep.channel = c.cmd.Key.Channel
 	if errors.Is(err, errBadRequest) {
 		rep.outcome, rep.reason = bot.OutcomeBadRequest, err.Error()
@@ -91,18 +93,17 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback, rep *report) error {
 	if err == nil {
 		rep.kind = c.cmd.Kind.String()
 	}
-	started := a.spawn(func(ctx context.Context) {
+	started := a.work.goCtx(func(wctx context.Context) {
 		defer a.done(rep)
 		if err != nil { // a foreign button: say so, privately
 			rep.outcome, rep.reason = bot.OutcomeRefused, "foreign button"
-			msg := &slackapi.WebhookMessage{Text: notMine, ResponseType: ephemeral}
-			if perr := a.post(ctx, c.responseURL, msg); perr != nil {
+			msg := &slackapi.WebhookMessage{Text: textForeignButton, ResponseType: ephemeral}
+			if perr := a.post(wctx, c.responseURL, msg); perr != nil {
 				rep.outcome = bot.OutcomeError
 			}
 			return
 		}
-		c.cmd.Self = a.selfPlayer(ctx)
-		reply := a.svc.Handle(ctx, c.cmd)
+		reply := a.run(wctx, c.cmd)
 		rep.outcome = reply.Outcome()
 		if reply.Visibility == bot.VisibilityNone {
 			return
@@ -116,7 +117,7 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback, rep *report) error {
 		default:
 			msg.ResponseType = ephemeral
 		}
-		if perr := a.post(ctx, c.responseURL, msg); perr != nil {
+		if perr := a.post(wctx, c.responseURL, msg); perr != nil {
 			rep.outcome = bot.OutcomeError
 		}
 	})
@@ -127,16 +128,27 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback, rep *report) error {
 	return nil
 }
 
-// post sends msg to a response_url. Failures are logged (without the URL,
-// which is a credential for the message) and returned.
+// run runs a click's command within the adapter's timeout.
+func (a *Adapter) run(ctx context.Context, cmd bot.Command) bot.Reply {
+	ctx, cancel := context.WithTimeout(ctx, a.timeout)
+	defer cancel()
+	cmd.Self = a.selfPlayer(ctx)
+	return a.svc.Handle(ctx, cmd)
+}
+
+// post sends msg to a response_url within postBudget of ctx, the work
+// context. Failures are logged (without the URL, which is a credential for
+// the message) and returned.
 func (a *Adapter) post(ctx context.Context, responseURL string, msg *slackapi.WebhookMessage) error {
+	ctx, cancel := context.WithTimeout(ctx, postBudget)
+	defer cancel()
 	err := slackapi.PostWebhookCustomHTTPContext(ctx, responseURL, a.httpc, msg)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err // url.Error's text carries the URL
 		}
-		a.log.Error("slack response_url post failed", "platform", Platform, "err", err)
+		a.log.Error("slack response_url post failed", "err", err)
 	}
 	return err
 }

@@ -26,7 +26,7 @@ func parsePayload(payload string) (click, error) {
 	if err != nil {
 		return click{}, errBadRequest
 	}
-	return parseClick(ic)
+	return parseClick(ic, testNonce)
 }
 
 func TestParseClick(t *testing.T) {

@@ -30,6 +30,10 @@ const actionPrefix = "c4_"
 // fallbackText is the notification text when a reply has none.
 const fallbackText = "Connect Four"
 
+// textForeignButton is told to someone who clicks a button the bot did not
+// draw (or whose value was tampered with).
+const textForeignButton = "That button isn't one of mine, so it did nothing."
+
 // message lays r out as a Slack message: Block Kit blocks and the plain
 // text fallback. The caller sets how it is delivered (response type,
 // replace_original).

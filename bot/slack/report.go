@@ -34,7 +34,7 @@ func (a *Adapter) done(rep *report) {
 	if rep.outcome == bot.OutcomeUnauthorized {
 		level = slog.LevelWarn
 	}
-	attrs := []any{"platform", Platform, "via", rep.via, "request", rep.what,
+	attrs := []any{"via", rep.via, "request", rep.what,
 		"channel", rep.channel, "kind", rep.kind, "outcome", rep.outcome, "duration", elapsed}
 	if rep.reason != "" {
 		attrs = append(attrs, "reason", rep.reason)

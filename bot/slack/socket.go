@@ -2,6 +2,8 @@ package slack
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -61,23 +63,24 @@ func (a *Adapter) RunSocketMode(ctx context.Context) error {
 func (a *Adapter) dispatch(ctx context.Context, ack acker, evt socketmode.Event) {
 	switch evt.Type {
 	case socketmode.EventTypeConnecting:
-		a.log.Info("slack socket mode connecting", "platform", Platform)
+		a.log.Info("slack socket mode connecting")
 		return
 	case socketmode.EventTypeConnected:
-		a.log.Info("slack socket mode connected", "platform", Platform)
+		a.log.Info("slack socket mode connected")
 		return
 	case socketmode.EventTypeConnectionError, socketmode.EventTypeIncomingError,
 		socketmode.EventTypeErrorBadMessage, socketmode.EventTypeErrorWriteFailed:
-		a.log.Warn("slack socket mode trouble", "platform", Platform, "event", string(evt.Type))
+		a.log.Warn("slack socket mode trouble", "event", string(evt.Type))
 		return
 	case socketmode.EventTypeInvalidAuth:
-		a.log.Error("slack socket mode: the app token was refused", "platform", Platform)
+		a.log.Error("slack socket mode: the app token was refused")
 		return
 	}
 	if evt.Request == nil || evt.Request.EnvelopeID == "" {
 		return // hello, disconnect: handled by the client
 	}
 	envelope := evt.Request.EnvelopeID
+	nonce := envelopeNonce(envelope)
 	switch evt.Type {
 	case socketmode.EventTypeSlashCommand:
 		rep := newReport("socket", "command")
@@ -88,13 +91,15 @@ func (a *Adapter) dispatch(ctx context.Context, ack acker, evt socketmode.Event)
 			a.done(rep)
 			return
 		}
-		if !a.spawn(func(ctx context.Context) {
-			msg, _ := a.command(ctx, sc, rep)
+		if !a.work.goCtx(func(wctx context.Context) {
+			msg, _ := a.command(wctx, sc, nonce, rep)
 			var payload any
 			if msg != nil {
 				payload = msg
 			}
-			if err := a.ack(ctx, ack, envelope, payload); err != nil {
+			// The ack has a budget of its own: the command may have used
+			// all of its time.
+			if err := a.ack(wctx, ack, envelope, payload); err != nil {
 				rep.outcome = bot.OutcomeError
 			}
 			a.done(rep)
@@ -112,7 +117,7 @@ func (a *Adapter) dispatch(ctx context.Context, ack acker, evt socketmode.Event)
 			a.done(rep)
 			return
 		}
-		_ = a.interact(ic, rep) // a malformed click is logged; there is nobody to answer
+		_ = a.interact(ic, nonce, rep) // a malformed click is logged; there is nobody to answer
 	default:
 		a.ack(ctx, ack, envelope, nil) // events we did not subscribe to
 	}
@@ -125,7 +130,35 @@ func (a *Adapter) ack(ctx context.Context, ack acker, envelope string, payload a
 	defer cancel()
 	err := ack.AckCtx(ctx, envelope, payload)
 	if err != nil {
-		a.log.Warn("slack socket mode ack failed", "platform", Platform, "err", err)
+		a.log.Warn("slack socket mode ack failed", "err", err)
 	}
 	return err
+}
+
+// maxNonce is the longest bot.Command.Nonce.
+const maxNonce = 128
+
+// envelopeNonce is the identity of a Socket Mode envelope, for
+// bot.Command.Nonce: its envelope_id when that is at most 128 URL-safe
+// characters (Slack sends UUIDs), else the hex of the first 16 bytes of its
+// sha256.
+func envelopeNonce(id string) string {
+	if len(id) <= maxNonce && urlSafe(id) {
+		return id
+	}
+	sum := sha256.Sum256([]byte(id))
+	return hex.EncodeToString(sum[:16])
+}
+
+// urlSafe reports whether s is non-empty and made only of the characters
+// of base64url: letters, digits, '-' and '_'.
+func urlSafe(s string) bool {
+	for _, c := range []byte(s) {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_':
+		default:
+			return false
+		}
+	}
+	return s != ""
 }

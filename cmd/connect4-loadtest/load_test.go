@@ -68,7 +68,7 @@ func newTarget(t *testing.T, st bot.Store, pub ed25519.PublicKey) *target {
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() {
 		srv.Close()
-		a.Close()
+		_ = a.Close(context.Background())
 	})
 	tg.URL = srv.URL
 	return tg

@@ -192,7 +192,7 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 			set.background(ctx, log, "discord gateway", a.RunGateway)
 			log.Info("discord: connecting to the Gateway")
 		}
-		set.stops = append(set.stops, func(context.Context) { a.Close() })
+		set.stops = append(set.stops, func(ctx context.Context) { _ = a.Close(ctx) })
 	}
 	return set, nil
 }

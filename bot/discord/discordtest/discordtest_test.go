@@ -1,6 +1,7 @@
 package discordtest_test
 
 import (
+	"context"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
@@ -40,7 +41,7 @@ func server(t *testing.T) *discordtest.Client {
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() {
 		srv.Close()
-		a.Close()
+		_ = a.Close(context.Background())
 	})
 	return &discordtest.Client{URL: srv.URL + discord.InteractionsPath, Signer: discordtest.Signer{Key: priv}}
 }

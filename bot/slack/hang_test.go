@@ -1,0 +1,89 @@
+package slack
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/sessions/storetest"
+)
+
+// hungStore is a store whose every call blocks until its context is done.
+type hungStore = storetest.Hung
+
+var _ bot.Store = hungStore{}
+
+// problemLines counts the log lines at Warn or above.
+func problemLines(logs string) int {
+	return strings.Count(logs, "level=WARN") + strings.Count(logs, "level=ERROR")
+}
+
+// TestHungStoreAnswered checks that with a store that never answers, slash
+// commands, clicks and moves over HTTP and Socket Mode all get the bot's
+// "try again" sentence within Slack's 3 seconds, with one log line each
+// at Warn or above.
+func TestHungStoreAnswered(t *testing.T) {
+	sentence := bot.ProblemUnavailable.Sentence()
+	tests := []struct {
+		name string
+		// run sends one request and returns what the person is shown.
+		run func(t *testing.T, e *env) posted
+	}{
+		{"http command", func(t *testing.T, e *env) posted { return e.slash("UA", "board") }},
+		{"http click", func(t *testing.T, e *env) posted {
+			return e.only(e.clickRaw(e.clickPayload("UB", "c4_0", "c4:accept:g1:0:0")))
+		}},
+		{"http move", func(t *testing.T, e *env) posted {
+			return e.only(e.clickRaw(e.clickPayload("UA", "c4_3", "c4:drop:g1:2:3")))
+		}},
+		{"socket command", func(t *testing.T, e *env) posted {
+			f := &fakeAcker{}
+			e.a.dispatch(t.Context(), f, slashEvent("env-1", "UA", "leaderboard"))
+			e.wait()
+			acks := f.all()
+			if len(acks) != 1 {
+				t.Fatalf("acks %+v, want one", acks)
+			}
+			return payloadOf(t, acks[0])
+		}},
+		{"socket move", func(t *testing.T, e *env) posted {
+			e.a.dispatch(t.Context(), &fakeAcker{}, clickEvent(t, e, "env-2", "UA", "c4_3", "c4:drop:g1:2:3"))
+			e.wait()
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			return e.only(http.StatusOK, e.received)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, hungStore{}, Config{AppToken: "xapp-1-test"})
+			e.a.selfPlayer(t.Context()) // learn the bot's id before the clock starts
+			before := problemLines(e.logs.String())
+			start := time.Now()
+			got := tt.run(t, e)
+			elapsed := time.Since(start)
+			if elapsed > 3*time.Second {
+				t.Errorf("answered after %v, want within 3s", elapsed)
+			}
+			if !strings.Contains(got.Text, sentence) {
+				t.Errorf("answered %q, want %q", got.Text, sentence)
+			}
+			if n := problemLines(e.logs.String()) - before; n != 1 {
+				t.Errorf("%d log lines at Warn or above, want 1:\n%s", n, e.logs)
+			}
+		})
+	}
+}
+
+// only returns the one message posted, failing unless the status is 200
+// and there is exactly one.
+func (e *env) only(status int, got []posted) posted {
+	e.t.Helper()
+	if status != http.StatusOK || len(got) != 1 {
+		e.t.Fatalf("status %d, response_url got %+v, want 200 and one message", status, got)
+	}
+	return got[0]
+}
