@@ -137,6 +137,8 @@ type Request struct {
 	GameID string
 	Move   int
 	Column int
+	// Human: the drop button was drawn for a game between two people.
+	Human bool
 }
 
 // Command is one request from one person in one channel.
@@ -335,14 +337,21 @@ func parseVariant(words []string) (Variant, error) {
 // (Slack) or custom_id (Discord) and carries the game id and the move
 // number it was drawn at, so stale and repeated clicks are recognised.
 type Action struct {
-	Kind   Kind // KindAccept, KindDecline, KindCancel, KindDrop, KindRematch or KindNextRound
+	Kind   Kind // KindAccept, KindDecline, KindCancel, KindDrop, KindRematch, KindNextRound, or an offer or takeback answer
 	GameID string
 	Move   int
 	Column int // 0-based; drops only
+	// Human marks a drop in a game between two people, encoded as the kind
+	// "move": no AI move can follow it, so adapters answer it at once
+	// instead of preparing to defer (see Service.Slow).
+	Human bool
 }
 
 // actionPrefix starts every encoded action.
 const actionPrefix = "c4"
+
+// humanDrop is the encoded kind of a drop in a game between two people.
+const humanDrop = "move"
 
 // MaxActionLen is the longest encoded action, within Discord's 100
 // characters for a custom_id.
@@ -350,7 +359,7 @@ const MaxActionLen = 100
 
 var buttonKinds = map[string]Kind{
 	"accept": KindAccept, "decline": KindDecline, "cancel": KindCancel,
-	"drop": KindDrop, "rematch": KindRematch, "next": KindNextRound,
+	"drop": KindDrop, humanDrop: KindDrop, "rematch": KindRematch, "next": KindNextRound,
 	"offer_accept": KindOfferAccept, "offer_decline": KindOfferDecline, "offer_withdraw": KindOfferWithdraw,
 	"takeback_accept": KindTakebackAccept, "takeback_decline": KindTakebackDecline,
 }
@@ -359,7 +368,11 @@ var gameIDPattern = regexp.MustCompile(`^[A-Za-z0-9_\-]{1,64}$`)
 
 // String encodes a as "c4:<kind>:<game>:<move>:<column>".
 func (a Action) String() string {
-	return fmt.Sprintf("%s:%s:%s:%d:%d", actionPrefix, a.Kind, a.GameID, a.Move, a.Column)
+	kind := a.Kind.String()
+	if a.Kind == KindDrop && a.Human {
+		kind = humanDrop
+	}
+	return actionPrefix + ":" + kind + ":" + a.GameID + ":" + strconv.Itoa(a.Move) + ":" + strconv.Itoa(a.Column)
 }
 
 // ParseAction decodes a button value made by Action.String into a Request.
@@ -385,5 +398,5 @@ func ParseAction(s string) (Request, error) {
 		col < 0 || col >= engine.MaxSize {
 		return Request{}, fmt.Errorf("bot: bad numbers in action %q", s)
 	}
-	return Request{Kind: kind, GameID: parts[2], Move: move, Column: col}, nil
+	return Request{Kind: kind, GameID: parts[2], Move: move, Column: col, Human: parts[1] == humanDrop}, nil
 }

@@ -101,7 +101,7 @@ func TestAIWithoutBotUser(t *testing.T) {
 		r = h.click("UA", r, "4")
 		h.want(r, Update, ProblemNone, "the bot (easy) dropped a disc")
 		m := r.Format(render.Unicode())
-		for _, s := range []string{r.Text, m.Header, m.Status, m.Fallback} {
+		for _, s := range []string{r.Text, m.Header, m.Status, r.Fallback()} {
 			if strings.Contains(s, "<@"+aiID) {
 				t.Errorf("the AI is mentioned as a user: %q", s)
 			}

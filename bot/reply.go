@@ -86,14 +86,26 @@ type Message struct {
 	Board string
 	// Status says whose turn it is, or how the game ended, or "".
 	Status string
-	// Fallback is the whole message in plain words, for notifications and
-	// screen readers.
-	Fallback string
 }
 
-// Format lays r out in palette p.
+// Fallback returns the whole reply in plain words, for notifications and
+// screen readers, and where the emoji board does not fit.
+func (r Reply) Fallback() string {
+	if r.Game == nil {
+		return r.Text
+	}
+	names := render.Names{Red: plainName(r.Red), Yellow: plainName(r.Yellow)}
+	f := strings.TrimSpace(PlainMentions(r.Text, r.Red, r.Yellow) + " " + render.Describe(r.Game, names))
+	if r.Score != "" {
+		f += " " + PlainMentions(r.Score, r.Red, r.Yellow)
+	}
+	return f
+}
+
+// Format lays r out in palette p. The words-only form is Fallback, apart,
+// since only some adapters need it (it costs a description of the board).
 func (r Reply) Format(p render.Palette) Message {
-	m := Message{Header: r.Text, Fallback: r.Text}
+	m := Message{Header: r.Text}
 	if r.Game == nil {
 		return m
 	}
@@ -113,11 +125,6 @@ func (r Reply) Format(p render.Palette) Message {
 			who, disc = r.Yellow, p.Yellow
 		}
 		m.Status = fmt.Sprintf("%s %s, it's your turn (move %d).", disc, mention(who), r.Game.Moves()+1)
-	}
-	names := render.Names{Red: plainName(r.Red), Yellow: plainName(r.Yellow)}
-	m.Fallback = strings.TrimSpace(PlainMentions(r.Text, r.Red, r.Yellow) + " " + render.Describe(r.Game, names))
-	if r.Score != "" {
-		m.Fallback += " " + PlainMentions(r.Score, r.Red, r.Yellow)
 	}
 	return m
 }

@@ -97,7 +97,9 @@ func New(store Store, opt Options) *Service {
 // should acknowledge first and deliver the reply later.
 func (s *Service) Slow(cmd Command) bool {
 	switch cmd.Kind {
-	case KindAI, KindDrop, KindRematch, KindNextRound, KindOfferAccept:
+	case KindDrop:
+		return !cmd.Human // a drop in an AI game may wait for the AI's reply
+	case KindAI, KindRematch, KindNextRound, KindOfferAccept:
 		return true
 	case KindChallenge:
 		return cmd.Self.ID != "" && cmd.Opponent.ID == cmd.Self.ID

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine/solver"
 
 	"github.com/connect4/connect4/engine"
 )
@@ -53,7 +54,7 @@ func gameView(r *match.Record, vis Visibility, text string) Reply {
 	for c := 0; c < cfg.Cols; c++ {
 		reply.Buttons = append(reply.Buttons, Button{
 			Label:    strconv.Itoa(c + 1),
-			Value:    Action{Kind: KindDrop, GameID: r.ID, Move: g.Moves(), Column: c}.String(),
+			Value:    Action{Kind: KindDrop, GameID: r.ID, Move: g.Moves(), Column: c, Human: r.AILevel == solver.LevelNone}.String(),
 			Column:   c + 1,
 			Disabled: !g.CanPlay(c),
 		})

@@ -12,13 +12,19 @@ import (
 	"github.com/connect4/connect4/bot/match"
 )
 
-// sweepEvery is how many writes Memory lets pass between sweeps of expired entries.
-const sweepEvery = 1024
+// sweepSample is how many entries of each map a write looks at, to drop
+// the expired ones (as Redis samples keys for expiry). A range over a Go map
+// starts at a random entry, so the sample is random; with more entries
+// sampled per write than a write adds, the maps stay within a small factor
+// of their live entries at a constant cost per write, however large they
+// grow (the replay window alone holds an entry per request).
+const sweepSample = 8
 
 // Memory is the in-memory Store: the embedded default when no Redis is
 // configured, and the twin that the Redis store is tested against. It keeps
 // the same semantics as Redis, TTLs included (measured with Options.Now;
-// expired entries are dropped on access and by a sweep every 1024 writes, so
+// expired entries are dropped on access and by sampling a few entries on
+// every write, so
 // it needs no goroutine). Data lives only as long as the process. It is safe
 // for concurrent use; the zero value is not usable, call NewMemory.
 type Memory struct {
@@ -29,7 +35,6 @@ type Memory struct {
 	boards  map[match.Key]*memBoard
 	seen    map[seenKey]time.Time        // nonces of requests that wrote, until when they are kept
 	seasons map[match.Key][]match.Season // archived, newest first; never expire
-	writes  int                          // since the last sweep
 }
 
 type memGame struct {
@@ -79,18 +84,27 @@ func (m *Memory) board(k match.Key, now time.Time) (*memBoard, bool) {
 // put stores rec (not a copy) for its key. Call with mu held.
 func (m *Memory) put(rec *match.Record, now time.Time) {
 	m.games[rec.Key] = memGame{rec: rec, expires: now.Add(m.cfg.ttl(rec))}
-	if m.writes++; m.writes >= sweepEvery {
-		m.writes = 0
-		for k := range m.games {
-			m.game(k, now)
+	n := 0
+	for k := range m.games {
+		m.game(k, now)
+		if n++; n == sweepSample {
+			break
 		}
-		for k := range m.boards {
-			m.board(k, now)
+	}
+	n = 0
+	for k := range m.boards {
+		m.board(k, now)
+		if n++; n == sweepSample {
+			break
 		}
-		for k, until := range m.seen {
-			if !now.Before(until) {
-				delete(m.seen, k)
-			}
+	}
+	n = 0
+	for k, until := range m.seen {
+		if !now.Before(until) {
+			delete(m.seen, k)
+		}
+		if n++; n == sweepSample {
+			break
 		}
 	}
 }

@@ -266,7 +266,7 @@ func layout(r bot.Reply) (string, []discordgo.MessageComponent) {
 	}
 	content := strings.Join(parts, "\n")
 	if utf8.RuneCountInString(content) > maxContent {
-		content = m.Fallback // the board in words is shorter than in emoji
+		content = r.Fallback() // the board in words is shorter than in emoji
 	}
 	return clip(content, maxContent), components(r.Buttons)
 }

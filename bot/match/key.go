@@ -46,6 +46,17 @@ func validKeyPart(s string) error {
 	case !utf8.ValidString(s):
 		return errors.New("not valid UTF-8")
 	}
+	for i := 0; i < len(s); i++ { // the usual ASCII ids without decoding runes
+		if c := s[i]; c >= utf8.RuneSelf {
+			return validRunes(s[i:])
+		} else if c <= ' ' || c == 0x7f || c == '{' || c == '}' || c == ':' {
+			return fmt.Errorf("contains %q", c)
+		}
+	}
+	return nil
+}
+
+func validRunes(s string) error {
 	for _, r := range s {
 		if r == '{' || r == '}' || r == ':' || unicode.IsSpace(r) || unicode.IsControl(r) {
 			return fmt.Errorf("contains %q", r)

@@ -39,7 +39,7 @@ const textForeignButton = "That button isn't one of mine, so it did nothing."
 // replace_original).
 func message(r bot.Reply) *slackapi.WebhookMessage {
 	m := r.Format(render.Slack())
-	text := clip(m.Fallback, maxText)
+	text := clip(r.Fallback(), maxText)
 	if strings.TrimSpace(text) == "" {
 		text = fallbackText
 	}

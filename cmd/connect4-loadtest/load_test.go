@@ -234,9 +234,12 @@ func (s *slowStore) Update(ctx context.Context, k match.Key, fn func(r *match.Re
 	return s.Store.Update(ctx, k, fn)
 }
 
-// TestDeferredMoves checks that a game goes on after a move is answered
-// with a deferral: the board is asked for again until it shows the move.
-func TestDeferredMoves(t *testing.T) {
+// TestSlowMoves checks that a slow store holds a game up without breaking
+// it: a move between two people is answered in place even when the store
+// takes longer than the adapter's deferral threshold (only a move that may
+// wait for the AI is deferred), so the load tester sees slow moves and no
+// deferral.
+func TestSlowMoves(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow moves take seconds")
 	}
@@ -248,12 +251,12 @@ func TestDeferredMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Games != 2 || rep.Errors != 0 || rep.Deferred == 0 || rep.Boards < rep.Deferred {
-		t.Errorf("games %d, errors %d (%q), deferred %d, boards %d; want 2 games, 0 errors, some deferred moves each followed by a board",
-			rep.Games, rep.Errors, rep.Samples, rep.Deferred, rep.Boards)
+	if rep.Games != 2 || rep.Errors != 0 || rep.Deferred != 0 {
+		t.Errorf("games %d, errors %d (%q), deferred %d; want 2 games, 0 errors, no deferral",
+			rep.Games, rep.Errors, rep.Samples, rep.Deferred)
 	}
-	if slices.Max(rep.Latencies) < 300*time.Millisecond {
-		t.Errorf("max move latency %v, want at least the 300 ms of a deferred move", slices.Max(rep.Latencies))
+	if slices.Max(rep.Latencies) < 400*time.Millisecond {
+		t.Errorf("max move latency %v, want at least the 400 ms of a slow store", slices.Max(rep.Latencies))
 	}
 }
 
