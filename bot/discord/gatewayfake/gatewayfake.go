@@ -34,25 +34,38 @@
 // http.Client, and needs nothing. The connect4 binary gets the same effect
 // from DISCORD_API_URL=URL().
 //
-// # How discordgo v0.29.0 behaves against it (checked by this package's tests)
+// # How discordgo v0.29.0 behaves against it
+//
+// Marked [test] where this package's tests check it, [src] where it was read
+// in wsapi.go.
 //
 //   - Open while the fake is down fails at once with the REST error of GET
-//     /gateway (a *url.Error wrapping syscall.ECONNREFUSED); Open does not
-//     retry. The application must retry Open itself.
+//     /gateway, an error from net/http that wraps syscall.ECONNREFUSED
+//     (errors.Is) and reads `Get "https://discord.com/api/v9/gateway": dial
+//     tcp 127.0.0.1:PORT: connect: connection refused`. Open itself never
+//     retries; the application must call it again. [test]
 //   - Open with a refused token returns the *websocket.CloseError of
-//     github.com/gorilla/websocket, unwrapped, with Code 4004 and Text
+//     github.com/gorilla/websocket, not wrapped, with Code 4004 and Text
 //     "Authentication failed": errors.As(err, &ce) && ce.Code == 4004.
-//   - Once Open has succeeded, a dropped connection (Drop, SetDown) is
-//     healed by discordgo itself (ShouldReconnectOnError, the default): it
-//     spends one second in Close, dials the cached websocket URL again and
-//     sends Resume; while that fails it retries after 1 s, 2 s, 4 s, ...
-//     capped at 600 s, without jitter, asking REST for the URL again after a
-//     failed dial. It emits *discordgo.Disconnect on the drop and
-//     *discordgo.Connect, then *discordgo.Resumed, on success.
+//     [test]
+//   - Once Open has succeeded, a dropped connection (Drop, DropWithCode,
+//     SetDown) is healed by discordgo itself while ShouldReconnectOnError is
+//     true (the default): it emits *discordgo.Disconnect after spending 1 s in
+//     Close, dials the cached websocket URL again and sends Resume, then
+//     emits *discordgo.Connect. [test] While that fails it waits 1 s, 2 s,
+//     4 s, ... capped at 600 s, without jitter, and asks REST for the URL again
+//     after a failed dial. [src] Close codes are not looked at: a 4004 on the
+//     live connection is reconnected like any other. [src]
 //   - That loop never gives up: a token refused during a reconnect (close
-//     4004) is logged and retried forever. A bot that must stop on a refused
-//     token should set ShouldReconnectOnError = false and run its own loop
-//     around Open, or watch Disconnect events.
+//     4004) is logged and retried forever, and nothing tells the application.
+//     [test] With ShouldReconnectOnError = false a drop only emits
+//     Disconnect and leaves the session closed; calling Open again resumes
+//     the session, or returns the 4004 CloseError when the token is refused.
+//     That is the way to run an own loop with backoff that stops on 4004.
+//     [test]
+//   - Session.HeartbeatLatency and LastHeartbeatAck are written without a
+//     lock by discordgo's goroutines: reading them while connected is a data
+//     race under -race. [test]
 //
 // The package must not know about the bot: it is a platform fake.
 package gatewayfake
@@ -178,6 +191,9 @@ func New(opts ...Option) (*Server, error) {
 		all:       make(map[*conn]struct{}),
 		changed:   make(chan struct{}),
 	}
+	// Clients send the platform's Origin (socketmode: https://api.slack.com),
+	// which is not the fake's host.
+	s.upgrader.CheckOrigin = func(*http.Request) bool { return true }
 	for _, o := range opts {
 		o(s)
 	}

@@ -150,16 +150,20 @@ func TestOpenIdentifiesAndReceivesInteractions(t *testing.T) {
 
 func TestHeartbeatsAreAcked(t *testing.T) {
 	t.Parallel()
-	f := newFake(t)
+	f, err := New(WithHeartbeatInterval(100 * time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.Close)
 	c := newClient(t, f, "secret")
 	c.open(t)
 	// Five heartbeat intervals without an ack make discordgo reconnect; a
 	// fake that does not answer op 1 fails here.
-	time.Sleep(1300 * time.Millisecond)
+	time.Sleep(700 * time.Millisecond)
 	// (Session.HeartbeatLatency is not read here: discordgo writes its
 	// fields without a lock, which the race detector reports.)
 	if f.Connections() != 1 || f.Heartbeats() < 6 {
-		t.Fatalf("after 1.3 s of 200 ms heartbeats: Connections() = %d, Heartbeats() = %d, want 1 and at least 6",
+		t.Fatalf("after 0.7 s of 100 ms heartbeats: Connections() = %d, Heartbeats() = %d, want 1 and at least 6",
 			f.Connections(), f.Heartbeats())
 	}
 	sendAndReceive(t, f, c, "7")
@@ -243,9 +247,37 @@ func TestRefusedTokenDuringReconnectIsRetriedForever(t *testing.T) {
 		t.Fatalf("Resumes() = %d, Connected() = %v after a refused resume, want at least 2 attempts and no connection",
 			f.Resumes(), f.Connected())
 	}
-	f.RefuseToken(false)
-	if err := f.WaitConnected(ctxTimeout(t, 5*time.Second)); err != nil {
-		t.Fatalf("no reconnect once the token is accepted again: %v", err)
+}
+
+// TestOwnReconnectLoop is how an application that must stop on a refused
+// token supervises the connection: without discordgo's own loop, a drop
+// leaves the session closed, and Open again resumes, or reports 4004.
+func TestOwnReconnectLoop(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	c := newClient(t, f, "secret")
+	c.s.ShouldReconnectOnError = false
+	c.open(t)
+	f.Drop()
+	waitFor(t, c.disconnects, "Disconnect", 3*time.Second)
+	time.Sleep(200 * time.Millisecond)
+	if f.Connections() != 1 || f.Connected() {
+		t.Fatalf("Connections() = %d, Connected() = %v, want discordgo to stay away", f.Connections(), f.Connected())
+	}
+	if err := c.s.Open(); err != nil {
+		t.Fatalf("Open after a drop = %v", err)
+	}
+	if f.Resumes() != 1 || f.Identifies() != 1 {
+		t.Fatalf("Resumes, Identifies = %d, %d, want 1, 1", f.Resumes(), f.Identifies())
+	}
+	sendAndReceive(t, f, c, "resumed")
+
+	f.RefuseToken(true)
+	f.Drop()
+	waitFor(t, c.disconnects, "Disconnect", 3*time.Second)
+	var ce *websocket.CloseError
+	if err := c.s.Open(); !errors.As(err, &ce) || ce.Code != CloseAuthenticationFailed {
+		t.Fatalf("Open with a refused token after a drop = %v, want close code 4004", err)
 	}
 }
 
