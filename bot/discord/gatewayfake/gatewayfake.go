@@ -62,7 +62,10 @@
 //     Disconnect and leaves the session closed; calling Open again resumes
 //     the session, or returns the 4004 CloseError when the token is refused.
 //     That is the way to run an own loop with backoff that stops on 4004.
-//     [test]
+//     [test] One drop can emit Disconnect twice (the reader and the heartbeat
+//     goroutine both notice it and call Close), so such a loop must treat
+//     Open's ErrWSAlreadyOpen as "connected" and not count Disconnect events
+//     as drops. [test]
 //   - Session.HeartbeatLatency and LastHeartbeatAck are written without a
 //     lock by discordgo's goroutines: reading them while connected is a data
 //     race under -race. [test]
@@ -156,15 +159,18 @@ type Server struct {
 	seq        int64 // sequence of the current session
 	session    string
 	requests   []Request
+	messages   int // message ids handed out by REST
 	closed     bool
 	changed    chan struct{} // closed and replaced on every state change
+	dmu        sync.Mutex    // serialises dispatches, so that sequence numbers arrive in order
 	wg         sync.WaitGroup
 }
 
 // conn is one websocket connection; writes are serialised by wmu.
 type conn struct {
-	ws  *websocket.Conn
-	wmu sync.Mutex
+	ws      *websocket.Conn
+	wmu     sync.Mutex
+	dropped bool // set under Server.mu by closeAll: never becomes live again
 }
 
 func (c *conn) writeJSON(v any) error {
@@ -294,6 +300,7 @@ func (s *Server) closeAll(code int, text string) {
 	s.mu.Lock()
 	cs := make([]*conn, 0, len(s.all))
 	for c := range s.all {
+		c.dropped = true
 		cs = append(cs, c)
 	}
 	s.live = nil
@@ -395,6 +402,8 @@ func (s *Server) Dispatch(t string, d json.RawMessage) error {
 	if !json.Valid(d) {
 		return fmt.Errorf("gatewayfake: dispatch %s: data is not JSON", t)
 	}
+	s.dmu.Lock()
+	defer s.dmu.Unlock()
 	s.mu.Lock()
 	c := s.live
 	if c == nil {
@@ -403,10 +412,8 @@ func (s *Server) Dispatch(t string, d json.RawMessage) error {
 	}
 	s.seq++
 	p := payload{Op: 0, T: t, S: s.seq, D: d}
-	// Written under s.mu so that sequence numbers reach the client in order.
-	err := c.writeJSON(p)
 	s.mu.Unlock()
-	if err != nil {
+	if err := c.writeJSON(p); err != nil {
 		return fmt.Errorf("gatewayfake: dispatch %s: %w", t, err)
 	}
 	return nil
@@ -513,13 +520,9 @@ func (s *Server) handle(c *conn, p payload) bool {
 			"guilds":             []any{},
 			"private_channels":   []any{},
 		})
-		err := c.writeJSON(payload{Op: 0, T: "READY", S: s.seq, D: ready})
-		if err == nil {
-			s.live = c
-			s.notifyLocked()
-		}
+		p := payload{Op: 0, T: "READY", S: s.seq, D: ready}
 		s.mu.Unlock()
-		return err == nil
+		return s.ready(c, p)
 	case 6: // Resume
 		var rp struct {
 			Token     string `json:"token"`
@@ -541,16 +544,39 @@ func (s *Server) handle(c *conn, p payload) bool {
 			return c.writeJSON(payload{Op: 9, D: json.RawMessage("false")}) == nil
 		}
 		s.seq++
-		err := c.writeJSON(payload{Op: 0, T: "RESUMED", S: s.seq, D: json.RawMessage("{}")})
-		if err == nil {
-			s.live = c
-			s.notifyLocked()
-		}
+		p := payload{Op: 0, T: "RESUMED", S: s.seq, D: json.RawMessage("{}")}
 		s.mu.Unlock()
-		return err == nil
+		return s.ready(c, p)
 	default:
 		return true // presence updates and the like are accepted and ignored
 	}
+}
+
+// ready makes c the live connection, unless it was dropped meanwhile, and
+// sends it READY or RESUMED (p). c is live before p is written, so that a
+// client that returns from Open finds the fake ready; dmu keeps dispatches
+// behind p. It returns false when c is unusable.
+func (s *Server) ready(c *conn, p payload) bool {
+	s.dmu.Lock()
+	defer s.dmu.Unlock()
+	s.mu.Lock()
+	if c.dropped {
+		s.mu.Unlock()
+		return false
+	}
+	s.live = c
+	s.notifyLocked()
+	s.mu.Unlock()
+	if err := c.writeJSON(p); err != nil {
+		s.mu.Lock()
+		if s.live == c {
+			s.live = nil
+			s.notifyLocked()
+		}
+		s.mu.Unlock()
+		return false
+	}
+	return true
 }
 
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
@@ -562,6 +588,8 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Authorization: r.Header.Get("Authorization"), Body: body})
 	refuse := s.refuse
+	s.messages++
+	msgID := strconv.Itoa(1_000_000 + s.messages)
 	s.notifyLocked()
 	s.mu.Unlock()
 
@@ -588,7 +616,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
-		id := "1" + strconv.Itoa(len(s.Requests()))
+		id := msgID
 		if len(parts) == 5 && parts[4] != "@original" {
 			id = parts[4]
 		}

@@ -68,6 +68,17 @@ func waitFor[T any](t *testing.T, ch <-chan T, what string, d time.Duration) T {
 	}
 }
 
+// drain empties ch without blocking.
+func drain[T any](ch <-chan T) {
+	for {
+		select {
+		case <-ch:
+		default:
+			return
+		}
+	}
+}
+
 func ctxTimeout(t *testing.T, d time.Duration) context.Context {
 	ctx, cancel := context.WithTimeout(t.Context(), d)
 	t.Cleanup(cancel)
@@ -272,9 +283,13 @@ func TestOwnReconnectLoop(t *testing.T) {
 	}
 	sendAndReceive(t, f, c, "resumed")
 
+	// A drop can emit Disconnect twice (the reader and the heartbeat both
+	// notice it and call Close): forget the first drop's events.
+	drain(c.disconnects)
 	f.RefuseToken(true)
 	f.Drop()
 	waitFor(t, c.disconnects, "Disconnect", 3*time.Second)
+	time.Sleep(100 * time.Millisecond)
 	var ce *websocket.CloseError
 	if err := c.s.Open(); !errors.As(err, &ce) || ce.Code != CloseAuthenticationFailed {
 		t.Fatalf("Open with a refused token after a drop = %v, want close code 4004", err)
