@@ -8,9 +8,11 @@ import (
 	"log/slog"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/connect4/connect4/bot"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -36,6 +38,9 @@ type config struct {
 	GameTTL      time.Duration
 	FinishedTTL  time.Duration
 	AIBudget     time.Duration
+	// AIConcurrency bounds the AI searches running at once; 0 means the
+	// number of CPUs.
+	AIConcurrency int
 
 	LogFormat string
 	LogLevel  slog.Level
@@ -80,6 +85,7 @@ var envVars = []envVar{
 	{"CONNECT4_GAME_TTL", "168h", "an idle game is forgotten after this long", forStore},
 	{"CONNECT4_FINISHED_TTL", "24h", "a finished game stays readable this long", forStore},
 	{"CONNECT4_AI_BUDGET", "1s", "thinking time of the AI per move", forStore},
+	{"CONNECT4_AI_CONCURRENCY", "", "AI searches running at once (default: the number of CPUs); beyond it a move waits up to a second, then the player is asked to try again", forStore},
 	{"LOG_FORMAT", "text", "text or json", forStore},
 	{"LOG_LEVEL", "info", "debug, info, warn or error", forStore},
 	{"SLACK_SIGNING_SECRET", "", "enables POST /slack/commands and /slack/interactions", forServe},
@@ -132,6 +138,18 @@ func loadConfig(getenv func(string) string, u uses) (config, error) {
 		}
 		return d
 	}
+	count := func(name string, lo, hi int) int {
+		s := get(name)
+		if s == "" {
+			return 0
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < lo || n > hi {
+			bad(name, "%q is not a whole number from %d to %d", s, lo, hi)
+			return 0
+		}
+		return n
+	}
 	list := func(name string) []string {
 		var out []string
 		for _, a := range strings.Split(get(name), ",") {
@@ -158,6 +176,7 @@ func loadConfig(getenv func(string) string, u uses) (config, error) {
 		GameTTL:             dur("CONNECT4_GAME_TTL", time.Hour, 365*24*time.Hour),
 		FinishedTTL:         dur("CONNECT4_FINISHED_TTL", time.Minute, 30*24*time.Hour),
 		AIBudget:            dur("CONNECT4_AI_BUDGET", 10*time.Millisecond, 2*time.Second),
+		AIConcurrency:       count("CONNECT4_AI_CONCURRENCY", 1, 1024),
 		LogFormat:           strings.ToLower(get("LOG_FORMAT")),
 		SlackSigningSecret:  getenv("SLACK_SIGNING_SECRET"),
 		SlackBotToken:       getenv("SLACK_BOT_TOKEN"),
@@ -284,4 +303,10 @@ var urlCredentials = regexp.MustCompile(`://[^/@\s]*@`)
 // removed: a URL parse error quotes the whole URL, password and all.
 func redactErr(err error, _ string) string {
 	return urlCredentials.ReplaceAllString(err.Error(), "://xxxxx@")
+}
+
+// botOptions are the bot's options from cfg, with the given logger and hooks.
+func botOptions(cfg config, log *slog.Logger, hooks bot.Hooks) bot.Options {
+	return bot.Options{ChallengeTTL: cfg.ChallengeTTL, TurnTimeout: cfg.TurnTimeout,
+		AIBudget: cfg.AIBudget, AIConcurrency: cfg.AIConcurrency, Logger: log, Hooks: hooks}
 }

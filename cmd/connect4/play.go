@@ -38,8 +38,7 @@ func runPlay(ctx context.Context, args []string, getenv func(string) string, std
 		return err
 	}
 	defer closeStore()
-	svc := bot.New(store, bot.Options{ChallengeTTL: cfg.ChallengeTTL, TurnTimeout: cfg.TurnTimeout,
-		AIBudget: cfg.AIBudget, Logger: log})
+	svc := bot.New(store, botOptions(cfg, log, bot.Hooks{}))
 	t, err := terminal.New(svc, terminal.Config{In: stdin, Out: stdout, User: *user, Prompt: isTerminal(stdin)}, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "connect4 play: -as: %v\n", err)

@@ -50,8 +50,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if cfg.redisMode() == "memory" {
 		log.Warn("no REDIS_URL: using the in-memory store; games and leaderboards will not survive a restart")
 	}
-	svc := bot.New(store, bot.Options{ChallengeTTL: cfg.ChallengeTTL, TurnTimeout: cfg.TurnTimeout,
-		AIBudget: cfg.AIBudget, Logger: log, Hooks: m.botHooks()})
+	svc := bot.New(store, botOptions(cfg, log, m.botHooks()))
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
