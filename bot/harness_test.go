@@ -104,6 +104,22 @@ func (h *harness) agree(offerer, other string, r Reply, label string) Reply {
 	return h.click(other, o, "Accept")
 }
 
+// record returns the stored record of the game r's buttons were drawn for.
+func (h *harness) record(r Reply) *match.Record {
+	h.t.Helper()
+	for _, b := range r.Buttons {
+		if req, err := ParseAction(b.Value); err == nil && req.GameID != "" {
+			rec, err := h.store.Load(h.t.Context(), h.key, req.GameID)
+			if err != nil {
+				h.t.Fatalf("Load(%s): %v", req.GameID, err)
+			}
+			return rec
+		}
+	}
+	h.t.Fatalf("reply %q has no game buttons", r.Text)
+	return nil
+}
+
 // want fails the test unless r has visibility vis, problem p and contains
 // every fragment in its text.
 func (h *harness) want(r Reply, vis Visibility, p Problem, fragments ...string) {

@@ -16,7 +16,11 @@ import (
 func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
 	var text string
 	var over bool
-	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+	id, err := s.target(ctx, cmd)
+	if err != nil {
+		return Reply{}, noGame(err)
+	}
+	rec, err := s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
 		me, err := s.playable(r, cmd)
 		if err != nil {
 			return match.Tally{}, err
@@ -173,7 +177,11 @@ func matchText(r *match.Record, lastWinner string, over bool) string {
 func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 	now := s.opt.Now()
 	var text string
-	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+	id, err := s.target(ctx, cmd)
+	if err != nil {
+		return Reply{}, noGame(err)
+	}
+	rec, err := s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
 		me, err := s.playable(r, cmd)
 		if err != nil {
 			return match.Tally{}, err
@@ -216,11 +224,10 @@ func (s *Service) nextRound(ctx context.Context, cmd Command) (Reply, error) {
 	return s.offer(ctx, cmd, match.OfferNextRound)
 }
 
-// startNextRound starts the next round of the match in the channel's record
-// gameID, whose round ended after moveNo moves, colors swapped.
+// startNextRound starts the next round of the match in record gameID, whose round ended after moveNo moves, colors swapped.
 func (s *Service) startNextRound(ctx context.Context, cmd Command, gameID string, moveNo int) (Reply, error) {
 	var text string
-	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+	rec, err := s.store.Update(ctx, cmd.Key, gameID, func(r *match.Record) (match.Tally, error) {
 		if r.ID != gameID {
 			return match.Tally{}, userErr(ProblemStale)
 		}
