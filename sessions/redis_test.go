@@ -440,3 +440,71 @@ func TestRedisResentWrite(t *testing.T) {
 		t.Errorf("Stats after a resent finish = %+v, %v; want exactly 1 win", st, err)
 	}
 }
+
+// TestRedisLegacyRecord: a game written by the version before several games
+// per channel, at {chan}:game without an id, is not lost on upgrade: Load
+// by its id finds it, Active and PlayerGame see it, it counts against the
+// limits, it plays on in place, and its end frees its players.
+func TestRedisLegacyRecord(t *testing.T) {
+	c := storetest.Redis(t)
+	prefix := storetest.Prefix(t, c)
+	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix, MaxGames: 2})
+	ctx := t.Context()
+	k := storetest.Channel
+	tag := prefix + "{" + k.String() + "}:"
+	old := storetest.Playing(t, k, 0, 0, 1, 1, 2, 2)
+	if err := s.Create(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	// Make it what the previous version left: the record at the bare key,
+	// no index. A fresh store has no cache of it.
+	if err := c.Rename(ctx, tag+"game:"+old.ID, tag+"game").Err(); err != nil {
+		t.Fatal(err)
+	}
+	c.Del(ctx, tag+"games", tag+"players")
+	s = sessions.NewRedis(c, sessions.Options{Prefix: prefix, MaxGames: 2})
+
+	got, err := s.Load(ctx, k, old.ID)
+	if err != nil || got.ID != old.ID || got.Game.Moves() != 6 {
+		t.Fatalf("Load of the legacy game = %v, %v; want it with 6 moves", got, err)
+	}
+	if _, err := s.Load(ctx, k, "someothergame"); !errors.Is(err, match.ErrNoGame) {
+		t.Errorf("Load of another id = %v, want ErrNoGame", err)
+	}
+	if recs, err := s.Active(ctx, k); err != nil || len(recs) != 1 || recs[0].ID != old.ID {
+		t.Errorf("Active = %v, %v; want the legacy game", recs, err)
+	}
+	if r, err := s.PlayerGame(ctx, k, storetest.Bob.ID); err != nil || r.ID != old.ID {
+		t.Errorf("PlayerGame(Bob) = %v, %v; want the legacy game", r, err)
+	}
+	var busy *match.BusyError
+	if err := s.Create(ctx, storetest.Challenge(k)); !errors.As(err, &busy) || busy.Existing.ID != old.ID {
+		t.Errorf("Create for Alice = %v, want a *BusyError naming the legacy game", err)
+	}
+	other := storetest.Playing(t, k)
+	other.Challenger, other.Opponent, other.RedID = match.Player{ID: "UC", Name: "C"}, match.Player{ID: "UD", Name: "D"}, "UC"
+	if err := s.Create(ctx, other); err != nil {
+		t.Fatalf("Create beside the legacy game: %v", err)
+	}
+	third := storetest.Playing(t, k)
+	third.Challenger, third.Opponent, third.RedID = match.Player{ID: "UE", Name: "E"}, match.Player{ID: "UF", Name: "F"}, "UE"
+	if err := s.Create(ctx, third); !errors.Is(err, match.ErrFull) {
+		t.Errorf("a third game with MaxGames 2 = %v, want ErrFull (the legacy game counts)", err)
+	}
+	// The winning move lands in place, once, tallied; the players are free.
+	if _, err := s.Update(ctx, k, old.ID, winningMove); err != nil {
+		t.Fatalf("winning move in the legacy game: %v", err)
+	}
+	if typ, _ := c.Type(ctx, tag+"game:"+old.ID).Result(); typ != "none" {
+		t.Errorf("the legacy game was copied to game:<id> (%s)", typ)
+	}
+	if r, err := s.Load(ctx, k, old.ID); err != nil || r.Status != match.StatusFinished {
+		t.Errorf("the legacy game after the win = %v, %v; want finished", r, err)
+	}
+	if st, err := s.Stats(ctx, k, storetest.Alice.ID); err != nil || st.Wins != 1 {
+		t.Errorf("Alice = %+v, %v; want 1 win", st, err)
+	}
+	if err := s.Create(ctx, storetest.Challenge(k)); err != nil {
+		t.Errorf("Alice's new challenge after the legacy game ended: %v", err)
+	}
+}

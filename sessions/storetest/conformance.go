@@ -84,6 +84,11 @@ func Conformance(t *testing.T, newStore func(t *testing.T, now func() time.Time)
 		{"RaceFinish", testRaceFinish},
 		{"ABA", testABA},
 		{"Replay", testReplay},
+		{"Active", testActive},
+		{"PlayerLimit", testPlayerLimit},
+		{"ChannelLimit", testChannelLimit},
+		{"RaceAccepts", testRaceAccepts},
+		{"ManyGames", testManyGames},
 		{"Ratings", func(t *testing.T, s Store, clk *Clock) {
 			rs, ok := s.(RatingStore)
 			if !ok {
