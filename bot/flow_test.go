@@ -37,6 +37,8 @@ var flows = []struct {
 	{"Offers", flowOffers},
 	{"ResignInMatch", flowResignInMatch},
 	{"Takebacks", flowTakebacks},
+	{"ManyGames", flowManyGames},
+	{"GameLimits", flowGameLimits},
 }
 
 func TestFlows(t *testing.T) {

@@ -205,6 +205,7 @@ func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 			}
 			finish = match.FinishTimeout
 		}
+		r.Takeback = nil // the game it asked about is over
 		tally, t := settle(r, finish, cmd.WholeMatch)
 		text = t
 		return tally, nil
