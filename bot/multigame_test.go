@@ -51,6 +51,8 @@ func flowManyGames(t *testing.T, h *harness) {
 	forged := Command{Key: h.key, User: player(red(0)), Self: h.self, Request: Request{
 		Kind: KindDrop, GameID: mustGameID(t, boards[1]), Move: 0, Column: 0}}
 	h.want(h.svc.Handle(t.Context(), forged), Ephemeral, ProblemNotInGame)
+	forged.GameID = "nosuchgame" // an id that names nothing: the button is out of date
+	h.want(h.svc.Handle(t.Context(), forged), Ephemeral, ProblemStale)
 
 	// Game i: Red plays column i+1, Yellow column i+2, so Red wins on its
 	// fourth disc; games 2 and 3 resign and claim instead of the last move.

@@ -24,7 +24,7 @@ func (s *Service) offer(ctx context.Context, cmd Command, kind match.OfferKind) 
 	agreed := false
 	id, err := s.target(ctx, cmd)
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	rec, err := s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
 		agreed = false
@@ -46,7 +46,7 @@ func (s *Service) offer(ctx context.Context, cmd Command, kind match.OfferKind) 
 		return match.Tally{}, nil
 	})
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	if agreed {
 		return s.startOffered(ctx, cmd, rec, kind)
@@ -136,7 +136,7 @@ func (s *Service) answerOffer(ctx context.Context, cmd Command) (Reply, error) {
 		return match.Tally{}, nil
 	})
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	from, _ := rec.PlayerByID(offer.From)
 	to := other(rec, offer.From)
@@ -171,7 +171,7 @@ func (s *Service) takeback(ctx context.Context, cmd Command) (Reply, error) {
 	var ai bool
 	id, err := s.target(ctx, cmd)
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	rec, err := s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
 		me, err := s.playable(r, cmd)
@@ -198,7 +198,7 @@ func (s *Service) takeback(ctx context.Context, cmd Command) (Reply, error) {
 		return match.Tally{}, nil
 	})
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	if ai {
 		return gameView(rec, Public, fmt.Sprintf("%s took back their last move and my reply. Your move again.", mention(cmd.User))), nil
@@ -243,7 +243,7 @@ func (s *Service) answerTakeback(ctx context.Context, cmd Command) (Reply, error
 		return match.Tally{}, nil
 	})
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	p, _ := rec.PlayerByID(asker)
 	if cmd.Kind == KindTakebackDecline {

@@ -18,7 +18,7 @@ func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
 	var over bool
 	id, err := s.target(ctx, cmd)
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	rec, err := s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
 		me, err := s.playable(r, cmd)
@@ -56,7 +56,7 @@ func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
 		return tally, nil
 	})
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	s.moved(cmd)
 	if rec.Status == match.StatusFinished {
@@ -90,12 +90,17 @@ func (s *Service) playable(r *match.Record, cmd Command) (engine.Player, error) 
 	return me, nil
 }
 
-// noGame turns ErrNoGame into its refusal.
-func noGame(err error) error {
-	if errors.Is(err, match.ErrNoGame) {
-		return userErr(ProblemNoGame)
+// noGame turns ErrNoGame into its refusal: for a button, the game it was
+// drawn for is gone (expired, or an id that names nothing), so the button
+// is out of date; typed, the caller has no game.
+func noGame(cmd Command, err error) error {
+	switch {
+	case !errors.Is(err, match.ErrNoGame):
+		return err
+	case cmd.FromButton():
+		return userErr(ProblemStale)
 	}
-	return err
+	return userErr(ProblemNoGame)
 }
 
 // settle records the end of rec's current round: the round result, and
@@ -179,7 +184,7 @@ func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 	var text string
 	id, err := s.target(ctx, cmd)
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	rec, err := s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
 		me, err := s.playable(r, cmd)
@@ -211,7 +216,7 @@ func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 		return tally, nil
 	})
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	s.finished(cmd, rec.Finish)
 	return gameView(rec, Public, text), nil
@@ -255,7 +260,7 @@ func (s *Service) startNextRound(ctx context.Context, cmd Command, gameID string
 		return match.Tally{}, nil
 	})
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	return s.afterHuman(ctx, cmd, rec, Update, text)
 }
