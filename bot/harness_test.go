@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,6 +27,7 @@ type harness struct {
 	self  match.Player
 	// prefix is the Redis key prefix, "" for the memory store.
 	prefix string
+	mu     sync.Mutex // guards events: hooks run on every clicking goroutine
 	events []string
 }
 
@@ -64,10 +66,15 @@ func newHarness(t *testing.T, st Store, clk *storetest.Clock, prefix string) *ha
 	h := &harness{t: t, store: st, clock: clk, prefix: prefix,
 		key:  match.Key{Platform: "test", Workspace: "T1", Channel: "C1"},
 		self: match.Player{ID: "UBOT", Name: "connect4"}}
+	event := func(e string) {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.events = append(h.events, e)
+	}
 	h.svc = New(st, Options{Now: clk.Now, AI: lowestColumn, Hooks: Hooks{
-		GameStarted:  func(string, bool) { h.events = append(h.events, "started") },
-		Move:         func(string) { h.events = append(h.events, "move") },
-		GameFinished: func(_ string, r string) { h.events = append(h.events, "finished:"+r) },
+		GameStarted:  func(string, bool) { event("started") },
+		Move:         func(string) { event("move") },
+		GameFinished: func(_ string, r string) { event("finished:" + r) },
 	}})
 	return h
 }
