@@ -62,7 +62,8 @@ type Hooks struct {
 	// Retry is called each time Update re-runs its function after a conflict.
 	Retry func()
 	// Error is called with the operation name ("create", "load", "update",
-	// "delete", "leaderboard", "stats", "ping") and the error whenever the
+	// "delete", "active", "player game", "leaderboard", "stats", "repair",
+	// "ping", ...) and the error whenever the
 	// backing store fails (including when unavailable) or returns a corrupt
 	// record; not for outcomes such as ErrNoGame, ErrBusy or ErrConflict.
 	Error func(op string, err error)
