@@ -158,16 +158,18 @@ func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 			return nil
 		case code == 0 && len(res) == 2:
 			cur, err := s.Load(ctx, k, arg)
-			if errors.Is(err, match.ErrNoGame) && attempt < 3 {
-				continue // the game in the way has just ended: try again
-			}
-			if err != nil {
+			if err != nil && !errors.Is(err, match.ErrNoGame) {
 				return err
 			}
-			if !cur.Active(s.cfg.now()) && attempt < 3 {
-				continue
+			if err == nil && cur.Active(s.cfg.now()) {
+				return &match.BusyError{Existing: cur, Player: busyPlayer(cur, n.Bound())}
 			}
-			return &match.BusyError{Existing: cur, Player: busyPlayer(cur, n.Bound())}
+			if attempt < 3 {
+				continue // the game in the way has just ended: try again
+			}
+			// The index holds a game whose record is gone (evicted,
+			// deleted by hand) or over: Repair removes the entry.
+			return s.corrupt("create", &match.CorruptError{Key: k, Err: fmt.Errorf("the index holds game %s, whose record is gone or over", arg)})
 		case code == 4:
 			return &match.FullError{Key: k, Max: s.cfg.maxGames}
 		case code == 3:

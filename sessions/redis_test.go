@@ -508,3 +508,70 @@ func TestRedisLegacyRecord(t *testing.T) {
 		t.Errorf("Alice's new challenge after the legacy game ended: %v", err)
 	}
 }
+
+// TestRedisRepairIndex: index entries that point at a record gone missing
+// (evicted, deleted by hand) or finished are removed by Repair, with the
+// players they held, so that those players can play again; live entries
+// are kept.
+func TestRedisRepairIndex(t *testing.T) {
+	c := storetest.Redis(t)
+	prefix := storetest.Prefix(t, c)
+	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+	ctx := t.Context()
+	k := storetest.Channel
+	tag := prefix + "{" + k.String() + "}:"
+	gone := storetest.Playing(t, k)
+	if err := s.Create(ctx, gone); err != nil {
+		t.Fatal(err)
+	}
+	c.Del(ctx, tag+"game:"+gone.ID) // the record vanishes, its entry stays
+	done := storetest.Playing(t, k)
+	done.Challenger, done.Opponent, done.RedID = match.Player{ID: "UC", Name: "C"}, match.Player{ID: "UD", Name: "D"}, "UC"
+	if err := s.Create(ctx, done); err != nil {
+		t.Fatal(err)
+	}
+	entry, err := c.HGet(ctx, tag+"games", done.ID).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Update(ctx, k, done.ID, func(r *match.Record) (match.Tally, error) {
+		r.Status, r.Finish = match.StatusFinished, match.FinishResign
+		r.Rounds = []match.RoundResult{{Winner: "UD", Finish: match.FinishResign}}
+		return match.Tally{}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := c.HLen(ctx, tag+"games").Result(); n != 1 {
+		t.Fatalf("index holds %d entries after a game finished, want 1 (the finish removes its own)", n)
+	}
+	// Put back the finished game's entry and bindings, as a crash between
+	// versions might have left them.
+	c.HSet(ctx, tag+"games", done.ID, entry)
+	c.HSet(ctx, tag+"players", "UC", done.ID, "UD", done.ID)
+	live := storetest.Playing(t, k)
+	live.Challenger, live.Opponent, live.RedID = match.Player{ID: "UE", Name: "E"}, match.Player{ID: "UF", Name: "F"}, "UE"
+	if err := s.Create(ctx, live); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Create(ctx, storetest.Challenge(k)); !errors.Is(err, match.ErrCorrupt) {
+		t.Errorf("Create for Alice, bound to a vanished game = %v; want ErrCorrupt (reset repairs it)", err)
+	}
+	rep, err := s.Repair(ctx, k)
+	if want := (match.Repair{Record: match.RecordFine, IndexDropped: 6}); err != nil || rep != want {
+		t.Fatalf("Repair = %+v, %v; want %+v (2 entries, 4 bindings)", rep, err, want)
+	}
+	if recs, err := s.Active(ctx, k); err != nil || len(recs) != 1 || recs[0].ID != live.ID {
+		t.Errorf("Active after Repair = %v, %v; want only %s", recs, err, live.ID)
+	}
+	for _, id := range []string{"UALICE", "UBOB", "UC", "UD"} {
+		if n, _ := c.HExists(ctx, tag+"players", id).Result(); n {
+			t.Errorf("%s is still bound after Repair", id)
+		}
+	}
+	if r, err := s.PlayerGame(ctx, k, "UF"); err != nil || r.ID != live.ID {
+		t.Errorf("PlayerGame(UF) after Repair = %v, %v; want %s", r, err, live.ID)
+	}
+	if again, err := s.Repair(ctx, k); err != nil || again.Changed() {
+		t.Errorf("a second Repair = %+v, %v; want nothing to do", again, err)
+	}
+}
