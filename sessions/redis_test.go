@@ -136,6 +136,22 @@ func TestRedisRoundTrips(t *testing.T) {
 	if n := h.n.Load() - before; n != 1 {
 		t.Errorf("a rejected click cost %d round trips, want 1", n)
 	}
+	// A Create is one script call; a refused one adds the read of the game
+	// in the way, to name it.
+	before = h.n.Load()
+	if err := s.Create(ctx, storetest.Challenge(match.Key{Platform: "slack", Workspace: "T1", Channel: "C9"})); err != nil {
+		t.Fatal(err)
+	}
+	if n := h.n.Load() - before; n != 1 {
+		t.Errorf("a Create cost %d round trips, want 1", n)
+	}
+	before = h.n.Load()
+	if err := s.Create(ctx, storetest.Challenge(storetest.Channel)); !errors.Is(err, match.ErrBusy) {
+		t.Fatalf("Create for Alice, who is playing: %v", err)
+	}
+	if n := h.n.Load() - before; n != 2 {
+		t.Errorf("a refused Create cost %d round trips, want 2", n)
+	}
 	for _, op := range []struct {
 		name string
 		run  func() error
