@@ -111,7 +111,7 @@ func (s *Service) aiTurn(ctx context.Context, cmd Command, rec *match.Record) (*
 	ctx = match.WithNonce(ctx, "")
 	at := rec.Game.Moves()
 	var text string
-	next, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+	next, err := s.store.Update(ctx, cmd.Key, rec.ID, func(r *match.Record) (match.Tally, error) {
 		if r.ID != rec.ID || r.Status != match.StatusPlaying {
 			return match.Tally{}, userErr(ProblemStale)
 		}

@@ -150,24 +150,22 @@ func TestReplayedCommand(t *testing.T) {
 		if again := h.svc.Handle(t.Context(), cmd); again.Problem != ProblemStale && again.Problem != ProblemReplay {
 			t.Errorf("replayed click: %v %q, want a refusal", again.Problem, again.Text)
 		}
-		rec, err := h.store.Load(t.Context(), h.key)
-		if err != nil {
-			t.Fatal(err)
-		}
+		rec := h.record(first)
 		if rec.Game.Moves() != 1 {
 			t.Errorf("%d moves after a replayed click, want 1", rec.Game.Moves())
 		}
 		// A resign replayed after the rematch started must not resign it.
 		resign := Command{Key: h.key, User: player("UB"), Self: h.self, Request: Request{Kind: KindResign}, Nonce: "resign-1"}
-		h.want(h.svc.Handle(t.Context(), resign), Public, ProblemNone, "resigned")
+		resigned := h.svc.Handle(t.Context(), resign)
+		h.want(resigned, Public, ProblemNone, "resigned")
 		h.want(h.click("UA", first, "4"), Ephemeral, ProblemGameOver)
-		rematch := h.svc.Handle(t.Context(), Command{Key: h.key, User: player("UA"), Self: h.self,
-			Request: Request{Kind: KindRematch}})
+		rematch := h.click("UA", resigned, "Rematch")
 		h.want(rematch, Update, ProblemNone, "offers a rematch")
-		h.want(h.click("UB", rematch, "Accept"), Update, ProblemNone, "Rematch")
+		started := h.click("UB", rematch, "Accept")
+		h.want(started, Update, ProblemNone, "Rematch")
 		h.want(h.svc.Handle(t.Context(), resign), Ephemeral, ProblemReplay)
-		if rec, _ := h.store.Load(t.Context(), h.key); rec.Status != match.StatusPlaying {
-			t.Errorf("the rematch is %v after a replayed resign, want playing", rec.Status)
+		if rec := h.record(started); rec.Status != match.StatusPlaying || rec.ID == req.GameID {
+			t.Errorf("the rematch %s is %v after a replayed resign, want a new game (not %s), playing", rec.ID, rec.Status, req.GameID)
 		}
 	})
 }

@@ -47,9 +47,14 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 	return challengeView(rec, Public, duration(s.opt.ChallengeTTL)), nil
 }
 
-// busy turns a *match.BusyError into a refusal naming the players of the
-// game in the way; other errors pass through.
+// busy turns a *match.BusyError into a refusal naming the game the busy
+// player is in, and a *match.FullError into one saying the channel is
+// full; other errors pass through.
 func busy(err error) error {
+	var fe *match.FullError
+	if errors.As(err, &fe) {
+		return userErr(ProblemChannelFull, fe.Max)
+	}
 	var be *match.BusyError
 	if !errors.As(err, &be) || be.Existing == nil {
 		return err
@@ -121,11 +126,19 @@ func (s *Service) startAI(ctx context.Context, cmd Command, level solver.Level) 
 	return gameView(rec, Public, text), nil
 }
 
-// answer accepts, declines or cancels the channel's pending challenge.
+// answer accepts, declines or cancels a pending challenge: the one cmd's
+// button was drawn for, or, typed, the caller's own (made or received).
 func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 	now := s.opt.Now()
 	var expired bool
-	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+	id, err := s.target(ctx, cmd)
+	if errors.Is(err, match.ErrNoGame) || problemOf(err) == ProblemNotInGame {
+		return Reply{}, userErr(ProblemNoChallenge)
+	}
+	if err != nil {
+		return Reply{}, err
+	}
+	rec, err := s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
 		expired = false
 		if cmd.FromButton() && r.ID != cmd.GameID {
 			return match.Tally{}, userErr(ProblemStale)
@@ -207,21 +220,20 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 	return gameView(rec, vis, fmt.Sprintf("%s accepted! %s is red and goes first.", mention(rec.Opponent), mention(red))), nil
 }
 
-// rematch starts a new game between the players of the channel's finished
-// game, with colors swapped.
+// rematch starts a new game between the players of the finished game cmd's
+// button was drawn for, with colors swapped: at once against the AI, else
+// as an offer the other player accepts. The new game is a new record.
 func (s *Service) rematch(ctx context.Context, cmd Command) (Reply, error) {
-	old, err := s.store.Load(ctx, cmd.Key)
+	if !cmd.FromButton() {
+		// A rematch is of a finished game, which only its message names.
+		return Reply{}, userErr(ProblemRematchButton)
+	}
+	old, err := s.store.Load(ctx, cmd.Key, cmd.GameID)
 	if errors.Is(err, match.ErrNoGame) {
 		return Reply{}, userErr(ProblemNothingToRematch)
 	}
 	if err != nil {
 		return Reply{}, err
-	}
-	if cmd.FromButton() && old.ID != cmd.GameID {
-		if old.Status != match.StatusFinished && old.Rematches > 0 && old.ColorOf(cmd.User.ID) != engine.NoPlayer {
-			return Reply{}, busy(&match.BusyError{Existing: old})
-		}
-		return Reply{}, userErr(ProblemStale)
 	}
 	switch {
 	case old.Status != match.StatusFinished:

@@ -11,6 +11,10 @@
 // Discord understand; the adapter draws the board in its own palette with
 // Reply.Format.
 //
+// A channel runs several games at once, each its own record: a button acts
+// on the game it was drawn for (its id and move number), a typed command on
+// the caller's own game or open challenge.
+//
 // The package must know nothing of Slack, Discord, HTTP or Redis: it sees
 // the store only through sessions.Store.
 package bot

@@ -37,6 +37,8 @@ var flows = []struct {
 	{"Offers", flowOffers},
 	{"ResignInMatch", flowResignInMatch},
 	{"Takebacks", flowTakebacks},
+	{"ManyGames", flowManyGames},
+	{"GameLimits", flowGameLimits},
 }
 
 func TestFlows(t *testing.T) {
@@ -97,7 +99,7 @@ func flowGameToWinAndRematch(t *testing.T, h *harness) {
 	h.want(h.click("UB", offer, "Accept"), Ephemeral, ProblemOwnOffer)
 	h.want(h.click("UC", offer, "Accept"), Ephemeral, ProblemNotInGame)
 	h.want(h.click("UB", r, "Rematch"), Ephemeral, ProblemOfferPending, "<@UA>")
-	if rec, _ := h.store.Load(t.Context(), h.key); rec.Status != match.StatusFinished || rec.Offer == nil {
+	if rec := h.record(offer); rec.Status != match.StatusFinished || rec.Offer == nil {
 		t.Fatalf("after the offer: %v with offer %+v, want the finished game with the offer", rec.Status, rec.Offer)
 	}
 	r = h.click("UA", offer, "Accept")
@@ -135,7 +137,8 @@ func flowDraw(t *testing.T, h *harness) {
 func flowChallengeAnswers(t *testing.T, h *harness) {
 	c := h.say("UA", "<@UB>")
 	h.want(c, Public, ProblemNone, "<@UA> challenges <@UB> to Connect Four", "10 minutes")
-	h.want(h.say("UC", "challenge <@UD>"), Ephemeral, ProblemBusy, "<@UA> has challenged <@UB>")
+	// Others may play beside them, but not a player of the open challenge.
+	h.want(h.say("UC", "challenge <@UA>"), Ephemeral, ProblemBusy, "<@UA> has challenged <@UB>")
 	h.want(h.click("UC", c, "Accept"), Ephemeral, ProblemNotForYou, "<@UB>")
 	h.want(h.click("UA", c, "Accept"), Ephemeral, ProblemOwnChallenge)
 	h.want(h.click("UB", c, "Cancel"), Ephemeral, ProblemOnlyChallenger, "<@UA>")
@@ -172,12 +175,12 @@ func flowRefusals(t *testing.T, h *harness) {
 	h.want(h.say("UA", "dance"), Ephemeral, ProblemUsage)
 	h.want(h.say("UA", "board"), Ephemeral, ProblemNoGame)
 	h.want(h.say("UA", "resign"), Ephemeral, ProblemNoGame)
-	h.want(h.say("UA", "rematch"), Ephemeral, ProblemNothingToRematch)
+	h.want(h.say("UA", "rematch"), Ephemeral, ProblemRematchButton)
 	h.want(h.say("UA", "ai impossible"), Ephemeral, ProblemBadLevel, `"impossible"`)
 	h.want(h.say("UA", "help"), Ephemeral, ProblemNone, "/connect4 leaderboard")
 
 	r := h.start("UA", "UB")
-	h.want(h.say("UC", "<@UD>"), Ephemeral, ProblemBusy, "<@UA> and <@UB> are playing")
+	h.want(h.say("UC", "<@UB>"), Ephemeral, ProblemBusy, "<@UA> and <@UB> are playing")
 	h.want(h.click("UC", r, "1"), Ephemeral, ProblemNotInGame)
 	h.want(h.click("UB", r, "1"), Ephemeral, ProblemNotYourTurn, "<@UA>")
 	after := h.drops(r, 3)
@@ -201,7 +204,7 @@ func flowRefusals(t *testing.T, h *harness) {
 	if full.Game.Moves() != 6 {
 		t.Errorf("moves %d, want 6: a refused click changed the game", full.Game.Moves())
 	}
-	rec, _ := h.store.Load(t.Context(), h.key)
+	rec := h.record(full)
 	if g := rec.Game; g.Moves() != 6 {
 		t.Errorf("stored moves %d, want 6", g.Moves())
 	}
@@ -295,9 +298,11 @@ func flowLeaderboardAndStats(t *testing.T, h *harness) {
 
 func flowBoardRepost(t *testing.T, h *harness) {
 	c := h.say("UA", "<@UB>")
-	h.want(h.say("UC", "board"), Public, ProblemNone, "challenges <@UB>")
+	h.want(h.say("UB", "board"), Public, ProblemNone, "challenges <@UB>")
+	// A spectator is told which games are running, pinging nobody.
+	h.want(h.say("UC", "board"), Ephemeral, ProblemNone, "Games here: @ua has challenged @UB")
 	r := h.drops(h.click("UB", c, "Accept"), 4, 4)
-	b := h.say("UC", "board")
+	b := h.say("UB", "board")
 	h.want(b, Public, ProblemNone, "The game between <@UA> and <@UB>")
 	if b.Game.Moves() != 2 || len(b.Buttons) != 7 {
 		t.Fatalf("re-posted board: %d moves, %d buttons", b.Game.Moves(), len(b.Buttons))
@@ -343,10 +348,14 @@ type failing struct {
 }
 
 func (f failing) Create(context.Context, *match.Record) error { return f.err }
-func (f failing) Load(context.Context, match.Key) (*match.Record, error) {
+func (f failing) Load(context.Context, match.Key, string) (*match.Record, error) {
 	return nil, f.err
 }
-func (f failing) Update(context.Context, match.Key, func(*match.Record) (match.Tally, error)) (*match.Record, error) {
+func (f failing) Update(context.Context, match.Key, string, func(*match.Record) (match.Tally, error)) (*match.Record, error) {
+	return nil, f.err
+}
+func (f failing) Active(context.Context, match.Key) ([]*match.Record, error) { return nil, f.err }
+func (f failing) PlayerGame(context.Context, match.Key, string) (*match.Record, error) {
 	return nil, f.err
 }
 func (f failing) Leaderboard(context.Context, match.Key, int) ([]match.Standing, error) {
@@ -404,11 +413,7 @@ func flowRacingClicks(t *testing.T, h *harness) {
 			landed++
 		}
 	}
-	rec, err := h.store.Load(t.Context(), h.key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := rec.Game
+	g := h.record(r).Game
 	if landed != 1 || g.Moves() != 1 {
 		t.Fatalf("%d clicks landed, %d moves stored; want exactly 1", landed, g.Moves())
 	}

@@ -2,9 +2,12 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,7 +29,9 @@ type harness struct {
 	self  match.Player
 	// prefix is the Redis key prefix, "" for the memory store.
 	prefix string
+	mu     sync.Mutex // guards events: hooks run on every clicking goroutine
 	events []string
+	nonces atomic.Int64
 }
 
 // lowestColumn is a predictable AI for flow tests: the leftmost legal
@@ -64,10 +69,15 @@ func newHarness(t *testing.T, st Store, clk *storetest.Clock, prefix string) *ha
 	h := &harness{t: t, store: st, clock: clk, prefix: prefix,
 		key:  match.Key{Platform: "test", Workspace: "T1", Channel: "C1"},
 		self: match.Player{ID: "UBOT", Name: "connect4"}}
+	event := func(e string) {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.events = append(h.events, e)
+	}
 	h.svc = New(st, Options{Now: clk.Now, AI: lowestColumn, Hooks: Hooks{
-		GameStarted:  func(string, bool) { h.events = append(h.events, "started") },
-		Move:         func(string) { h.events = append(h.events, "move") },
-		GameFinished: func(_ string, r string) { h.events = append(h.events, "finished:"+r) },
+		GameStarted:  func(string, bool) { event("started") },
+		Move:         func(string) { event("move") },
+		GameFinished: func(_ string, r string) { event("finished:" + r) },
 	}})
 	return h
 }
@@ -91,8 +101,11 @@ func (h *harness) click(user string, r Reply, label string) Reply {
 	if err != nil {
 		h.t.Fatalf("ParseAction(%q): %v", r.Buttons[i].Value, err)
 	}
+	// Every click is a signed request of its own, as on the platforms, so
+	// that a use case writing twice for one click is caught taking its
+	// second write for a replay.
 	return h.svc.Handle(h.t.Context(), Command{Key: h.key, User: player(user), Self: h.self,
-		Message: match.MessageRef{Channel: "C1", Timestamp: "1.0"}, Request: req})
+		Message: match.MessageRef{Channel: "C1", Timestamp: "1.0"}, Request: req, Nonce: fmt.Sprintf("click-%d", h.nonces.Add(1))})
 }
 
 // agree has offerer click label (Rematch or Next round) on r and the other
@@ -102,6 +115,22 @@ func (h *harness) agree(offerer, other string, r Reply, label string) Reply {
 	o := h.click(offerer, r, label)
 	h.want(o, Update, ProblemNone, "<@"+offerer+"> offers", "<@"+other+">, do you accept?")
 	return h.click(other, o, "Accept")
+}
+
+// record returns the stored record of the game r's buttons were drawn for.
+func (h *harness) record(r Reply) *match.Record {
+	h.t.Helper()
+	for _, b := range r.Buttons {
+		if req, err := ParseAction(b.Value); err == nil && req.GameID != "" {
+			rec, err := h.store.Load(h.t.Context(), h.key, req.GameID)
+			if err != nil {
+				h.t.Fatalf("Load(%s): %v", req.GameID, err)
+			}
+			return rec
+		}
+	}
+	h.t.Fatalf("reply %q has no game buttons", r.Text)
+	return nil
 }
 
 // want fails the test unless r has visibility vis, problem p and contains

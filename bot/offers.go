@@ -16,13 +16,17 @@ import (
 // withdraw. An offer lapses like a challenge (Options.ChallengeTTL).
 // Against the AI both stay immediate.
 
-// offer records cmd.User's offer of kind on the channel's record (the one
-// cmd's button was drawn for), or, when the other player has already
+// offer records cmd.User's offer of kind on the record cmd's button was
+// drawn for (typed: the caller's active game), or, when the other player has already
 // offered the same, takes it as agreement and starts the game.
 func (s *Service) offer(ctx context.Context, cmd Command, kind match.OfferKind) (Reply, error) {
 	now := s.opt.Now()
 	agreed := false
-	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+	id, err := s.target(ctx, cmd)
+	if err != nil {
+		return Reply{}, noGame(cmd, err)
+	}
+	rec, err := s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
 		agreed = false
 		if err := offerable(r, cmd, kind); err != nil {
 			return match.Tally{}, err
@@ -32,16 +36,20 @@ func (s *Service) offer(ctx context.Context, cmd Command, kind match.OfferKind) 
 				return match.Tally{}, userErr(ProblemOfferPending, other(r, cmd.User.ID).ID)
 			}
 			agreed = true // both want it: no need to ask again
+			if kind == match.OfferRematch {
+				r.Offer = nil // taken: a second click finds no offer
+				return match.Tally{}, nil
+			}
 			return match.Tally{}, match.ErrNoChange
 		}
 		r.Offer = &match.Offer{Kind: kind, From: cmd.User.ID, ExpiresAt: now.Add(s.opt.ChallengeTTL)}
 		return match.Tally{}, nil
 	})
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	if agreed {
-		return s.startOffered(ctx, cmd, rec)
+		return s.startOffered(ctx, cmd, rec, kind)
 	}
 	return offerView(rec, duration(s.opt.ChallengeTTL)), nil
 }
@@ -83,12 +91,16 @@ func other(r *match.Record, id string) match.Player {
 func (s *Service) answerOffer(ctx context.Context, cmd Command) (Reply, error) {
 	now := s.opt.Now()
 	var offer match.Offer
-	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+	var lapsed bool
+	if cmd.GameID == "" {
+		return Reply{}, userErr(ProblemNoOffer)
+	}
+	rec, err := s.store.Update(ctx, cmd.Key, cmd.GameID, func(r *match.Record) (match.Tally, error) {
 		if r.ID != cmd.GameID || r.Offer == nil {
 			return match.Tally{}, userErr(ProblemNoOffer)
 		}
 		o := *r.Offer
-		offer = o
+		offer, lapsed = o, false
 		if r.ColorOf(cmd.User.ID) == engine.NoPlayer {
 			return match.Tally{}, userErr(ProblemNotInGame)
 		}
@@ -104,10 +116,16 @@ func (s *Service) answerOffer(ctx context.Context, cmd Command) (Reply, error) {
 		}
 		if cmd.Kind == KindOfferAccept {
 			if !now.Before(o.ExpiresAt) {
-				r.Offer = nil // clear it, and say so
+				r.Offer, lapsed = nil, true // clear it, and say so
 				return match.Tally{}, nil
 			}
-			return match.Tally{}, match.ErrNoChange // the game starts below
+			if o.Kind == match.OfferRematch {
+				// The rematch is a new record, created below: take the
+				// offer in this write so that a second click finds none.
+				r.Offer = nil
+				return match.Tally{}, nil
+			}
+			return match.Tally{}, match.ErrNoChange // the next round starts below
 		}
 		r.Offer = nil
 		if cmd.Kind == KindOfferDecline && o.Kind == match.OfferNextRound {
@@ -118,15 +136,15 @@ func (s *Service) answerOffer(ctx context.Context, cmd Command) (Reply, error) {
 		return match.Tally{}, nil
 	})
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	from, _ := rec.PlayerByID(offer.From)
 	to := other(rec, offer.From)
 	switch {
-	case cmd.Kind == KindOfferAccept && rec.Offer == nil:
+	case cmd.Kind == KindOfferAccept && lapsed:
 		return Reply{}, userErr(ProblemOfferExpired)
 	case cmd.Kind == KindOfferAccept:
-		return s.startOffered(ctx, cmd, rec)
+		return s.startOffered(ctx, cmd, rec, offer.Kind)
 	case cmd.Kind == KindOfferWithdraw:
 		return gameView(rec, Update, fmt.Sprintf("%s withdrew the %s offer.", mention(from), offer.Kind)), nil
 	case offer.Kind == match.OfferNextRound:
@@ -137,12 +155,14 @@ func (s *Service) answerOffer(ctx context.Context, cmd Command) (Reply, error) {
 	return gameView(rec, Update, fmt.Sprintf("%s declined the rematch.", mention(to))), nil
 }
 
-// startOffered starts the game an accepted offer on rec proposed.
-func (s *Service) startOffered(ctx context.Context, cmd Command, rec *match.Record) (Reply, error) {
-	if rec.Offer == nil {
-		return Reply{}, userErr(ProblemNoOffer)
-	}
-	if rec.Offer.Kind == match.OfferNextRound {
+// startOffered starts the game an accepted offer of kind on rec proposed:
+// the next round in rec, or a rematch as a new record (the offer already
+// taken off rec).
+func (s *Service) startOffered(ctx context.Context, cmd Command, rec *match.Record, kind match.OfferKind) (Reply, error) {
+	// The request's nonce went with the write that took the offer up; the
+	// game it starts is the same request, not a replay of it.
+	ctx = match.WithNonce(ctx, "")
+	if kind == match.OfferNextRound {
 		return s.startNextRound(ctx, cmd, rec.ID, rec.Game.Moves())
 	}
 	return s.startRematch(ctx, cmd, rec)
@@ -152,7 +172,11 @@ func (s *Service) startOffered(ctx context.Context, cmd Command, rec *match.Reco
 // the AI it takes back the player's move and the AI's reply at once.
 func (s *Service) takeback(ctx context.Context, cmd Command) (Reply, error) {
 	var ai bool
-	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+	id, err := s.target(ctx, cmd)
+	if err != nil {
+		return Reply{}, noGame(cmd, err)
+	}
+	rec, err := s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
 		me, err := s.playable(r, cmd)
 		if err != nil {
 			return match.Tally{}, err
@@ -177,7 +201,7 @@ func (s *Service) takeback(ctx context.Context, cmd Command) (Reply, error) {
 		return match.Tally{}, nil
 	})
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	if ai {
 		return gameView(rec, Public, fmt.Sprintf("%s took back their last move and my reply. Your move again.", mention(cmd.User))), nil
@@ -196,7 +220,10 @@ func (s *Service) takeback(ctx context.Context, cmd Command) (Reply, error) {
 // drawn for.
 func (s *Service) answerTakeback(ctx context.Context, cmd Command) (Reply, error) {
 	var asker string
-	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+	if cmd.GameID == "" {
+		return Reply{}, userErr(ProblemTakebackLapsed)
+	}
+	rec, err := s.store.Update(ctx, cmd.Key, cmd.GameID, func(r *match.Record) (match.Tally, error) {
 		tb := r.Takeback
 		if r.ID != cmd.GameID || tb == nil || tb.Move != cmd.Move || r.Status != match.StatusPlaying {
 			return match.Tally{}, userErr(ProblemTakebackLapsed)
@@ -219,7 +246,7 @@ func (s *Service) answerTakeback(ctx context.Context, cmd Command) (Reply, error
 		return match.Tally{}, nil
 	})
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	p, _ := rec.PlayerByID(asker)
 	if cmd.Kind == KindTakebackDecline {

@@ -42,7 +42,7 @@ func flowOffers(t *testing.T, h *harness) {
 	next := h.click("UA", m, "Next round")
 	h.want(next, Update, ProblemNone, "<@UA> offers round 2")
 	h.want(h.click("UB", next, "Decline"), Update, ProblemNone, "<@UB> declined the next round, so the match ends <@UA> 1 – 0 <@UB>")
-	rec, _ := h.store.Load(t.Context(), h.key)
+	rec := h.record(next)
 	if rec.Status != match.StatusFinished || rec.Finish != match.FinishDeclined {
 		t.Errorf("after a declined next round: %v %v, want finished, declined", rec.Status, rec.Finish)
 	}
@@ -62,7 +62,7 @@ func flowResignInMatch(t *testing.T, h *harness) {
 	r = h.agree("UA", "UB", r, "Next round")
 	r = h.say("UB", "resign match")
 	h.want(r, Public, ProblemNone, "<@UB> gave up the match.", "<@UA> wins the match 3–0.")
-	if rec, _ := h.store.Load(t.Context(), h.key); rec.Status != match.StatusFinished {
+	if rec := h.record(r); rec.Status != match.StatusFinished {
 		t.Errorf("after resign match: %v, want finished", rec.Status)
 	}
 }
@@ -89,7 +89,7 @@ func flowTakebacks(t *testing.T, h *harness) {
 	r = h.drops(back, 3)
 	ask = h.say("UA", "takeback")
 	h.want(h.click("UB", ask, "Refuse"), Update, ProblemNone, "<@UB> refused <@UA>'s takeback.")
-	if rec, _ := h.store.Load(t.Context(), h.key); rec.Game.Moves() != 1 || rec.Takeback != nil {
+	if rec := h.record(ask); rec.Game.Moves() != 1 || rec.Takeback != nil {
 		t.Fatalf("after a refused takeback: %d moves, request %+v", rec.Game.Moves(), rec.Takeback)
 	}
 
@@ -106,7 +106,7 @@ func flowTakebacks(t *testing.T, h *harness) {
 	wg.Go(func() { accept = h.click("UB", ask, "Allow takeback") })
 	wg.Go(func() { move = h.click("UB", r, "2") })
 	wg.Wait()
-	rec, _ := h.store.Load(t.Context(), h.key)
+	rec := h.record(ask)
 	switch {
 	case accept.Problem == ProblemNone && move.Problem != ProblemNone:
 		if rec.Game.Moves() != 2 {

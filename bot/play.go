@@ -16,7 +16,11 @@ import (
 func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
 	var text string
 	var over bool
-	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+	id, err := s.target(ctx, cmd)
+	if err != nil {
+		return Reply{}, noGame(cmd, err)
+	}
+	rec, err := s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
 		me, err := s.playable(r, cmd)
 		if err != nil {
 			return match.Tally{}, err
@@ -52,7 +56,7 @@ func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
 		return tally, nil
 	})
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	s.moved(cmd)
 	if rec.Status == match.StatusFinished {
@@ -86,12 +90,17 @@ func (s *Service) playable(r *match.Record, cmd Command) (engine.Player, error) 
 	return me, nil
 }
 
-// noGame turns ErrNoGame into its refusal.
-func noGame(err error) error {
-	if errors.Is(err, match.ErrNoGame) {
-		return userErr(ProblemNoGame)
+// noGame turns ErrNoGame into its refusal: for a button, the game it was
+// drawn for is gone (expired, or an id that names nothing), so the button
+// is out of date; typed, the caller has no game.
+func noGame(cmd Command, err error) error {
+	switch {
+	case !errors.Is(err, match.ErrNoGame):
+		return err
+	case cmd.FromButton():
+		return userErr(ProblemStale)
 	}
-	return err
+	return userErr(ProblemNoGame)
 }
 
 // settle records the end of rec's current round: the round result, and
@@ -173,7 +182,11 @@ func matchText(r *match.Record, lastWinner string, over bool) string {
 func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 	now := s.opt.Now()
 	var text string
-	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+	id, err := s.target(ctx, cmd)
+	if err != nil {
+		return Reply{}, noGame(cmd, err)
+	}
+	rec, err := s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
 		me, err := s.playable(r, cmd)
 		if err != nil {
 			return match.Tally{}, err
@@ -197,12 +210,13 @@ func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 			}
 			finish = match.FinishTimeout
 		}
+		r.Takeback = nil // the game it asked about is over
 		tally, t := settle(r, finish, cmd.WholeMatch)
 		text = t
 		return tally, nil
 	})
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	s.finished(cmd, rec.Finish)
 	return gameView(rec, Public, text), nil
@@ -216,11 +230,10 @@ func (s *Service) nextRound(ctx context.Context, cmd Command) (Reply, error) {
 	return s.offer(ctx, cmd, match.OfferNextRound)
 }
 
-// startNextRound starts the next round of the match in the channel's record
-// gameID, whose round ended after moveNo moves, colors swapped.
+// startNextRound starts the next round of the match in record gameID, whose round ended after moveNo moves, colors swapped.
 func (s *Service) startNextRound(ctx context.Context, cmd Command, gameID string, moveNo int) (Reply, error) {
 	var text string
-	rec, err := s.store.Update(ctx, cmd.Key, func(r *match.Record) (match.Tally, error) {
+	rec, err := s.store.Update(ctx, cmd.Key, gameID, func(r *match.Record) (match.Tally, error) {
 		if r.ID != gameID {
 			return match.Tally{}, userErr(ProblemStale)
 		}
@@ -247,7 +260,7 @@ func (s *Service) startNextRound(ctx context.Context, cmd Command, gameID string
 		return match.Tally{}, nil
 	})
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, noGame(cmd, err)
 	}
 	return s.afterHuman(ctx, cmd, rec, Update, text)
 }

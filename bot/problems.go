@@ -53,6 +53,8 @@ const (
 	ProblemTakebackPending
 	ProblemTakebackLapsed
 	ProblemOwnTakeback
+	ProblemChannelFull
+	ProblemRematchButton
 )
 
 // sentences is the one table of what people are told, by problem. Some take
@@ -98,6 +100,8 @@ var sentences = [...]string{
 	ProblemTakebackPending:   "You've asked for a takeback already: wait for the answer.",
 	ProblemTakebackLapsed:    "That takeback request has lapsed (the board has moved on), so the button did nothing.",
 	ProblemOwnTakeback:       "That's your own takeback request: the other player answers it.",
+	ProblemChannelFull:       "This channel has %d games going, the most it holds at once: wait for one to finish.",
+	ProblemRematchButton:     "Click Rematch on the finished game's message to offer a rematch.",
 }
 
 // Sentence returns the sentence told for p, before its arguments are filled

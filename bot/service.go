@@ -212,7 +212,7 @@ const helpText = "*Connect Four* — drop discs, line up four to win.\n" +
 	"• `/connect4 @someone` — challenge someone (add `9x7` for 9 columns × 7 rows, `connect 5`, `first-to 3` for other boards and matches)\n" +
 	"• `/connect4 ai [easy|medium|hard]` — play against me\n" +
 	"• Click a column number to drop your disc; Rematch swaps who starts\n" +
-	"• `/connect4 board` — show this channel's game again at the bottom\n" +
+	"• `/connect4 board` — show your game again at the bottom (or which games are running here)\n" +
 	"• Rematch and Next round are offers: the other player accepts or declines\n" +
 	"• `/connect4 takeback` — ask to take back your last move, until your opponent moves\n" +
 	"• `/connect4 resign` — give up the current game (`resign match` gives up the whole match)\n" +

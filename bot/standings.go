@@ -11,27 +11,25 @@ import (
 	"github.com/connect4/connect4/bot/match"
 )
 
-// board re-posts the channel's game (or pending challenge) at the bottom of
-// the channel. In an AI game where the AI is to move, it moves first.
+// board re-posts the caller's game (or pending challenge) at the bottom of
+// the channel; someone with neither is told which games are running. In an
+// AI game where the AI is to move, it moves first.
 func (s *Service) board(ctx context.Context, cmd Command) (Reply, error) {
-	rec, err := s.store.Load(ctx, cmd.Key)
+	rec, list, err := s.ownGame(ctx, cmd)
 	if err != nil {
-		return Reply{}, noGame(err)
+		return Reply{}, err
+	}
+	if list != nil {
+		return *list, nil
 	}
 	if rec.Status == match.StatusPending {
-		if left := rec.ExpiresAt.Sub(s.opt.Now()); !rec.ExpiresAt.IsZero() && left > 0 {
+		if left := rec.ExpiresAt.Sub(s.opt.Now()); rec.ExpiresAt.IsZero() || left > 0 {
 			return challengeView(rec, Public, duration(left)), nil
 		}
 		return Reply{}, userErr(ProblemNoGame)
 	}
-	if !rec.Started() {
-		return Reply{}, userErr(ProblemNoGame)
-	}
 	red, yellow := rec.Colors()
 	text := fmt.Sprintf("The game between %s and %s:", mention(red), mention(yellow))
-	if rec.Status == match.StatusFinished {
-		text = fmt.Sprintf("The last game in this channel, between %s and %s (%s):", mention(red), mention(yellow), rec.Finish)
-	}
 	return s.afterHuman(ctx, cmd, rec, Public, text)
 }
 
@@ -255,7 +253,7 @@ func (s *Service) reset(ctx context.Context, cmd Command) (Reply, error) {
 	}
 	s.log.Warn("repaired damaged channel data", "channel", cmd.Key.String(), "user", cmd.User.ID,
 		"record_cleared", rep.Record == match.RecordCleared, "entries_dropped", rep.EntriesDropped,
-		"leaderboard_cleared", rep.LeaderboardCleared)
+		"leaderboard_cleared", rep.LeaderboardCleared, "index_dropped", rep.IndexDropped)
 	var did []string
 	if rep.Record == match.RecordCleared {
 		did = append(did, "cleared this channel's damaged game")
@@ -265,6 +263,9 @@ func (s *Service) reset(ctx context.Context, cmd Command) (Reply, error) {
 		did = append(did, "cleared the leaderboard, which could not be read at all")
 	case rep.EntriesDropped > 0:
 		did = append(did, fmt.Sprintf("dropped %s from the leaderboard and kept the rest", entries(rep.EntriesDropped)))
+	}
+	if rep.IndexDropped > 0 {
+		did = append(did, fmt.Sprintf("dropped %d stale %s from the list of games here", rep.IndexDropped, map[bool]string{true: "entry", false: "entries"}[rep.IndexDropped == 1]))
 	}
 	text := fmt.Sprintf("<@%s> %s.", cmd.User.ID, strings.Join(did, " and "))
 	if rep.Record == match.RecordCleared {

@@ -6,34 +6,50 @@ import (
 	"github.com/connect4/connect4/bot/match"
 )
 
-// Store is what the bot needs of its storage: one record per channel and a
+// Store is what the bot needs of its storage: the records of a channel's
+// games, each addressed by its id, with an index of the active ones, and a
 // leaderboard per channel. package sessions implements it on Redis and in
 // memory; both are safe for concurrent use. Errors match the match
-// sentinels (match.ErrNoGame, match.ErrBusy, match.ErrCorrupt,
-// match.ErrUnavailable, match.ErrConflict, match.ErrInvalid) through
-// errors.Is.
+// sentinels (match.ErrNoGame, match.ErrBusy, match.ErrFull,
+// match.ErrCorrupt, match.ErrUnavailable, match.ErrConflict,
+// match.ErrInvalid, match.ErrReplay) through errors.Is.
 type Store interface {
-	// Create stores rec as the channel's record, atomically, only when the
-	// channel has no active record (see match.Record.Active). On success
-	// it sets rec.ID, rec.Version = 1 and rec.Created = rec.Updated. On a
-	// busy channel it returns a *match.BusyError naming the existing
-	// record; when that record is unreadable, a *match.CorruptError.
+	// Create stores rec as a new record of its channel, atomically, only
+	// when none of the players it binds (see match.Record.Bound) is in
+	// another active game or open challenge of the channel and the
+	// channel holds fewer active games than its limit. On success it sets
+	// rec.ID (new, random), rec.Version = 1 and rec.Created = rec.Updated.
+	// When a player is busy it returns a *match.BusyError naming the game
+	// they are in; on a full channel a *match.FullError.
 	Create(ctx context.Context, rec *match.Record) error
 
-	// Load returns a copy of the channel's record: match.ErrNoGame when
-	// there is none, a *match.CorruptError when it cannot be read back.
-	Load(ctx context.Context, k match.Key) (*match.Record, error)
+	// Load returns a copy of record gameID of the channel: match.ErrNoGame
+	// when there is none, a *match.CorruptError when it cannot be read
+	// back.
+	Load(ctx context.Context, k match.Key, gameID string) (*match.Record, error)
 
-	// Update runs fn on a copy of the channel's record and
-	// compare-and-sets the result on the record's game id and version, so
-	// no stale writer ever replaces a newer record or another game. On a
-	// conflict fn runs again on the fresh record, a bounded number of
-	// times, then Update returns match.ErrConflict; fn may therefore run
-	// more than once and must only change the record it is given. An error
-	// from fn aborts the update and is returned as is; match.ErrNoChange
-	// writes nothing and returns the record. The Tally fn returns is added
-	// to the channel leaderboard in the same atomic step as the write.
-	Update(ctx context.Context, k match.Key, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error)
+	// Update runs fn on a copy of record gameID and compare-and-sets the
+	// result on the record's game id and version, so no stale writer ever
+	// replaces a newer record. On a conflict fn runs again on the fresh
+	// record, a bounded number of times, then Update returns
+	// match.ErrConflict; fn may therefore run more than once and must only
+	// change the record it is given. An error from fn aborts the update
+	// and is returned as is; match.ErrNoChange writes nothing and returns
+	// the record. The Tally fn returns is added to the channel leaderboard
+	// in the same atomic step as the write, and so is the change to the
+	// channel's index of active games: a record that stops being active
+	// frees its players; one that binds a player who is in another active
+	// game is refused with a *match.BusyError.
+	Update(ctx context.Context, k match.Key, gameID string, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error)
+
+	// Active returns copies of the channel's active records (games being
+	// played, challenges not yet expired), oldest first.
+	Active(ctx context.Context, k match.Key) ([]*match.Record, error)
+
+	// PlayerGame returns a copy of the active record that binds userID in
+	// the channel (their game or open challenge, made or received), or
+	// match.ErrNoGame when there is none.
+	PlayerGame(ctx context.Context, k match.Key, userID string) (*match.Record, error)
 
 	// Leaderboard returns the channel's top n players (all when n ≤ 0) by
 	// wins; ties go to fewer losses, then more games, then the lower id.
@@ -61,8 +77,9 @@ type Store interface {
 	// Seasons returns the channel's archived seasons, newest first.
 	Seasons(ctx context.Context, k match.Key) ([]match.Season, error)
 
-	// Repair clears what cannot be read back in the channel: a record
-	// that does not parse or is of the wrong type, and leaderboard entries
+	// Repair clears what cannot be read back in the channel: records
+	// that do not parse or are of the wrong type, index entries that point
+	// at records missing, finished or unreadable, and leaderboard entries
 	// that are not counts (or the whole leaderboard when it is of the
 	// wrong type), keeping everything readable. It never removes a
 	// readable record, and reports what it did.

@@ -16,7 +16,8 @@ import (
 // round trips per move, counted by a hook.
 func benchmarkMove(b *testing.B, s storetest.Store, rt *roundTrips) {
 	k := storetest.Channel
-	if err := s.Create(b.Context(), storetest.Playing(b, k)); err != nil {
+	rec := storetest.Playing(b, k)
+	if err := s.Create(b.Context(), rec); err != nil {
 		b.Fatal(err)
 	}
 	// Columns in rotation; a finished game starts again.
@@ -36,7 +37,7 @@ func benchmarkMove(b *testing.B, s storetest.Store, rt *roundTrips) {
 		}
 		return match.Tally{}, nil
 	}
-	if _, err := s.Update(b.Context(), k, move); err != nil { // warm the script cache
+	if _, err := s.Update(b.Context(), k, rec.ID, move); err != nil { // warm the script cache
 		b.Fatal(err)
 	}
 	var start int64
@@ -46,7 +47,7 @@ func benchmarkMove(b *testing.B, s storetest.Store, rt *roundTrips) {
 	b.ReportAllocs()
 	n := 0
 	for b.Loop() {
-		if _, err := s.Update(b.Context(), k, move); err != nil {
+		if _, err := s.Update(b.Context(), k, rec.ID, move); err != nil {
 			b.Fatal(err)
 		}
 		n++

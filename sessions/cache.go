@@ -7,12 +7,12 @@ import (
 	"github.com/connect4/connect4/bot/match"
 )
 
-// DefaultCacheSize is how many channels' records a Redis store remembers
-// between clicks by default.
+// DefaultCacheSize is how many records a Redis store remembers between
+// clicks by default.
 const DefaultCacheSize = 4096
 
 // recordCache remembers the record this process last read or wrote for each
-// of the most recently used channels, so that Update can start its
+// of the most recently used games, so that Update can start its
 // compare-and-set without reading first. It is only ever a guess: the
 // compare-and-set checks the game id and version, and on a mismatch the
 // script returns the stored record, so a cache behind another replica costs
@@ -23,68 +23,78 @@ type recordCache struct {
 	mu    sync.Mutex
 	size  int
 	order *list.List // of *cacheEntry, most recent first
-	byKey map[match.Key]*list.Element
+	byKey map[gameRef]*list.Element
+}
+
+// gameRef names one record: its channel and game id.
+type gameRef struct {
+	key match.Key
+	id  string
 }
 
 type cacheEntry struct {
-	key match.Key
-	rec *match.Record
+	ref    gameRef
+	rec    *match.Record
+	legacy bool // the record lives at the channel's pre-multigame key
 }
 
 // newRecordCache returns a cache of at most size records; size ≤ 0 means no
 // cache (every method does nothing).
 func newRecordCache(size int) *recordCache {
-	return &recordCache{size: size, order: list.New(), byKey: map[match.Key]*list.Element{}}
+	return &recordCache{size: size, order: list.New(), byKey: map[gameRef]*list.Element{}}
 }
 
-// get returns the remembered record of k, or nil.
-func (c *recordCache) get(k match.Key) *match.Record {
+// get returns the remembered record id of k, or nil, and whether it is a
+// legacy record.
+func (c *recordCache) get(k match.Key, id string) (*match.Record, bool) {
 	if c.size <= 0 {
-		return nil
+		return nil, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.byKey[k]
+	e, ok := c.byKey[gameRef{k, id}]
 	if !ok {
-		return nil
+		return nil, false
 	}
 	c.order.MoveToFront(e)
-	return e.Value.(*cacheEntry).rec
+	ce := e.Value.(*cacheEntry)
+	return ce.rec, ce.legacy
 }
 
-// put remembers rec for its key; the caller must not change rec afterwards.
-// An older version of the same game never replaces a newer one.
-func (c *recordCache) put(rec *match.Record) {
+// put remembers rec for its key and id; the caller must not change rec
+// afterwards. An older version never replaces a newer one.
+func (c *recordCache) put(rec *match.Record, legacy bool) {
 	if c.size <= 0 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.byKey[rec.Key]; ok {
+	ref := gameRef{rec.Key, rec.ID}
+	if e, ok := c.byKey[ref]; ok {
 		ce := e.Value.(*cacheEntry)
-		if ce.rec.ID != rec.ID || ce.rec.Version <= rec.Version {
-			ce.rec = rec
+		if ce.rec.Version <= rec.Version {
+			ce.rec, ce.legacy = rec, legacy
 		}
 		c.order.MoveToFront(e)
 		return
 	}
-	c.byKey[rec.Key] = c.order.PushFront(&cacheEntry{key: rec.Key, rec: rec})
+	c.byKey[ref] = c.order.PushFront(&cacheEntry{ref: ref, rec: rec, legacy: legacy})
 	for c.order.Len() > c.size {
 		last := c.order.Back()
 		c.order.Remove(last)
-		delete(c.byKey, last.Value.(*cacheEntry).key)
+		delete(c.byKey, last.Value.(*cacheEntry).ref)
 	}
 }
 
-// drop forgets k.
-func (c *recordCache) drop(k match.Key) {
+// drop forgets record id of k.
+func (c *recordCache) drop(k match.Key, id string) {
 	if c.size <= 0 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.byKey[k]; ok {
+	if e, ok := c.byKey[gameRef{k, id}]; ok {
 		c.order.Remove(e)
-		delete(c.byKey, k)
+		delete(c.byKey, gameRef{k, id})
 	}
 }

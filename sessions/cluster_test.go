@@ -30,14 +30,17 @@ func TestClusterConformance(t *testing.T) {
 	var mu sync.Mutex
 	for _, ch := range []string{"C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8"} {
 		k := match.Key{Platform: "slack", Workspace: "T1", Channel: ch}
-		if err := s.Create(t.Context(), storetest.Playing(t, k, 3)); err != nil {
+		rec := storetest.Playing(t, k, 3)
+		if err := s.Create(t.Context(), rec); err != nil {
 			t.Fatal(err)
 		}
-		game, lb := "{"+k.String()+"}:game", "{"+k.String()+"}:lb"
+		tag := "{" + k.String() + "}:"
+		game := tag + "game:" + rec.ID
 		gs, _ := cc.ClusterKeySlot(t.Context(), game).Result()
-		ls, _ := cc.ClusterKeySlot(t.Context(), lb).Result()
-		if gs != ls {
-			t.Errorf("%s: game in slot %d, leaderboard in slot %d", k, gs, ls)
+		for _, other := range []string{tag + "lb", tag + "games", tag + "players", tag + "game"} {
+			if os, _ := cc.ClusterKeySlot(t.Context(), other).Result(); gs != os {
+				t.Errorf("%s: game in slot %d, %s in slot %d", k, gs, other, os)
+			}
 		}
 		n, err := cc.MasterForKey(t.Context(), game)
 		if err != nil {

@@ -263,3 +263,45 @@ func schemaProblem(b []byte, err error) error {
 	}
 	return err
 }
+
+// indexEntry is a game's entry in its channel's index of active games,
+// self-describing so that the scripts can tell a stale entry without
+// reading the record: the players it binds, its status, a challenge's
+// expiry and the deadline of the record's TTL, in Unix milliseconds. The
+// scripts read the field names (see liveLua).
+type indexEntry struct {
+	Players  []string     `json:"p"`
+	Status   match.Status `json:"s"`
+	Expires  int64        `json:"x"`
+	Deadline int64        `json:"d"`
+}
+
+// newIndexEntry returns the index entry of rec written at now with ttl.
+func newIndexEntry(rec *match.Record, now time.Time, ttl time.Duration) string {
+	b, _ := json.Marshal(indexEntry{Players: rec.Bound(), Status: rec.Status, Expires: expiresMS(rec.ExpiresAt), Deadline: now.Add(ttl).UnixMilli()}) // strings and numbers: never fails
+	return string(b)
+}
+
+// parseIndexEntry reads an index entry; ok is false for one that does not parse.
+func parseIndexEntry(s string) (indexEntry, bool) {
+	var e indexEntry
+	if len(s) > 4096 || json.Unmarshal([]byte(s), &e) != nil {
+		return e, false
+	}
+	return e, true
+}
+
+// live reports whether e stands for an active game at now, by the rule of
+// liveLua.
+func (e indexEntry) live(now time.Time) bool {
+	ms := now.UnixMilli()
+	switch {
+	case e.Status != match.StatusPending && e.Status != match.StatusPlaying:
+		return false
+	case e.Deadline <= ms:
+		return false
+	case e.Status == match.StatusPending && e.Expires > 0 && e.Expires < ms:
+		return false
+	}
+	return true
+}

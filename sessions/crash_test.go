@@ -48,7 +48,7 @@ func TestRedisCrash(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), deadline)
 		defer cancel()
 		start := time.Now()
-		_, err := s.Update(ctx, k, moveFn(player(i), i, i%10))
+		_, err := s.Update(ctx, k, r.ID, moveFn(player(i), i, i%10))
 		return time.Since(start), err
 	}
 
@@ -86,9 +86,9 @@ func TestRedisCrash(t *testing.T) {
 
 	// While down: every operation fails within its deadline, saying "try again".
 	for name, op := range map[string]func(ctx context.Context) error{
-		"Load": func(ctx context.Context) error { _, err := s.Load(ctx, k); return err },
+		"Load": func(ctx context.Context) error { _, err := s.Load(ctx, k, r.ID); return err },
 		"Update": func(ctx context.Context) error {
-			_, err := s.Update(ctx, k, moveFn(player(acked), acked, acked%10))
+			_, err := s.Update(ctx, k, r.ID, moveFn(player(acked), acked, acked%10))
 			return err
 		},
 		"Create": func(ctx context.Context) error { return s.Create(ctx, storetest.Challenge(k)) },
@@ -108,7 +108,7 @@ func TestRedisCrash(t *testing.T) {
 	if err := srv.Start(); err != nil {
 		t.Fatalf("restart: %v", err)
 	}
-	got, err := loadRetrying(t, s, k)
+	got, err := loadRetrying(t, s, k, r.ID)
 	if err != nil {
 		t.Fatalf("Load after the restart: %v", err)
 	}
@@ -126,10 +126,10 @@ func TestRedisCrash(t *testing.T) {
 		t.Errorf("Version %d with %d moves, want %d", got.Version, len(h), 1+len(h))
 	}
 	next := len(h)
-	if _, err := s.Update(t.Context(), k, moveFn(player(next), next, next%10)); err != nil {
+	if _, err := s.Update(t.Context(), k, r.ID, moveFn(player(next), next, next%10)); err != nil {
 		t.Fatalf("the game does not go on after the restart: %v", err)
 	}
-	g2 := mustLoad(t, s, k).Game
+	g2 := mustLoad(t, s, k, r.ID).Game
 	if want := append(slices.Clone(h), next%10); !slices.Equal(g2.History(), want) {
 		t.Errorf("after one more move: %v, want %v", g2.History(), want)
 	}
@@ -137,19 +137,19 @@ func TestRedisCrash(t *testing.T) {
 
 // loadRetrying loads k, retrying for a few seconds while the server is still
 // loading its data (match.ErrUnavailable).
-func loadRetrying(t *testing.T, s storetest.Store, k match.Key) (*match.Record, error) {
+func loadRetrying(t *testing.T, s storetest.Store, k match.Key, id string) (*match.Record, error) {
 	t.Helper()
 	for end := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		r, err := s.Load(t.Context(), k)
+		r, err := s.Load(t.Context(), k, id)
 		if !errors.Is(err, match.ErrUnavailable) || time.Now().After(end) {
 			return r, err
 		}
 	}
 }
 
-func mustLoad(t *testing.T, s storetest.Store, k match.Key) *match.Record {
+func mustLoad(t *testing.T, s storetest.Store, k match.Key, id string) *match.Record {
 	t.Helper()
-	r, err := s.Load(t.Context(), k)
+	r, err := s.Load(t.Context(), k, id)
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}

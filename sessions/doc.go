@@ -3,11 +3,15 @@
 // in-memory twin (Memory), which share one set of semantics and one
 // conformance suite (package storetest).
 //
-// A channel (Key) holds at most one active record: a pending challenge or a
-// game being played. Records change only through Store.Update, an optimistic
-// compare-and-set on Record.Version that re-runs the caller's function on
-// conflict; the leaderboard tally of a finished game is applied in the same
-// atomic step as the write that finishes it, so it counts exactly once.
+// A channel (Key) holds several records, each a pending challenge or a game
+// addressed by its id, and an index of the active ones. Create enforces,
+// atomically, that a player is in at most one active game or open challenge
+// per channel and that a channel holds at most Options.MaxGames active
+// games. Records change only through Store.Update, an optimistic
+// compare-and-set on the record's id and Version that re-runs the caller's
+// function on conflict; the leaderboard tally of a finished game, and the
+// record's entry in the index, change in the same atomic step as the write,
+// so a result counts exactly once and a finished game frees its players.
 //
 // The package knows the engine's encoding of a game, but nothing of chat
 // platforms, users' wording or how a move is chosen: the bot decides what a

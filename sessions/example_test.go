@@ -33,7 +33,7 @@ func Example() {
 		return
 	}
 	err := store.Create(ctx, &match.Record{Key: k, Status: match.StatusPending,
-		Challenger: match.Player{ID: "U3", Name: "Cy"}, Game: classicBoard(), FirstTo: 1})
+		Challenger: match.Player{ID: "U3", Name: "Cy"}, Opponent: ben, Game: classicBoard(), FirstTo: 1})
 	fmt.Println(errors.Is(err, match.ErrBusy), err)
 
 	accept := func(r *match.Record) (match.Tally, error) {
@@ -49,14 +49,14 @@ func Example() {
 			return match.Tally{}, r.Game.Play(r.Game.Turn(), col)
 		}
 	}
-	store.Update(ctx, k, accept)
-	store.Update(ctx, k, move(0, 3))
-	_, err = store.Update(ctx, k, move(0, 4)) // a second click on the first board
+	store.Update(ctx, k, rec.ID, accept)
+	store.Update(ctx, k, rec.ID, move(0, 3))
+	_, err = store.Update(ctx, k, rec.ID, move(0, 4)) // a second click on the first board
 	fmt.Println(err)
-	r, _ := store.Load(ctx, k)
+	r, _ := store.Load(ctx, k, rec.ID)
 	fmt.Println(r.Status, r.Version, r.Game.History())
 	// Output:
-	// true match: channel slack:T1:C1 is busy: a challenge between Ann (U1) and Ben (U2)
+	// true match: Ben (U2) is busy in channel slack:T1:C1: a challenge between Ann (U1) and Ben (U2)
 	// that board is out of date
 	// playing 3 [3]
 }

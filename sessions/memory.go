@@ -31,7 +31,7 @@ type Memory struct {
 	cfg config
 
 	mu      sync.Mutex
-	games   map[match.Key]memGame
+	games   map[match.Key]map[string]memGame // by channel, then game id
 	boards  map[match.Key]*memBoard
 	seen    map[seenKey]time.Time        // nonces of requests that wrote, until when they are kept
 	seasons map[match.Key][]match.Season // archived, newest first; never expire
@@ -58,17 +58,56 @@ type memBoard struct {
 // NewMemory returns an empty in-memory store. Invalid options (see
 // Options.Validate) make every operation, Ping included, return the problem.
 func NewMemory(opt Options) *Memory {
-	return &Memory{cfg: newConfig(opt), games: map[match.Key]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}, seasons: map[match.Key][]match.Season{}}
+	return &Memory{cfg: newConfig(opt), games: map[match.Key]map[string]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}, seasons: map[match.Key][]match.Season{}}
 }
 
-// game returns the live record of k, dropping it if expired. Call with mu held.
-func (m *Memory) game(k match.Key, now time.Time) (*match.Record, bool) {
-	g, ok := m.games[k]
+// game returns the live record id of k, dropping it if expired. Call with mu held.
+func (m *Memory) game(k match.Key, id string, now time.Time) (*match.Record, bool) {
+	g, ok := m.games[k][id]
 	if ok && !now.Before(g.expires) {
-		delete(m.games, k)
+		m.drop(k, id)
 		ok = false
 	}
 	return g.rec, ok
+}
+
+// drop removes record id of k. Call with mu held.
+func (m *Memory) drop(k match.Key, id string) {
+	delete(m.games[k], id)
+	if len(m.games[k]) == 0 {
+		delete(m.games, k)
+	}
+}
+
+// active returns k's active records, oldest first, dropping expired ones.
+// Call with mu held.
+func (m *Memory) active(k match.Key, now time.Time) []*match.Record {
+	var out []*match.Record
+	for id := range m.games[k] {
+		if r, ok := m.game(k, id, now); ok && r.Active(now) {
+			out = append(out, r)
+		}
+	}
+	slices.SortFunc(out, func(a, b *match.Record) int {
+		return cmp.Or(a.Created.Compare(b.Created), cmp.Compare(a.ID, b.ID))
+	})
+	return out
+}
+
+// busyWith returns the active record of k other than skip that binds one
+// of ids, and that player. Call with mu held.
+func (m *Memory) busyWith(k match.Key, ids []string, skip string, now time.Time) (*match.Record, string) {
+	for _, r := range m.active(k, now) {
+		if r.ID == skip {
+			continue
+		}
+		for _, b := range r.Bound() {
+			if slices.Contains(ids, b) {
+				return r, b
+			}
+		}
+	}
+	return nil, ""
 }
 
 // board returns the live leaderboard of k, dropping it if expired. Call with mu held.
@@ -81,12 +120,17 @@ func (m *Memory) board(k match.Key, now time.Time) (*memBoard, bool) {
 	return b, ok
 }
 
-// put stores rec (not a copy) for its key. Call with mu held.
+// put stores rec (not a copy) for its key and id. Call with mu held.
 func (m *Memory) put(rec *match.Record, now time.Time) {
-	m.games[rec.Key] = memGame{rec: rec, expires: now.Add(m.cfg.ttl(rec))}
+	if m.games[rec.Key] == nil {
+		m.games[rec.Key] = map[string]memGame{}
+	}
+	m.games[rec.Key][rec.ID] = memGame{rec: rec, expires: now.Add(m.cfg.ttl(rec))}
 	n := 0
-	for k := range m.games {
-		m.game(k, now)
+	for k, gs := range m.games { // a channel holds at most a few live games
+		for id := range gs {
+			m.game(k, id, now)
+		}
 		if n++; n == sweepSample {
 			break
 		}
@@ -140,8 +184,11 @@ func (m *Memory) Create(ctx context.Context, rec *match.Record) error {
 	if m.replayed(ctx, n.Key, now) {
 		return fmt.Errorf("sessions: create %s: %w", n.Key, match.ErrReplay)
 	}
-	if cur, ok := m.game(n.Key, now); ok && cur.Active(now) {
-		return &match.BusyError{Existing: cur.Clone()}
+	if cur, who := m.busyWith(n.Key, n.Bound(), "", now); cur != nil {
+		return &match.BusyError{Existing: cur.Clone(), Player: who}
+	}
+	if len(m.active(n.Key, now)) >= m.cfg.maxGames {
+		return &match.FullError{Key: n.Key, Max: m.cfg.maxGames}
 	}
 	m.put(n.Clone(), now)
 	m.see(ctx, n.Key, now)
@@ -150,22 +197,50 @@ func (m *Memory) Create(ctx context.Context, rec *match.Record) error {
 }
 
 // Load implements the store's Load.
-func (m *Memory) Load(ctx context.Context, k match.Key) (*match.Record, error) {
+func (m *Memory) Load(ctx context.Context, k match.Key, gameID string) (*match.Record, error) {
 	if err := m.begin(ctx, "load", k, true); err != nil {
 		return nil, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	cur, ok := m.game(k, m.cfg.now())
+	cur, ok := m.game(k, gameID, m.cfg.now())
 	if !ok {
 		return nil, match.ErrNoGame
 	}
 	return cur.Clone(), nil
 }
 
+// Active implements the store's Active.
+func (m *Memory) Active(ctx context.Context, k match.Key) ([]*match.Record, error) {
+	if err := m.begin(ctx, "active", k, true); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []*match.Record
+	for _, r := range m.active(k, m.cfg.now()) {
+		out = append(out, r.Clone())
+	}
+	return out, nil
+}
+
+// PlayerGame implements the store's PlayerGame.
+func (m *Memory) PlayerGame(ctx context.Context, k match.Key, userID string) (*match.Record, error) {
+	if err := m.begin(ctx, "player game", k, true); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if r, _ := m.busyWith(k, []string{userID}, "", m.cfg.now()); r != nil && userID != "" {
+		return r.Clone(), nil
+	}
+	return nil, match.ErrNoGame
+}
+
 // Update implements the store's Update.
-func (m *Memory) Update(ctx context.Context, k match.Key, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error) {
-	return m.cfg.update(ctx, k, fn, nil, m.Load, m.cas)
+func (m *Memory) Update(ctx context.Context, k match.Key, gameID string, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error) {
+	load := func(ctx context.Context) (*match.Record, error) { return m.Load(ctx, k, gameID) }
+	return m.cfg.update(ctx, k, gameID, fn, nil, load, m.cas)
 }
 
 func (m *Memory) cas(ctx context.Context, cur, next *match.Record, t match.Tally) (bool, *match.Record, error) {
@@ -175,7 +250,7 @@ func (m *Memory) cas(ctx context.Context, cur, next *match.Record, t match.Tally
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.cfg.now()
-	stored, ok := m.game(next.Key, now)
+	stored, ok := m.game(next.Key, cur.ID, now)
 	if !ok {
 		return false, nil, match.ErrNoGame
 	}
@@ -184,6 +259,9 @@ func (m *Memory) cas(ctx context.Context, cur, next *match.Record, t match.Tally
 	}
 	if stored.ID != cur.ID || stored.Version != cur.Version {
 		return false, stored.Clone(), nil
+	}
+	if other, who := m.busyWith(next.Key, bound(next, now), next.ID, now); other != nil {
+		return false, nil, &match.BusyError{Existing: other.Clone(), Player: who}
 	}
 	if t.Rated {
 		ch, err := m.rate(next.Key, t, now)
@@ -279,14 +357,15 @@ func (m *Memory) tally(k match.Key, t match.Tally, now time.Time) {
 	}
 }
 
-// Delete implements the store's Delete.
-func (m *Memory) Delete(ctx context.Context, k match.Key) error {
+// Delete removes the record gameID of channel k, if any, freeing its
+// players; the leaderboard is kept.
+func (m *Memory) Delete(ctx context.Context, k match.Key, gameID string) error {
 	if err := m.begin(ctx, "delete", k, true); err != nil {
 		return err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	delete(m.games, k)
+	m.drop(k, gameID)
 	return nil
 }
 
@@ -333,17 +412,18 @@ func (m *Memory) Ping(ctx context.Context) error {
 	return m.begin(ctx, "ping", match.Key{}, false)
 }
 
-// TTL returns how long the channel's record and leaderboard have left to
-// live, 0 for one that does not exist and -1 for one that never expires.
-func (m *Memory) TTL(ctx context.Context, k match.Key) (game, leaderboard time.Duration, err error) {
+// TTL returns how long the record gameID of channel k and the channel's
+// leaderboard have left to live, 0 for one that does not exist and -1 for
+// one that never expires.
+func (m *Memory) TTL(ctx context.Context, k match.Key, gameID string) (game, leaderboard time.Duration, err error) {
 	if err := m.begin(ctx, "ttl", k, true); err != nil {
 		return 0, 0, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.cfg.now()
-	if _, ok := m.game(k, now); ok {
-		game = m.games[k].expires.Sub(now)
+	if _, ok := m.game(k, gameID, now); ok {
+		game = m.games[k][gameID].expires.Sub(now)
 	}
 	if b, ok := m.board(k, now); ok {
 		leaderboard = -1
@@ -354,15 +434,16 @@ func (m *Memory) TTL(ctx context.Context, k match.Key) (game, leaderboard time.D
 	return game, leaderboard, nil
 }
 
-// Repair implements the store's Repair. Nothing in memory can be damaged, so
-// it only reports whether the channel has a record.
+// Repair implements the store's Repair. Nothing in memory can be damaged,
+// and it keeps no index to go stale, so it only reports whether the
+// channel has an active record.
 func (m *Memory) Repair(ctx context.Context, k match.Key) (match.Repair, error) {
 	if err := m.begin(ctx, "repair", k, true); err != nil {
 		return match.Repair{}, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, ok := m.game(k, m.cfg.now()); ok {
+	if len(m.active(k, m.cfg.now())) > 0 {
 		return match.Repair{Record: match.RecordFine}, nil
 	}
 	return match.Repair{}, nil

@@ -19,7 +19,7 @@ func TestMemoryConformance(t *testing.T) {
 
 func TestMemoryInvalidOptions(t *testing.T) {
 	for _, opt := range []sessions.Options{
-		{Prefix: "c4{x}:"}, {IdleTTL: -time.Second}, {FinishedTTL: time.Microsecond}, {MaxRetries: -1},
+		{Prefix: "c4{x}:"}, {IdleTTL: -time.Second}, {FinishedTTL: time.Microsecond}, {MaxRetries: -1}, {MaxGames: -1},
 	} {
 		if opt.Validate() == nil {
 			t.Errorf("%+v.Validate() = nil, want an error", opt)
@@ -28,7 +28,7 @@ func TestMemoryInvalidOptions(t *testing.T) {
 		if err := s.Ping(t.Context()); err == nil {
 			t.Errorf("Ping with %+v = nil, want the options error", opt)
 		}
-		if _, err := s.Load(t.Context(), storetest.Channel); err == nil || errors.Is(err, match.ErrNoGame) {
+		if _, err := s.Load(t.Context(), storetest.Channel, "g1"); err == nil || errors.Is(err, match.ErrNoGame) {
 			t.Errorf("Load with %+v = %v, want the options error", opt, err)
 		}
 	}
@@ -42,11 +42,12 @@ func TestMemoryHooks(t *testing.T) {
 	s := sessions.NewMemory(sessions.Options{MaxRetries: 2, Hooks: sessions.Hooks{
 		Conflict: func() { conflicts++ }, Retry: func() { retries++ },
 	}})
-	if err := s.Create(t.Context(), storetest.Playing(t, storetest.Channel)); err != nil {
+	g := storetest.Playing(t, storetest.Channel)
+	if err := s.Create(t.Context(), g); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.Update(t.Context(), storetest.Channel, func(r *match.Record) (match.Tally, error) {
-		s.Update(t.Context(), storetest.Channel, func(r *match.Record) (match.Tally, error) {
+	_, err := s.Update(t.Context(), storetest.Channel, g.ID, func(r *match.Record) (match.Tally, error) {
+		s.Update(t.Context(), storetest.Channel, g.ID, func(r *match.Record) (match.Tally, error) {
 			r.Rematches++
 			return match.Tally{}, nil
 		})

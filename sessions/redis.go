@@ -1,9 +1,11 @@
 package sessions
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,19 +17,31 @@ import (
 
 // Redis is the Store on Redis, through a redis.UniversalClient so that one
 // code path serves a single node, Sentinel and Cluster. A channel's keys share
-// one hash tag:
+// one hash tag, so that one script can touch all of them on a Cluster:
 //
-//	<prefix>{<platform>:<workspace>:<channel>}:game   the record, as versioned JSON, with a TTL
-//	<prefix>{<platform>:<workspace>:<channel>}:lb     the leaderboard, a hash of per-player counts and names
+//	<prefix>{<platform>:<workspace>:<channel>}:game:<id>  a record, as versioned JSON, with a TTL
+//	<prefix>{<platform>:<workspace>:<channel>}:games      the index of active games: a hash, game id → entry JSON
+//	<prefix>{<platform>:<workspace>:<channel>}:players    the per-player index: a hash, player id → game id
+//	<prefix>{<platform>:<workspace>:<channel>}:game       a record written before several games per channel (legacy)
+//	<prefix>{<platform>:<workspace>:<channel>}:lb         the leaderboard, a hash of per-player counts and names
 //
-// Reads are one GET (or HGETALL/HMGET); a write is one Lua script. The store
-// remembers the last record it read or wrote for recently used channels
-// (Options.CacheSize), so an Update on a channel this process served last
-// costs one round trip, and two when another replica wrote in between (the
-// compare-and-set returns the stored record on a mismatch); add one the
-// first time a script runs on a server that has not cached it (EVALSHA is
-// refused with NOSCRIPT, then EVAL sends the source). Every value read back
-// is validated. Redis is safe for concurrent use.
+// An index entry says which players the game binds, its status, a
+// challenge's expiry and its record's TTL deadline, so the scripts prune
+// entries that no longer stand for an active game without reading the
+// records. A legacy record (one per channel, written by the previous
+// version at the key without an id) is read where it is: Load by id finds
+// it when its id matches, Active and PlayerGame see it while it is active,
+// Create counts it against the limits, and Update writes it back in place
+// until it expires; it is never indexed.
+//
+// Reads are one GET or MGET (Active and PlayerGame: two round trips); a
+// write is one Lua script. The store remembers the last record it read or
+// wrote for recently used games (Options.CacheSize), so an Update of a game
+// this process served last costs one round trip, and two when another
+// replica wrote in between (the compare-and-set returns the stored record on
+// a mismatch); add one the first time a script runs on a server that has not
+// cached it (EVALSHA is refused with NOSCRIPT, then EVAL sends the source).
+// Every value read back is validated. Redis is safe for concurrent use.
 type Redis struct {
 	c     redis.UniversalClient
 	cfg   config
@@ -42,8 +56,11 @@ func NewRedis(c redis.UniversalClient, opt Options) *Redis {
 	return &Redis{c: c, cfg: cfg, cache: newRecordCache(cfg.cacheSize)}
 }
 
-func (s *Redis) gameKey(k match.Key) string { return s.cfg.prefix + "{" + k.String() + "}:game" }
-func (s *Redis) lbKey(k match.Key) string   { return s.cfg.prefix + "{" + k.String() + "}:lb" }
+func (s *Redis) gameKey(k match.Key, id string) string { return s.tagged(k, "game:"+id) }
+func (s *Redis) legacyKey(k match.Key) string          { return s.tagged(k, "game") }
+func (s *Redis) indexKey(k match.Key) string           { return s.tagged(k, "games") }
+func (s *Redis) playersKey(k match.Key) string         { return s.tagged(k, "players") }
+func (s *Redis) lbKey(k match.Key) string              { return s.tagged(k, "lb") }
 
 // The keys of a channel's season: ratings, ratings by value, rating
 // histories, head-to-head counts, the write counter that NewSeason checks,
@@ -105,7 +122,8 @@ func (s *Redis) begin(k match.Key) error {
 	return k.Validate()
 }
 
-// Create implements the store's Create with one script call.
+// Create implements the store's Create with one script call (and, when a
+// player is busy, one read of the game they are in).
 func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 	n, err := s.cfg.prepareCreate(ctx, rec)
 	if err != nil {
@@ -116,29 +134,65 @@ func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 	if err != nil {
 		return fmt.Errorf("sessions: create %s: %w: %w", n.Key, match.ErrInvalid, err)
 	}
-	keys, args := s.withNonce(ctx, n.Key, []string{s.gameKey(n.Key)},
-		[]any{b, s.cfg.ttl(n).Milliseconds(), s.cfg.now().UnixMilli(), op})
-	res, err := createScript.Run(ctx, s.c, keys, args...).Slice()
-	if err != nil {
-		return s.fail("create", n.Key, err)
-	}
-	switch code, arg := scriptReply(res); {
-	case code == 1:
-		s.cache.put(n.Clone())
-		*rec = *n
-		return nil
-	case code == 0 && len(res) == 2:
-		cur, err := decodeRecord(n.Key, []byte(arg))
-		if err != nil {
-			return s.corrupt("create", err)
+	k := n.Key
+	for attempt := 0; ; attempt++ {
+		now := s.cfg.now()
+		ttl := s.cfg.ttl(n)
+		keys := []string{s.gameKey(k, n.ID), s.indexKey(k), s.playersKey(k), s.legacyKey(k)}
+		args := []any{b, ttl.Milliseconds(), now.UnixMilli(), op, replayWindow.Milliseconds(), s.cfg.maxGames,
+			n.ID, newIndexEntry(n, now, ttl), s.cfg.idleTTL.Milliseconds()}
+		if nc := match.Nonce(ctx); nc != "" {
+			keys = append(keys, s.onceKey(k, nc))
 		}
-		return &match.BusyError{Existing: cur}
-	case code == 3:
-		return fmt.Errorf("sessions: create %s: %w", n.Key, match.ErrReplay)
-	case code == -2:
-		return s.corrupt("create", wrongType(n.Key, "game", arg))
+		for _, p := range n.Bound() {
+			args = append(args, p)
+		}
+		res, err := createScript.Run(ctx, s.c, keys, args...).Slice()
+		if err != nil {
+			return s.fail("create", k, err)
+		}
+		switch code, arg := scriptReply(res); {
+		case code == 1:
+			s.cache.put(n.Clone(), false)
+			*rec = *n
+			return nil
+		case code == 0 && len(res) == 2:
+			cur, err := s.Load(ctx, k, arg)
+			if err != nil && !errors.Is(err, match.ErrNoGame) {
+				return err
+			}
+			if err == nil && cur.Active(s.cfg.now()) {
+				return &match.BusyError{Existing: cur, Player: busyPlayer(cur, n.Bound())}
+			}
+			if attempt < 3 {
+				continue // the game in the way has just ended: try again
+			}
+			// The index holds a game whose record is gone (evicted,
+			// deleted by hand) or over: Repair removes the entry.
+			return s.corrupt("create", &match.CorruptError{Key: k, Err: fmt.Errorf("the index holds game %s, whose record is gone or over", arg)})
+		case code == 4:
+			return &match.FullError{Key: k, Max: s.cfg.maxGames}
+		case code == 3:
+			return fmt.Errorf("sessions: create %s: %w", k, match.ErrReplay)
+		case code == -2:
+			return s.corrupt("create", wrongKeyType(k, arg))
+		case code == -5:
+			return s.fail("create", k, errors.New("game id drawn twice"))
+		case code == -6:
+			return s.corrupt("create", &match.CorruptError{Key: k, Err: errors.New("the legacy record cannot be read")})
+		}
+		return s.fail("create", k, fmt.Errorf("unexpected script reply %v", res))
 	}
-	return s.fail("create", n.Key, fmt.Errorf("unexpected script reply %v", res))
+}
+
+// busyPlayer returns the first of ids that r binds, or "".
+func busyPlayer(r *match.Record, ids []string) string {
+	for _, b := range r.Bound() {
+		if slices.Contains(ids, b) {
+			return b
+		}
+	}
+	return ""
 }
 
 // scriptReply splits a script's {code, detail} reply; code is -99 for a
@@ -165,55 +219,202 @@ func wrongType(k match.Key, what, typ string) error {
 	return &match.CorruptError{Key: k, Err: fmt.Errorf("%s key holds a %.20s, not a %s", what, typ, map[string]string{"game": "string", "leaderboard": "hash"}[what])}
 }
 
+// wrongKeyType is the corruption of channel k's key holding the wrong type.
+func wrongKeyType(k match.Key, key string) error {
+	return &match.CorruptError{Key: k, Err: fmt.Errorf("key %.200s holds the wrong type", key)}
+}
+
 // isWrongType reports whether err is Redis refusing a command for the key's type.
 func isWrongType(err error) bool {
 	return err != nil && strings.HasPrefix(err.Error(), "WRONGTYPE")
 }
 
-// Load implements the store's Load with one GET.
-func (s *Redis) Load(ctx context.Context, k match.Key) (*match.Record, error) {
+// Load implements the store's Load with one MGET of the record's key and
+// the channel's legacy key (and a TYPE when neither holds the game).
+func (s *Redis) Load(ctx context.Context, k match.Key, gameID string) (*match.Record, error) {
 	if err := s.begin(k); err != nil {
 		return nil, err
 	}
-	return s.load(ctx, k)
+	r, _, err := s.load(ctx, k, gameID)
+	return r, err
 }
 
-func (s *Redis) load(ctx context.Context, k match.Key) (*match.Record, error) {
-	b, err := s.c.Get(ctx, s.gameKey(k)).Bytes()
-	switch {
-	case errors.Is(err, redis.Nil):
-		s.cache.drop(k)
-		return nil, match.ErrNoGame
-	case isWrongType(err):
-		s.cache.drop(k)
-		return nil, s.corrupt("load", wrongType(k, "game", "value of another type"))
-	case err != nil:
-		return nil, s.fail("load", k, err)
+// load reads record gameID of k, and whether it is the legacy record.
+func (s *Redis) load(ctx context.Context, k match.Key, gameID string) (*match.Record, bool, error) {
+	if !match.ValidGameID(gameID) {
+		return nil, false, match.ErrNoGame
 	}
-	r, err := decodeRecord(k, b)
+	vals, err := s.c.MGet(ctx, s.gameKey(k, gameID), s.legacyKey(k)).Result()
 	if err != nil {
-		s.cache.drop(k)
-		return nil, s.corrupt("load", err)
+		return nil, false, s.fail("load", k, err)
 	}
-	s.cache.put(r.Clone())
-	return r, nil
+	str := func(i int) (string, bool) {
+		if i >= len(vals) {
+			return "", false
+		}
+		v, ok := vals[i].(string)
+		return v, ok
+	}
+	if b, ok := str(0); ok {
+		r, err := decodeRecord(k, []byte(b))
+		if err == nil && r.ID != gameID {
+			err = &match.CorruptError{Key: k, Err: fmt.Errorf("record at game %s has id %s", gameID, r.ID)}
+		}
+		if err != nil {
+			s.cache.drop(k, gameID)
+			return nil, false, s.corrupt("load", err)
+		}
+		s.cache.put(r.Clone(), false)
+		return r, false, nil
+	}
+	if b, ok := str(1); ok {
+		if r, err := decodeRecord(k, []byte(b)); err == nil && r.ID == gameID {
+			s.cache.put(r.Clone(), true)
+			return r, true, nil
+		}
+	}
+	s.cache.drop(k, gameID)
+	// MGET answers nil for a key of another type: tell that from a missing game.
+	typ, err := s.c.Type(ctx, s.gameKey(k, gameID)).Result()
+	if err != nil {
+		return nil, false, s.fail("load", k, err)
+	}
+	if typ != "none" {
+		return nil, false, s.corrupt("load", wrongType(k, "game", typ))
+	}
+	return nil, false, match.ErrNoGame
+}
+
+// Active implements the store's Active: the index and the legacy record
+// in one round trip, then the active games' records in one MGET.
+func (s *Redis) Active(ctx context.Context, k match.Key) ([]*match.Record, error) {
+	if err := s.begin(k); err != nil {
+		return nil, err
+	}
+	var idx *redis.MapStringStringCmd
+	var leg *redis.StringCmd
+	_, err := s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		idx = p.HGetAll(ctx, s.indexKey(k))
+		leg = p.Get(ctx, s.legacyKey(k))
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		if isWrongType(err) {
+			return nil, s.corrupt("active", &match.CorruptError{Key: k, Err: errors.New("the index or the legacy record holds the wrong type")})
+		}
+		return nil, s.fail("active", k, err)
+	}
+	now := s.cfg.now()
+	var out []*match.Record
+	if b, err := leg.Result(); err == nil {
+		if r, err := decodeRecord(k, []byte(b)); err == nil && r.Active(now) {
+			s.cache.put(r.Clone(), true)
+			out = append(out, r)
+		}
+	}
+	var ids []string
+	for id, v := range idx.Val() {
+		if e, ok := parseIndexEntry(v); ok && e.live(now) && match.ValidGameID(id) {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) > 0 {
+		keys := make([]string, len(ids))
+		for i, id := range ids {
+			keys[i] = s.gameKey(k, id)
+		}
+		vals, err := s.c.MGet(ctx, keys...).Result()
+		if err != nil {
+			return nil, s.fail("active", k, err)
+		}
+		for i, v := range vals {
+			b, ok := v.(string)
+			if !ok {
+				continue // gone meanwhile
+			}
+			r, err := decodeRecord(k, []byte(b))
+			if err != nil || r.ID != ids[i] {
+				return nil, s.corrupt("active", &match.CorruptError{Key: k, Err: fmt.Errorf("game %s: %w", ids[i], err)})
+			}
+			if r.Active(now) {
+				s.cache.put(r.Clone(), false)
+				out = append(out, r)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b *match.Record) int {
+		return cmp.Or(a.Created.Compare(b.Created), cmp.Compare(a.ID, b.ID))
+	})
+	return out, nil
+}
+
+// PlayerGame implements the store's PlayerGame: the player's binding and
+// the legacy record in one round trip, then the game's record.
+func (s *Redis) PlayerGame(ctx context.Context, k match.Key, userID string) (*match.Record, error) {
+	if err := s.begin(k); err != nil {
+		return nil, err
+	}
+	if userID == "" || len(userID) > match.MaxIDLen {
+		return nil, match.ErrNoGame
+	}
+	// One script rather than a pipeline: a pipeline's replies are each
+	// waited for (and retried) on a server that has stopped answering.
+	res, err := playerGameScript.Run(ctx, s.c, []string{s.playersKey(k), s.legacyKey(k)}, userID).StringSlice()
+	if err != nil {
+		if isWrongType(err) {
+			return nil, s.corrupt("player game", &match.CorruptError{Key: k, Err: errors.New("the players index or the legacy record holds the wrong type")})
+		}
+		return nil, s.fail("player game", k, err)
+	}
+	if len(res) != 2 {
+		return nil, s.fail("player game", k, fmt.Errorf("unexpected script reply %v", res))
+	}
+	now := s.cfg.now()
+	if id := res[0]; id != "" {
+		r, _, err := s.load(ctx, k, id)
+		switch {
+		case err == nil && r.Active(now) && slices.Contains(r.Bound(), userID):
+			return r, nil
+		case err != nil && !errors.Is(err, match.ErrNoGame):
+			return nil, err
+		}
+	}
+	if b := res[1]; b != "" {
+		if r, err := decodeRecord(k, []byte(b)); err == nil && r.Active(now) && slices.Contains(r.Bound(), userID) {
+			s.cache.put(r.Clone(), true)
+			return r, nil
+		}
+	}
+	return nil, match.ErrNoGame
 }
 
 // Update implements the store's Update: one compare-and-set script that
-// also applies the tally, started from the cached record when there is one
-// (else after a GET); a mismatch returns the stored record for the retry.
-func (s *Redis) Update(ctx context.Context, k match.Key, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error) {
+// also applies the tally and keeps the indexes, started from the cached
+// record when there is one (else after a read); a mismatch returns the
+// stored record for the retry.
+func (s *Redis) Update(ctx context.Context, k match.Key, gameID string, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error) {
 	if err := s.begin(k); err != nil {
 		return nil, err
 	}
 	var cached *match.Record
-	if c := s.cache.get(k); c != nil {
+	c, legacy := s.cache.get(k, gameID)
+	if c != nil {
 		cached = c.Clone()
 	}
-	return s.cfg.update(ctx, k, fn, cached, s.load, s.cas)
+	load := func(ctx context.Context) (*match.Record, error) {
+		r, leg, err := s.load(ctx, k, gameID)
+		if err == nil {
+			legacy = leg
+		}
+		return r, err
+	}
+	cas := func(ctx context.Context, cur, next *match.Record, t match.Tally) (bool, *match.Record, error) {
+		return s.cas(ctx, cur, next, t, legacy)
+	}
+	return s.cfg.update(ctx, k, gameID, fn, cached, load, cas)
 }
 
-func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally) (bool, *match.Record, error) {
+func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally, legacy bool) (bool, *match.Record, error) {
 	k := next.Key
 	op := newID() // lets the script recognise a resend of this very write
 	b, err := encodeRecord(next, op)
@@ -232,37 +433,62 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 		}
 		rated = plan.args()
 	}
-	keys := append([]string{s.gameKey(k)}, s.tallyKeys(k)...)
-	args := []any{cur.Version, b, s.cfg.ttl(next).Milliseconds(), op, tallyKind(t),
+	now := s.cfg.now()
+	ttl := s.cfg.ttl(next)
+	recKey, entry := s.gameKey(k, cur.ID), "-"
+	switch {
+	case legacy:
+		recKey, entry = s.legacyKey(k), ""
+	case next.Active(now):
+		entry = newIndexEntry(next, now, ttl)
+	}
+	keys := append(append([]string{recKey}, s.tallyKeys(k)...), s.indexKey(k), s.playersKey(k))
+	args := []any{cur.Version, b, ttl.Milliseconds(), op, tallyKind(t),
 		t.Winner.ID, t.Winner.Name, t.Loser.ID, t.Loser.Name, s.cfg.lbTTL.Milliseconds(), cur.ID, replayWindow.Milliseconds()}
 	if n := match.Nonce(ctx); n != "" {
 		keys = append(keys, s.onceKey(k, n))
 	}
-	res, err := casScript.Run(ctx, s.c, keys, append(args, rated...)...).Slice()
+	args = append(append(args, rated...), entry, s.cfg.idleTTL.Milliseconds(), now.UnixMilli())
+	for _, p := range next.Bound() {
+		args = append(args, p)
+	}
+	res, err := casScript.Run(ctx, s.c, keys, args...).Slice()
 	if err != nil {
 		return false, nil, s.fail("update", k, err)
 	}
 	switch code, arg := scriptReply(res); code {
 	case 1, 2:
-		s.cache.put(next.Clone())
+		s.cache.put(next.Clone(), legacy)
 		return true, nil, nil
 	case 0:
 		stored, err := decodeRecord(k, []byte(arg))
+		if err == nil && stored.ID != cur.ID {
+			err = &match.CorruptError{Key: k, Err: fmt.Errorf("record at game %s has id %s", cur.ID, stored.ID)}
+		}
 		if err != nil {
-			s.cache.drop(k)
+			s.cache.drop(k, cur.ID)
 			return false, nil, s.corrupt("update", err)
 		}
-		s.cache.put(stored.Clone())
+		s.cache.put(stored.Clone(), legacy)
 		return false, stored, nil
 	case 3:
 		return false, nil, fmt.Errorf("sessions: update %s: %w", k, match.ErrReplay)
 	case 5: // a rating moved between our read and our write: read again
 		return false, cur, nil
+	case 6:
+		other, err := s.Load(ctx, k, arg)
+		if err != nil {
+			if errors.Is(err, match.ErrNoGame) { // it ended meanwhile: try again
+				return false, cur, nil
+			}
+			return false, nil, err
+		}
+		return false, nil, &match.BusyError{Existing: other, Player: busyPlayer(other, next.Bound())}
 	case -1:
-		s.cache.drop(k)
+		s.cache.drop(k, cur.ID)
 		return false, nil, match.ErrNoGame
 	case -2:
-		s.cache.drop(k)
+		s.cache.drop(k, cur.ID)
 		return false, nil, s.corrupt("update", wrongType(k, "game", arg))
 	case -3:
 		return false, nil, s.corrupt("update", &match.CorruptError{Key: k, Err: fmt.Errorf("key %s holds the wrong type", arg)})
@@ -272,14 +498,25 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 	return false, nil, s.fail("update", k, fmt.Errorf("unexpected script reply %v", res))
 }
 
-// Delete implements the store's Delete with one DEL.
-func (s *Redis) Delete(ctx context.Context, k match.Key) error {
+// Delete removes the record gameID of channel k (its index entry and its
+// players' bindings with it) with one script call; the leaderboard is
+// kept.
+func (s *Redis) Delete(ctx context.Context, k match.Key, gameID string) error {
 	if err := s.begin(k); err != nil {
 		return err
 	}
-	s.cache.drop(k)
-	if err := s.c.Del(ctx, s.gameKey(k)).Err(); err != nil {
+	if !match.ValidGameID(gameID) {
+		return nil
+	}
+	s.cache.drop(k, gameID)
+	res, err := deleteScript.Run(ctx, s.c, []string{s.gameKey(k, gameID), s.indexKey(k), s.playersKey(k), s.legacyKey(k)}, gameID).Result()
+	if err != nil {
 		return s.fail("delete", k, err)
+	}
+	if r, ok := res.([]any); ok {
+		if code, arg := scriptReply(r); code == -2 {
+			return s.corrupt("delete", wrongKeyType(k, arg))
+		}
 	}
 	return nil
 }
@@ -414,16 +651,17 @@ func (s *Redis) Ping(ctx context.Context) error {
 	return nil
 }
 
-// TTL returns how long the channel's record and leaderboard have left to
-// live, 0 for one that does not exist and -1 for one that never expires. It
-// costs one round trip (two PTTLs in a pipeline; both keys share a slot).
-func (s *Redis) TTL(ctx context.Context, k match.Key) (game, leaderboard time.Duration, err error) {
+// TTL returns how long the record gameID of channel k and the channel's
+// leaderboard have left to live, 0 for one that does not exist and -1 for
+// one that never expires. It costs one round trip (two PTTLs in a pipeline;
+// both keys share a slot).
+func (s *Redis) TTL(ctx context.Context, k match.Key, gameID string) (game, leaderboard time.Duration, err error) {
 	if err := s.begin(k); err != nil {
 		return 0, 0, err
 	}
 	var g, l *redis.Cmd
 	_, err = s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
-		g = p.Do(ctx, "PTTL", s.gameKey(k))
+		g = p.Do(ctx, "PTTL", s.gameKey(k, gameID))
 		l = p.Do(ctx, "PTTL", s.lbKey(k))
 		return nil
 	})
@@ -443,46 +681,115 @@ func (s *Redis) TTL(ctx context.Context, k match.Key) (game, leaderboard time.Du
 	return conv(g), conv(l), nil
 }
 
-// Repair implements the store's Repair. It reads the types and values of the
-// channel's two keys, removes a record that cannot be read back (with a
-// script that deletes it only if it is still the value found, so a game
-// created meanwhile is never lost), and removes the leaderboard entries that
-// are not counts or names, or the leaderboard when it is not a hash. A few
-// round trips: it is an operator's command, not a hot path.
+// Repair implements the store's Repair. It checks the legacy record and
+// every record the index of active games points at: a record that cannot be
+// read back is removed (with a script that deletes it only if it is still
+// the value found, so a game written meanwhile is never lost); index
+// entries for records that are missing, finished, expired or unreadable,
+// and per-player entries for games that are not active, are removed (each
+// only if it still holds what was found); an index of the wrong type is
+// removed as a whole. Then it removes the leaderboard entries that are not
+// counts or names, or the leaderboard when it is not a hash. A few round
+// trips per record: it is an operator's command, not a hot path.
 func (s *Redis) Repair(ctx context.Context, k match.Key) (match.Repair, error) {
 	var rep match.Repair
 	if err := s.begin(k); err != nil {
 		return rep, err
 	}
-	s.cache.drop(k)
-	gk := s.gameKey(k)
-	typ, err := s.c.Type(ctx, gk).Result()
+	worst := func(r match.RecordRepair) { rep.Record = max(rep.Record, r) }
+	now := s.cfg.now()
+	alive := map[string]bool{}
+	res, legID, err := s.repairRecord(ctx, k, s.legacyKey(k), "")
 	if err != nil {
+		return rep, err
+	}
+	worst(res)
+	if legID != "" {
+		alive[legID] = true
+	}
+	for _, ix := range []string{s.indexKey(k), s.playersKey(k)} {
+		switch typ, err := s.c.Type(ctx, ix).Result(); {
+		case err != nil:
+			return rep, s.fail("repair", k, err)
+		case typ != "none" && typ != "hash":
+			found := ""
+			if typ == "string" {
+				found, _ = s.c.Get(ctx, ix).Result()
+			}
+			if err := s.deleteIf(ctx, k, ix, typ, found); err != nil {
+				return rep, err
+			}
+			rep.IndexDropped++
+		}
+	}
+	idx, err := s.c.HGetAll(ctx, s.indexKey(k)).Result()
+	if err != nil && !isWrongType(err) {
 		return rep, s.fail("repair", k, err)
 	}
-	switch typ {
-	case "none":
-	case "string":
-		b, err := s.c.Get(ctx, gk).Result()
-		if errors.Is(err, redis.Nil) {
-			break // expired meanwhile
+	for id, v := range idx {
+		e, ok := parseIndexEntry(v)
+		keep := false
+		if ok && match.ValidGameID(id) {
+			res, activeID, err := s.repairRecord(ctx, k, s.gameKey(k, id), id)
+			if err != nil {
+				return rep, err
+			}
+			worst(res)
+			keep = activeID == id && e.live(now)
 		}
+		if keep {
+			alive[id] = true
+			continue
+		}
+		if err := s.hdelIf(ctx, k, s.indexKey(k), id, v, &rep); err != nil {
+			return rep, err
+		}
+	}
+	players, err := s.c.HGetAll(ctx, s.playersKey(k)).Result()
+	if err != nil && !isWrongType(err) {
+		return rep, s.fail("repair", k, err)
+	}
+	// A player bound to an active game the index lost (a damaged index
+	// was removed): index that game again, so the limits hold for it.
+	for _, id := range players {
+		if alive[id] || !match.ValidGameID(id) {
+			continue
+		}
+		if ok, err := s.reindex(ctx, k, id, now); err != nil {
+			return rep, err
+		} else if ok {
+			alive[id] = true
+			worst(match.RecordFine)
+		}
+	}
+	for p, id := range players {
+		if !alive[id] {
+			if err := s.hdelIf(ctx, k, s.playersKey(k), p, id, &rep); err != nil {
+				return rep, err
+			}
+		}
+	}
+	// And bind again the players of indexed games that a damaged
+	// per-player index lost.
+	for id := range alive {
+		if id == legID {
+			continue
+		}
+		r, _, err := s.load(ctx, k, id)
 		if err != nil {
-			return rep, s.fail("repair", k, err)
+			continue
 		}
-		rep.Record = match.RecordFine
-		if _, err := decodeRecord(k, []byte(b)); err == nil {
-			break
+		for _, p := range r.Bound() {
+			if players[p] != id {
+				if err := s.c.HSetNX(ctx, s.playersKey(k), p, id).Err(); err != nil {
+					return rep, s.fail("repair", k, err)
+				}
+			}
 		}
-		if err := s.deleteIf(ctx, k, typ, b); err != nil {
-			return rep, err
-		}
-		rep.Record = match.RecordCleared
-	default:
-		if err := s.deleteIf(ctx, k, typ, ""); err != nil {
-			return rep, err
-		}
-		rep.Record = match.RecordCleared
+	}
+	s.cache.drop(k, legID)
+	for id := range idx {
+		s.cache.drop(k, id)
 	}
 	ratingsTouched := false
 	for i, h := range s.seasonHashes(k) {
@@ -505,6 +812,74 @@ func (s *Redis) Repair(ctx context.Context, k match.Key) (match.Repair, error) {
 	}
 	rep.LeaderboardCleared = rep.LeaderboardCleared || cleared
 	return rep, nil
+}
+
+// repairRecord checks the record at key (of game id, "" for the legacy
+// key, whose id is read from it), removes it when it cannot be read back,
+// and returns what it did and the record's id when it is readable and
+// active ("" otherwise).
+func (s *Redis) repairRecord(ctx context.Context, k match.Key, key, id string) (match.RecordRepair, string, error) {
+	typ, err := s.c.Type(ctx, key).Result()
+	if err != nil {
+		return 0, "", s.fail("repair", k, err)
+	}
+	switch typ {
+	case "none":
+		return match.RecordNone, "", nil
+	case "string":
+		b, err := s.c.Get(ctx, key).Result()
+		if errors.Is(err, redis.Nil) {
+			return match.RecordNone, "", nil // expired meanwhile
+		}
+		if err != nil {
+			return 0, "", s.fail("repair", k, err)
+		}
+		r, err := decodeRecord(k, []byte(b))
+		if err == nil && (id == "" || r.ID == id) {
+			if r.Active(s.cfg.now()) {
+				return match.RecordFine, r.ID, nil
+			}
+			return match.RecordNone, "", nil
+		}
+		if err := s.deleteIf(ctx, k, key, typ, b); err != nil {
+			return 0, "", err
+		}
+		return match.RecordCleared, "", nil
+	}
+	if err := s.deleteIf(ctx, k, key, typ, ""); err != nil {
+		return 0, "", err
+	}
+	return match.RecordCleared, "", nil
+}
+
+// reindex adds the index entry of record id of k when it is readable and
+// active, and reports whether it did.
+func (s *Redis) reindex(ctx context.Context, k match.Key, id string, now time.Time) (bool, error) {
+	r, legacy, err := s.load(ctx, k, id)
+	if err != nil || legacy || !r.Active(now) {
+		return false, nil
+	}
+	ttl, err := s.c.PTTL(ctx, s.gameKey(k, id)).Result()
+	if err != nil {
+		return false, s.fail("repair", k, err)
+	}
+	if ttl <= 0 {
+		ttl = s.cfg.ttl(r)
+	}
+	if err := s.c.HSet(ctx, s.indexKey(k), id, newIndexEntry(r, now, ttl)).Err(); err != nil {
+		return false, s.fail("repair", k, err)
+	}
+	return true, nil
+}
+
+// hdelIf removes field f of hash key if it still holds v, counting it in rep.
+func (s *Redis) hdelIf(ctx context.Context, k match.Key, key, f, v string, rep *match.Repair) error {
+	n, err := hdelIfScript.Run(ctx, s.c, []string{key}, f, v).Int()
+	if err != nil {
+		return s.fail("repair", k, err)
+	}
+	rep.IndexDropped += n
+	return nil
 }
 
 // seasonHash is a hash of the season's data with the rule for its entries.
@@ -610,10 +985,10 @@ func (s *Redis) repairIndex(ctx context.Context, k match.Key, force bool) (bool,
 	return damaged, nil
 }
 
-// deleteIf removes the channel's record if it still is of type typ (and, for
-// a string, still the value found).
-func (s *Redis) deleteIf(ctx context.Context, k match.Key, typ, found string) error {
-	if err := deleteIfScript.Run(ctx, s.c, []string{s.gameKey(k)}, typ, found).Err(); err != nil {
+// deleteIf removes key of channel k if it still is of type typ (and, for a
+// string, still the value found).
+func (s *Redis) deleteIf(ctx context.Context, k match.Key, key, typ, found string) error {
+	if err := deleteIfScript.Run(ctx, s.c, []string{key}, typ, found).Err(); err != nil {
 		return s.fail("repair", k, err)
 	}
 	return nil

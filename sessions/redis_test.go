@@ -3,6 +3,7 @@ package sessions_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -78,16 +79,26 @@ func TestRedisRoundTrips(t *testing.T) {
 	prefix := storetest.Prefix(t, c)
 	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
 	ctx := t.Context()
-	if err := s.Create(ctx, storetest.Playing(t, storetest.Channel)); err != nil {
+	g := storetest.Playing(t, storetest.Channel)
+	if err := s.Create(ctx, g); err != nil {
 		t.Fatal(err)
 	}
+	// Other games in the channel cost a move nothing.
+	for _, p := range []string{"UCAROL", "UDAVE"} {
+		o := storetest.Playing(t, storetest.Channel)
+		o.Challenger.ID, o.RedID = p, p
+		o.Opponent.ID = p + "2"
+		if err := s.Create(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	}
 	// The first move may find the script uncached (NOSCRIPT, then EVAL).
-	if _, err := s.Update(ctx, storetest.Channel, moveFn(storetest.Alice.ID, 0, 3)); err != nil {
+	if _, err := s.Update(ctx, storetest.Channel, g.ID, moveFn(storetest.Alice.ID, 0, 3)); err != nil {
 		t.Fatal(err)
 	}
 	for i, id := range []string{storetest.Bob.ID, storetest.Alice.ID, storetest.Bob.ID} {
 		before := h.n.Load()
-		if _, err := s.Update(ctx, storetest.Channel, moveFn(id, i+1, 3)); err != nil {
+		if _, err := s.Update(ctx, storetest.Channel, g.ID, moveFn(id, i+1, 3)); err != nil {
 			t.Fatal(err)
 		}
 		if n := h.n.Load() - before; n != 1 {
@@ -98,11 +109,11 @@ func TestRedisRoundTrips(t *testing.T) {
 	// store's cache is now behind, and its next move costs the failed
 	// compare-and-set (which returns the stored record) and the one that lands.
 	other := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
-	if _, err := other.Update(ctx, storetest.Channel, moveFn(storetest.Alice.ID, 4, 4)); err != nil {
+	if _, err := other.Update(ctx, storetest.Channel, g.ID, moveFn(storetest.Alice.ID, 4, 4)); err != nil {
 		t.Fatal(err)
 	}
 	before0 := h.n.Load()
-	if _, err := s.Update(ctx, storetest.Channel, moveFn(storetest.Bob.ID, 5, 4)); err != nil {
+	if _, err := s.Update(ctx, storetest.Channel, g.ID, moveFn(storetest.Bob.ID, 5, 4)); err != nil {
 		t.Fatalf("move after another replica's: %v", err)
 	}
 	if n := h.n.Load() - before0; n != 2 {
@@ -111,7 +122,7 @@ func TestRedisRoundTrips(t *testing.T) {
 	// Without a cache (a fresh replica) a move is a read and a write.
 	fresh := sessions.NewRedis(c, sessions.Options{Prefix: prefix, CacheSize: -1})
 	before0 = h.n.Load()
-	if _, err := fresh.Update(ctx, storetest.Channel, moveFn(storetest.Alice.ID, 6, 5)); err != nil {
+	if _, err := fresh.Update(ctx, storetest.Channel, g.ID, moveFn(storetest.Alice.ID, 6, 5)); err != nil {
 		t.Fatal(err)
 	}
 	if n := h.n.Load() - before0; n != 2 {
@@ -119,19 +130,50 @@ func TestRedisRoundTrips(t *testing.T) {
 	}
 	// A rejected click costs the read only.
 	before := h.n.Load()
-	if _, err := s.Update(ctx, storetest.Channel, moveFn(storetest.Alice.ID, 7, 3)); err == nil {
+	if _, err := s.Update(ctx, storetest.Channel, g.ID, moveFn(storetest.Alice.ID, 7, 3)); err == nil {
 		t.Fatal("a move out of turn was accepted")
 	}
 	if n := h.n.Load() - before; n != 1 {
 		t.Errorf("a rejected click cost %d round trips, want 1", n)
 	}
+	// A Create is one script call; a refused one adds the read of the game
+	// in the way, to name it.
+	before = h.n.Load()
+	if err := s.Create(ctx, storetest.Challenge(match.Key{Platform: "slack", Workspace: "T1", Channel: "C9"})); err != nil {
+		t.Fatal(err)
+	}
+	if n := h.n.Load() - before; n != 1 {
+		t.Errorf("a Create cost %d round trips, want 1", n)
+	}
+	before = h.n.Load()
+	if err := s.Create(ctx, storetest.Challenge(storetest.Channel)); !errors.Is(err, match.ErrBusy) {
+		t.Fatalf("Create for Alice, who is playing: %v", err)
+	}
+	if n := h.n.Load() - before; n != 2 {
+		t.Errorf("a refused Create cost %d round trips, want 2", n)
+	}
 	for _, op := range []struct {
 		name string
 		run  func() error
+		want int64
 	}{
-		{"Load", func() error { _, err := s.Load(ctx, storetest.Channel); return err }},
-		{"Leaderboard", func() error { _, err := s.Leaderboard(ctx, storetest.Channel, 10); return err }},
-		{"Stats", func() error { _, err := s.Stats(ctx, storetest.Channel, storetest.Alice.ID); return err }},
+		{"Load", func() error { _, err := s.Load(ctx, storetest.Channel, g.ID); return err }, 1},
+		{"Active", func() error {
+			recs, err := s.Active(ctx, storetest.Channel)
+			if err == nil && len(recs) != 3 {
+				err = fmt.Errorf("%d active games, want 3", len(recs))
+			}
+			return err
+		}, 2},
+		{"PlayerGame", func() error {
+			r, err := s.PlayerGame(ctx, storetest.Channel, storetest.Bob.ID)
+			if err == nil && r.ID != g.ID {
+				err = fmt.Errorf("Bob's game %s, want %s", r.ID, g.ID)
+			}
+			return err
+		}, 2},
+		{"Leaderboard", func() error { _, err := s.Leaderboard(ctx, storetest.Channel, 10); return err }, 1},
+		{"Stats", func() error { _, err := s.Stats(ctx, storetest.Channel, storetest.Alice.ID); return err }, 1},
 	} {
 		// Once to warm the pool: a pipeline may open a connection of its
 		// own (HELLO and CLIENT SETINFO), which is not the operation's cost.
@@ -140,8 +182,8 @@ func TestRedisRoundTrips(t *testing.T) {
 		if err := op.run(); err != nil {
 			t.Fatalf("%s: %v", op.name, err)
 		}
-		if n := h.n.Load() - before; n != 1 {
-			t.Errorf("%s cost %d round trips, want 1", op.name, n)
+		if n := h.n.Load() - before; n != op.want {
+			t.Errorf("%s cost %d round trips, want %d", op.name, n, op.want)
 		}
 	}
 }
@@ -156,7 +198,8 @@ func TestRedisNoScript(t *testing.T) {
 	c.AddHook(h)
 	s := sessions.NewRedis(c, sessions.Options{})
 	ctx := t.Context()
-	if err := s.Create(ctx, storetest.Playing(t, storetest.Channel)); err != nil {
+	g := storetest.Playing(t, storetest.Channel)
+	if err := s.Create(ctx, g); err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []int64{2, 1, 1} {
@@ -165,7 +208,7 @@ func TestRedisNoScript(t *testing.T) {
 			id = storetest.Bob.ID
 		}
 		before := h.n.Load()
-		if _, err := s.Update(ctx, storetest.Channel, moveFn(id, i, 3)); err != nil {
+		if _, err := s.Update(ctx, storetest.Channel, g.ID, moveFn(id, i, 3)); err != nil {
 			t.Fatal(err)
 		}
 		if n := h.n.Load() - before; n != want {
@@ -183,18 +226,18 @@ func TestRedisCorrupt(t *testing.T) {
 	}})
 	ctx := t.Context()
 	k := storetest.Channel
-	gameKey := prefix + "{" + k.String() + "}:game"
+	tag := prefix + "{" + k.String() + "}:"
 	good := storetest.Playing(t, k, 3)
 	if err := s.Create(ctx, good); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := c.Get(ctx, gameKey).Result()
+	raw, err := c.Get(ctx, tag+"game:"+good.ID).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name, value, why string
-		replaceable      bool // the Create script sees a finished record and may replace it
+		replaceable      bool // unused: the index still says the game is active, so Create reads it
 	}{
 		{"garbage", "\x00\xffnot json", "not a JSON object", false},
 		{"empty", "", "not a JSON object", false},
@@ -219,28 +262,35 @@ func TestRedisCorrupt(t *testing.T) {
 			if tc.value == raw {
 				t.Fatalf("the replacement did not apply to %s", raw)
 			}
+			c.Del(ctx, tag+"games", tag+"players")
+			good := storetest.Playing(t, k, 3)
+			if err := s.Create(ctx, good); err != nil {
+				t.Fatal(err)
+			}
+			gameKey := tag + "game:" + good.ID
 			if err := c.Set(ctx, gameKey, tc.value, 0).Err(); err != nil {
 				t.Fatal(err)
 			}
-			_, err := s.Load(ctx, k)
+			_, err := s.Load(ctx, k, good.ID)
 			var ce *match.CorruptError
 			if !errors.As(err, &ce) || !errors.Is(err, match.ErrCorrupt) || ce.Key != k || !strings.Contains(err.Error(), tc.why) {
 				t.Fatalf("Load = %v, want a match.CorruptError for %v saying %q", err, k, tc.why)
 			}
-			_, err = s.Update(ctx, k, func(r *match.Record) (match.Tally, error) {
+			_, err = s.Update(ctx, k, good.ID, func(r *match.Record) (match.Tally, error) {
 				t.Error("Update ran fn on a corrupt record")
 				return match.Tally{}, nil
 			})
 			if !errors.Is(err, match.ErrCorrupt) {
 				t.Errorf("Update = %v, want match.ErrCorrupt", err)
 			}
-			if err := s.Create(ctx, storetest.Challenge(k)); tc.replaceable && err != nil || !tc.replaceable && !errors.Is(err, match.ErrCorrupt) {
-				t.Errorf("Create over a corrupt record = %v, want match.ErrCorrupt (or nil if it says finished)", err)
+			// Alice is in the damaged game: a new game of hers reads it to say so.
+			if err := s.Create(ctx, storetest.Challenge(k)); !errors.Is(err, match.ErrCorrupt) {
+				t.Errorf("Create for a player of a corrupt record = %v, want match.ErrCorrupt", err)
 			}
-			if err := s.Delete(ctx, k); err != nil {
+			if err := s.Delete(ctx, k, good.ID); err != nil {
 				t.Fatalf("Delete: %v", err)
 			}
-			if _, err := s.Load(ctx, k); !errors.Is(err, match.ErrNoGame) {
+			if _, err := s.Load(ctx, k, good.ID); !errors.Is(err, match.ErrNoGame) {
 				t.Errorf("Load after Delete = %v, want match.ErrNoGame", err)
 			}
 		})
@@ -271,30 +321,31 @@ func TestRedisExpiry(t *testing.T) {
 		IdleTTL: 600 * time.Millisecond, FinishedTTL: 300 * time.Millisecond, LeaderboardTTL: 900 * time.Millisecond})
 	ctx := t.Context()
 	k := storetest.Channel
-	if err := s.Create(ctx, storetest.Playing(t, k, 0, 0, 1, 1, 2)); err != nil {
+	g := storetest.Playing(t, k, 0, 0, 1, 1, 2)
+	if err := s.Create(ctx, g); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(400 * time.Millisecond)
-	if _, err := s.Update(ctx, k, moveFn(storetest.Bob.ID, 5, 2)); err != nil { // refreshes to 600ms
+	if _, err := s.Update(ctx, k, g.ID, moveFn(storetest.Bob.ID, 5, 2)); err != nil { // refreshes to 600ms
 		t.Fatal(err)
 	}
 	time.Sleep(400 * time.Millisecond) // 800ms after Create: alive only if refreshed
-	if _, err := s.Load(ctx, k); err != nil {
+	if _, err := s.Load(ctx, k, g.ID); err != nil {
 		t.Fatalf("Load 400ms after a write with IdleTTL 600ms: %v", err)
 	}
-	if _, err := s.Update(ctx, k, func(r *match.Record) (match.Tally, error) {
+	if _, err := s.Update(ctx, k, g.ID, func(r *match.Record) (match.Tally, error) {
 		r.Status, r.Finish = match.StatusFinished, match.FinishResign
 		r.Rounds = []match.RoundResult{{Winner: storetest.Bob.ID, Finish: match.FinishResign}}
 		return match.Tally{Winner: storetest.Bob, Loser: storetest.Alice}, nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	g, l, err := s.TTL(ctx, k)
-	if err != nil || g <= 0 || g > 300*time.Millisecond || l <= 300*time.Millisecond || l > 900*time.Millisecond {
-		t.Errorf("TTL after finishing = %v, %v, %v; want ≤300ms and ≤900ms", g, l, err)
+	gt, l, err := s.TTL(ctx, k, g.ID)
+	if err != nil || gt <= 0 || gt > 300*time.Millisecond || l <= 300*time.Millisecond || l > 900*time.Millisecond {
+		t.Errorf("TTL after finishing = %v, %v, %v; want ≤300ms and ≤900ms", gt, l, err)
 	}
 	time.Sleep(350 * time.Millisecond)
-	if _, err := s.Load(ctx, k); !errors.Is(err, match.ErrNoGame) {
+	if _, err := s.Load(ctx, k, g.ID); !errors.Is(err, match.ErrNoGame) {
 		t.Errorf("Load 350ms after finishing with FinishedTTL 300ms: err = %v, want match.ErrNoGame", err)
 	}
 	if st, err := s.Stats(ctx, k, storetest.Bob.ID); err != nil || st.Wins != 1 {
@@ -320,9 +371,11 @@ func TestRedisUnavailable(t *testing.T) {
 	}{
 		{"Ping", s.Ping},
 		{"Create", func(ctx context.Context) error { return s.Create(ctx, storetest.Challenge(k)) }},
-		{"Delete", func(ctx context.Context) error { return s.Delete(ctx, k) }},
-		{"Load", func(ctx context.Context) error { _, err := s.Load(ctx, k); return err }},
-		{"Update", func(ctx context.Context) error { _, err := s.Update(ctx, k, moveFn("x", 0, 0)); return err }},
+		{"Delete", func(ctx context.Context) error { return s.Delete(ctx, k, "g1") }},
+		{"Load", func(ctx context.Context) error { _, err := s.Load(ctx, k, "g1"); return err }},
+		{"Update", func(ctx context.Context) error { _, err := s.Update(ctx, k, "g1", moveFn("x", 0, 0)); return err }},
+		{"Active", func(ctx context.Context) error { _, err := s.Active(ctx, k); return err }},
+		{"PlayerGame", func(ctx context.Context) error { _, err := s.PlayerGame(ctx, k, "U1"); return err }},
 		{"Leaderboard", func(ctx context.Context) error { _, err := s.Leaderboard(ctx, k, 0); return err }},
 		{"Stats", func(ctx context.Context) error { _, err := s.Stats(ctx, k, "U1"); return err }},
 	}
@@ -379,11 +432,12 @@ func TestRedisResentWrite(t *testing.T) {
 	s := sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c)})
 	ctx := t.Context()
 	k := storetest.Channel
-	if err := s.Create(ctx, storetest.Playing(t, k)); err != nil {
+	g := storetest.Playing(t, k)
+	if err := s.Create(ctx, g); err != nil {
 		t.Fatalf("resent Create: %v", err)
 	}
 	calls := 0
-	r, err := s.Update(ctx, k, func(r *match.Record) (match.Tally, error) {
+	r, err := s.Update(ctx, k, g.ID, func(r *match.Record) (match.Tally, error) {
 		calls++
 		if r.Status != match.StatusPlaying {
 			return match.Tally{}, errors.New("already over")
@@ -395,10 +449,145 @@ func TestRedisResentWrite(t *testing.T) {
 	if err != nil || calls != 1 || r.Version != 2 {
 		t.Fatalf("resent finishing Update = version %v, %v after %d calls; want version 2, nil after 1", r.Version, err, calls)
 	}
-	if got := mustLoad(t, s, k); got.Version != 2 {
+	if got := mustLoad(t, s, k, g.ID); got.Version != 2 {
 		t.Errorf("stored Version %d, want 2", got.Version)
 	}
 	if st, err := s.Stats(ctx, k, storetest.Bob.ID); err != nil || st.Wins != 1 || st.Games() != 1 {
 		t.Errorf("Stats after a resent finish = %+v, %v; want exactly 1 win", st, err)
+	}
+}
+
+// TestRedisLegacyRecord: a game written by the version before several games
+// per channel, at {chan}:game without an id, is not lost on upgrade: Load
+// by its id finds it, Active and PlayerGame see it, it counts against the
+// limits, it plays on in place, and its end frees its players.
+func TestRedisLegacyRecord(t *testing.T) {
+	c := storetest.Redis(t)
+	prefix := storetest.Prefix(t, c)
+	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix, MaxGames: 2})
+	ctx := t.Context()
+	k := storetest.Channel
+	tag := prefix + "{" + k.String() + "}:"
+	old := storetest.Playing(t, k, 0, 0, 1, 1, 2, 2)
+	if err := s.Create(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	// Make it what the previous version left: the record at the bare key,
+	// no index. A fresh store has no cache of it.
+	if err := c.Rename(ctx, tag+"game:"+old.ID, tag+"game").Err(); err != nil {
+		t.Fatal(err)
+	}
+	c.Del(ctx, tag+"games", tag+"players")
+	s = sessions.NewRedis(c, sessions.Options{Prefix: prefix, MaxGames: 2})
+
+	got, err := s.Load(ctx, k, old.ID)
+	if err != nil || got.ID != old.ID || got.Game.Moves() != 6 {
+		t.Fatalf("Load of the legacy game = %v, %v; want it with 6 moves", got, err)
+	}
+	if _, err := s.Load(ctx, k, "someothergame"); !errors.Is(err, match.ErrNoGame) {
+		t.Errorf("Load of another id = %v, want ErrNoGame", err)
+	}
+	if recs, err := s.Active(ctx, k); err != nil || len(recs) != 1 || recs[0].ID != old.ID {
+		t.Errorf("Active = %v, %v; want the legacy game", recs, err)
+	}
+	if r, err := s.PlayerGame(ctx, k, storetest.Bob.ID); err != nil || r.ID != old.ID {
+		t.Errorf("PlayerGame(Bob) = %v, %v; want the legacy game", r, err)
+	}
+	var busy *match.BusyError
+	if err := s.Create(ctx, storetest.Challenge(k)); !errors.As(err, &busy) || busy.Existing.ID != old.ID {
+		t.Errorf("Create for Alice = %v, want a *BusyError naming the legacy game", err)
+	}
+	other := storetest.Playing(t, k)
+	other.Challenger, other.Opponent, other.RedID = match.Player{ID: "UC", Name: "C"}, match.Player{ID: "UD", Name: "D"}, "UC"
+	if err := s.Create(ctx, other); err != nil {
+		t.Fatalf("Create beside the legacy game: %v", err)
+	}
+	third := storetest.Playing(t, k)
+	third.Challenger, third.Opponent, third.RedID = match.Player{ID: "UE", Name: "E"}, match.Player{ID: "UF", Name: "F"}, "UE"
+	if err := s.Create(ctx, third); !errors.Is(err, match.ErrFull) {
+		t.Errorf("a third game with MaxGames 2 = %v, want ErrFull (the legacy game counts)", err)
+	}
+	// The winning move lands in place, once, tallied; the players are free.
+	if _, err := s.Update(ctx, k, old.ID, winningMove); err != nil {
+		t.Fatalf("winning move in the legacy game: %v", err)
+	}
+	if typ, _ := c.Type(ctx, tag+"game:"+old.ID).Result(); typ != "none" {
+		t.Errorf("the legacy game was copied to game:<id> (%s)", typ)
+	}
+	if r, err := s.Load(ctx, k, old.ID); err != nil || r.Status != match.StatusFinished {
+		t.Errorf("the legacy game after the win = %v, %v; want finished", r, err)
+	}
+	if st, err := s.Stats(ctx, k, storetest.Alice.ID); err != nil || st.Wins != 1 {
+		t.Errorf("Alice = %+v, %v; want 1 win", st, err)
+	}
+	if err := s.Create(ctx, storetest.Challenge(k)); err != nil {
+		t.Errorf("Alice's new challenge after the legacy game ended: %v", err)
+	}
+}
+
+// TestRedisRepairIndex: index entries that point at a record gone missing
+// (evicted, deleted by hand) or finished are removed by Repair, with the
+// players they held, so that those players can play again; live entries
+// are kept.
+func TestRedisRepairIndex(t *testing.T) {
+	c := storetest.Redis(t)
+	prefix := storetest.Prefix(t, c)
+	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+	ctx := t.Context()
+	k := storetest.Channel
+	tag := prefix + "{" + k.String() + "}:"
+	gone := storetest.Playing(t, k)
+	if err := s.Create(ctx, gone); err != nil {
+		t.Fatal(err)
+	}
+	c.Del(ctx, tag+"game:"+gone.ID) // the record vanishes, its entry stays
+	done := storetest.Playing(t, k)
+	done.Challenger, done.Opponent, done.RedID = match.Player{ID: "UC", Name: "C"}, match.Player{ID: "UD", Name: "D"}, "UC"
+	if err := s.Create(ctx, done); err != nil {
+		t.Fatal(err)
+	}
+	entry, err := c.HGet(ctx, tag+"games", done.ID).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Update(ctx, k, done.ID, func(r *match.Record) (match.Tally, error) {
+		r.Status, r.Finish = match.StatusFinished, match.FinishResign
+		r.Rounds = []match.RoundResult{{Winner: "UD", Finish: match.FinishResign}}
+		return match.Tally{}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := c.HLen(ctx, tag+"games").Result(); n != 1 {
+		t.Fatalf("index holds %d entries after a game finished, want 1 (the finish removes its own)", n)
+	}
+	// Put back the finished game's entry and bindings, as a crash between
+	// versions might have left them.
+	c.HSet(ctx, tag+"games", done.ID, entry)
+	c.HSet(ctx, tag+"players", "UC", done.ID, "UD", done.ID)
+	live := storetest.Playing(t, k)
+	live.Challenger, live.Opponent, live.RedID = match.Player{ID: "UE", Name: "E"}, match.Player{ID: "UF", Name: "F"}, "UE"
+	if err := s.Create(ctx, live); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Create(ctx, storetest.Challenge(k)); !errors.Is(err, match.ErrCorrupt) {
+		t.Errorf("Create for Alice, bound to a vanished game = %v; want ErrCorrupt (reset repairs it)", err)
+	}
+	rep, err := s.Repair(ctx, k)
+	if want := (match.Repair{Record: match.RecordFine, IndexDropped: 6}); err != nil || rep != want {
+		t.Fatalf("Repair = %+v, %v; want %+v (2 entries, 4 bindings)", rep, err, want)
+	}
+	if recs, err := s.Active(ctx, k); err != nil || len(recs) != 1 || recs[0].ID != live.ID {
+		t.Errorf("Active after Repair = %v, %v; want only %s", recs, err, live.ID)
+	}
+	for _, id := range []string{"UALICE", "UBOB", "UC", "UD"} {
+		if n, _ := c.HExists(ctx, tag+"players", id).Result(); n {
+			t.Errorf("%s is still bound after Repair", id)
+		}
+	}
+	if r, err := s.PlayerGame(ctx, k, "UF"); err != nil || r.ID != live.ID {
+		t.Errorf("PlayerGame(UF) after Repair = %v, %v; want %s", r, err, live.ID)
+	}
+	if again, err := s.Repair(ctx, k); err != nil || again.Changed() {
+		t.Errorf("a second Repair = %+v, %v; want nothing to do", again, err)
 	}
 }

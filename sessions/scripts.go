@@ -3,7 +3,8 @@ package sessions
 import "github.com/redis/go-redis/v9"
 
 // The Lua scripts read the stored JSON with cjson, relying on the field names
-// "id", "status", "expires_ms", "version" and "op" of recordJSON and on the
+// "id", "status", "expires_ms", "version", "op", "challenger", "opponent"
+// and "ai" of recordJSON, on the fields of indexEntry, and on the
 // numeric values of StatusPending (1) and StatusFinished (3). Every key they
 // touch is passed in KEYS and shares the channel's hash tag, so they run on a
 // cluster.
@@ -13,49 +14,128 @@ import "github.com/redis/go-redis/v9"
 // increment) before its first write, and answers a problem with a reply
 // code instead of an error: it does all of its writes or none.
 
-// createScript stores a new record unless the channel has an active one.
-//
-//	KEYS[1] the record   ARGV[1] the JSON   ARGV[2] TTL in ms   ARGV[3] now in Unix ms
-//	ARGV[4] the write token inside the JSON
-//	KEYS[2] (optional) the request's nonce   ARGV[5] its TTL in ms
-//
-// It returns {1} when stored (or when the stored value carries this write's
-// token: a resend of a Create that landed), {0, existing JSON} when busy,
-// {3} when the nonce has been seen (a replayed request), and {-2, type} when
-// the key holds something other than a string. An existing value that cjson
-// cannot read counts as active: the caller reports it as corrupt.
-var createScript = redis.NewScript(`
-local t = redis.call('TYPE', KEYS[1]).ok
-if t ~= 'none' and t ~= 'string' then return {-2, t} end
-local cur = redis.call('GET', KEYS[1])
-local r = nil
-if cur then
-  local ok, v = pcall(cjson.decode, cur)
-  if ok and type(v) == 'table' then r = v end
+// liveLua is the rule, shared by the scripts, for whether an index entry
+// (see indexEntry) still stands for an active game at time now (Unix ms):
+// not finished, its record not past its TTL deadline, and not a challenge
+// past its expiry. It matches match.Record.Active.
+const liveLua = `
+local function live(e, now)
+  if type(e) ~= 'table' then return false end
+  local st = tonumber(e['s'])
+  if st ~= 1 and st ~= 2 then return false end
+  if (tonumber(e['d']) or 0) <= now then return false end
+  local x = tonumber(e['x']) or 0
+  if st == 1 and x > 0 and x < now then return false end
+  return true
 end
-if r and r['op'] == ARGV[4] then return {1} end
-if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then return {3} end
-if cur and r then
-  local st = r['status']
-  local exp = tonumber(r['expires_ms']) or 0
-  if st == 3 or (st == 1 and exp > 0 and exp < tonumber(ARGV[3])) then
-    cur = false
+local function entry(s)
+  local ok, e = pcall(cjson.decode, s)
+  if ok and type(e) == 'table' then return e end
+  return nil
+end
+`
+
+// createScript stores a new record, its entry in the channel's index of
+// active games and its players in the per-player index, if none of its
+// players is in another active game of the channel and the channel holds
+// fewer than its limit of active games. It prunes the index entries that no
+// longer stand for an active game (and the players they held) in the same
+// step. A record written by the version before several games per channel
+// (the legacy key) counts like an indexed one.
+//
+//	KEYS[1] the record   KEYS[2] the index (hash id → entry JSON)
+//	KEYS[3] the players (hash player id → game id)   KEYS[4] the legacy record
+//	KEYS[5] (optional) the request's nonce
+//	ARGV[1] the JSON   ARGV[2] TTL in ms   ARGV[3] now in Unix ms   ARGV[4] the write token
+//	ARGV[5] the nonce's TTL in ms   ARGV[6] the channel's limit   ARGV[7] the game id
+//	ARGV[8] its index entry   ARGV[9] the indexes' TTL in ms   ARGV[10..] the players it binds
+//
+// Replies:
+//
+//	{1}         stored (or the record already carries this write's token: a resend of a Create that landed)
+//	{0, id}     a player is in active game id
+//	{4, n}      the channel holds n active games, its limit
+//	{3}         the nonce has been seen (a replayed request)
+//	{-2, key}   key holds the wrong type
+//	{-5}        the record key is taken by another write (a game id drawn twice)
+//	{-6}        the legacy record cannot be read
+var createScript = redis.NewScript(liveLua + `
+local want = {'string', 'hash', 'hash', 'string'}
+for i = 1, 4 do
+  local t = redis.call('TYPE', KEYS[i]).ok
+  if t ~= 'none' and t ~= want[i] then return {-2, KEYS[i]} end
+end
+local cur = redis.call('GET', KEYS[1])
+if cur then
+  local r = entry(cur)
+  if r and r['op'] == ARGV[4] then return {1} end
+  return {-5}
+end
+if KEYS[5] and redis.call('EXISTS', KEYS[5]) == 1 then return {3} end
+local now = tonumber(ARGV[3])
+local mine = {}
+for i = 10, #ARGV do mine[ARGV[i]] = true end
+local n, busy, alive, stale = 0, nil, {}, {}
+local flat = redis.call('HGETALL', KEYS[2])
+for i = 1, #flat, 2 do
+  local e = entry(flat[i + 1])
+  if live(e, now) then
+    n = n + 1
+    alive[flat[i]] = true
+    if type(e['p']) == 'table' then
+      for _, p in ipairs(e['p']) do
+        if mine[p] and not busy then busy = flat[i] end
+      end
+    end
+  else
+    table.insert(stale, flat[i])
   end
 end
-if cur then return {0, cur} end
+local leg = redis.call('GET', KEYS[4])
+if leg then
+  local r = entry(leg)
+  if not r then return {-6} end
+  local st, exp = r['status'], tonumber(r['expires_ms']) or 0
+  if st ~= 3 and not (st == 1 and exp > 0 and exp < now) then
+    n = n + 1
+    alive[r['id']] = true
+    local ids = {}
+    if type(r['challenger']) == 'table' then table.insert(ids, r['challenger']['id']) end
+    if type(r['opponent']) == 'table' and r['ai'] == nil then table.insert(ids, r['opponent']['id']) end
+    for _, p in ipairs(ids) do
+      if mine[p] and not busy then busy = r['id'] end
+    end
+  end
+end
+if busy then return {0, busy} end
+if n >= tonumber(ARGV[6]) then return {4, tostring(n)} end
+for _, id in ipairs(stale) do redis.call('HDEL', KEYS[2], id) end
+local pf = redis.call('HGETALL', KEYS[3])
+for i = 1, #pf, 2 do
+  if not alive[pf[i + 1]] then redis.call('HDEL', KEYS[3], pf[i]) end
+end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-if KEYS[2] then redis.call('SET', KEYS[2], '1', 'PX', ARGV[5]) end
+redis.call('HSET', KEYS[2], ARGV[7], ARGV[8])
+for i = 10, #ARGV do redis.call('HSET', KEYS[3], ARGV[i], ARGV[7]) end
+redis.call('PEXPIRE', KEYS[2], ARGV[9])
+redis.call('PEXPIRE', KEYS[3], ARGV[9])
+if KEYS[5] then redis.call('SET', KEYS[5], '1', 'PX', ARGV[5]) end
 return {1}
 `)
 
 // casScript replaces the record if it is still the same game at the expected
 // version, and adds the tally to the leaderboard (and, for a rated game, the
-// ratings, rating histories and head-to-head record) in the same step.
+// ratings, rating histories and head-to-head record) in the same step. In
+// the same step it updates the record's entry in the channel's index of
+// active games and binds its players, or, when the record is no longer
+// active, removes the entry and releases the players; it refuses to bind a
+// player who is in another active game.
 //
 //	KEYS[1] the record   KEYS[2] the leaderboard (a hash: w:<id>, l:<id>, d:<id> counts, n:<id> name)
 //	KEYS[3] ratings (hash id → rating JSON)   KEYS[4] ratings by value (sorted set)
 //	KEYS[5] rating histories (hash id → csv)  KEYS[6] head to head (hash of counts)
-//	KEYS[7] the season's write counter       KEYS[8] (optional) the request's nonce
+//	KEYS[7] the season's write counter       KEYS[8] the index   KEYS[9] the players
+//	KEYS[10] (optional) the request's nonce
 //	ARGV[1] expected version   ARGV[2] new JSON   ARGV[3] record TTL in ms   ARGV[4] write token
 //	ARGV[5] tally: "" none, "w" win, "d" draw   ARGV[6..9] winner id, name, loser id, name
 //	ARGV[10] leaderboard TTL in ms, ≤ 0 for none   ARGV[11] expected game id
@@ -64,6 +144,8 @@ return {1}
 //	ARGV[16..17] their new ratings   ARGV[18..19] the new ratings' values, for the sorted set
 //	ARGV[20..21] their stored histories as read   ARGV[22..23] their new histories
 //	ARGV[24] the head-to-head count to increment
+//	ARGV[25] the new index entry, "-" to remove it, "" for a legacy record (not indexed)
+//	ARGV[26] the indexes' TTL in ms   ARGV[27] now in Unix ms   ARGV[28..] the players of the record
 //
 // Replies:
 //
@@ -75,11 +157,12 @@ return {1}
 //	               retries on json, or reports it as corrupt
 //	{3}            the nonce has been seen: a replayed request, refused whole
 //	{5}            a player's rating or history changed since the caller read it: read again
+//	{6, id}        a player the record binds is in active game id
 //	{-1}           the record is gone
 //	{-2, type}     the record key holds a non-string
-//	{-3, key}      a leaderboard or rating key holds the wrong type
+//	{-3, key}      a leaderboard, rating or index key holds the wrong type
 //	{-4, field}    a count to increment is not a whole number
-var casScript = redis.NewScript(`
+var casScript = redis.NewScript(liveLua + `
 local t = redis.call('TYPE', KEYS[1]).ok
 if t == 'none' then return {-1} end
 if t ~= 'string' then return {-2, t} end
@@ -87,8 +170,25 @@ local cur = redis.call('GET', KEYS[1])
 local ok, r = pcall(cjson.decode, cur)
 if not ok or type(r) ~= 'table' then return {0, cur} end
 if r['op'] == ARGV[4] then return {2} end
-if KEYS[8] and redis.call('EXISTS', KEYS[8]) == 1 then return {3} end
+if KEYS[10] and redis.call('EXISTS', KEYS[10]) == 1 then return {3} end
 if r['id'] ~= ARGV[11] or tonumber(r['version']) ~= tonumber(ARGV[1]) then return {0, cur} end
+local indexed = ARGV[25] ~= ''
+if indexed then
+  for i = 8, 9 do
+    local kt = redis.call('TYPE', KEYS[i]).ok
+    if kt ~= 'none' and kt ~= 'hash' then return {-3, KEYS[i]} end
+  end
+  if ARGV[25] ~= '-' then
+    local now = tonumber(ARGV[27])
+    for i = 28, #ARGV do
+      local g = redis.call('HGET', KEYS[9], ARGV[i])
+      if g and g ~= ARGV[11] then
+        local e = redis.call('HGET', KEYS[8], g)
+        if e and live(entry(e), now) then return {6, g} end
+      end
+    end
+  end
+end
 local kind = ARGV[5]
 local rated = kind ~= '' and ARGV[13] == '1'
 local counts = {}
@@ -118,7 +218,20 @@ if kind ~= '' then
   end
 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-if KEYS[8] then redis.call('SET', KEYS[8], '1', 'PX', ARGV[12]) end
+if KEYS[10] then redis.call('SET', KEYS[10], '1', 'PX', ARGV[12]) end
+if indexed then
+  if ARGV[25] == '-' then
+    redis.call('HDEL', KEYS[8], ARGV[11])
+    for i = 28, #ARGV do
+      if redis.call('HGET', KEYS[9], ARGV[i]) == ARGV[11] then redis.call('HDEL', KEYS[9], ARGV[i]) end
+    end
+  else
+    redis.call('HSET', KEYS[8], ARGV[11], ARGV[25])
+    for i = 28, #ARGV do redis.call('HSET', KEYS[9], ARGV[i], ARGV[11]) end
+    redis.call('PEXPIRE', KEYS[8], ARGV[26])
+    redis.call('PEXPIRE', KEYS[9], ARGV[26])
+  end
+end
 if kind ~= '' then
   for _, c in ipairs(counts) do redis.call('HINCRBY', KEYS[c[1]], c[2], 1) end
   redis.call('HSET', KEYS[2], 'n:' .. ARGV[6], ARGV[7], 'n:' .. ARGV[8], ARGV[9])
@@ -181,6 +294,44 @@ redis.call('INCR', KEYS[1])
 return 1
 `)
 
+// deleteScript removes a record, its index entry and its players'
+// bindings to it (and the legacy record, when it is that game).
+//
+//	KEYS[1] the record   KEYS[2] the index   KEYS[3] the players   KEYS[4] the legacy record
+//	ARGV[1] the game id
+//
+// It returns 1, or {-2, key} when a key holds the wrong type (nothing is
+// deleted then).
+var deleteScript = redis.NewScript(liveLua + `
+local want = {nil, 'hash', 'hash', 'string'}
+for i = 2, 4 do
+  local t = redis.call('TYPE', KEYS[i]).ok
+  if t ~= 'none' and t ~= want[i] then return {-2, KEYS[i]} end
+end
+local leg = redis.call('GET', KEYS[4])
+if leg then
+  local r = entry(leg)
+  if r and r['id'] == ARGV[1] then redis.call('DEL', KEYS[4]) end
+end
+redis.call('DEL', KEYS[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+local pf = redis.call('HGETALL', KEYS[3])
+for i = 1, #pf, 2 do
+  if pf[i + 1] == ARGV[1] then redis.call('HDEL', KEYS[3], pf[i]) end
+end
+return 1
+`)
+
+// hdelIfScript deletes field ARGV[1] of hash KEYS[1] only if it still holds
+// ARGV[2], so that Repair never removes an entry written after it looked.
+// It returns 1 when deleted, else 0.
+var hdelIfScript = redis.NewScript(`
+if redis.call('TYPE', KEYS[1]).ok ~= 'hash' then return 0 end
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+return 1
+`)
+
 // deleteIfScript deletes the record key only if it still holds what the
 // caller found damaged: a string equal to ARGV[2] when ARGV[1] is "string",
 // else any value of type ARGV[1]. It returns 1 when deleted, 0 when the key
@@ -193,4 +344,14 @@ if t ~= ARGV[1] then return 0 end
 if t == 'string' and redis.call('GET', KEYS[1]) ~= ARGV[2] then return 0 end
 redis.call('DEL', KEYS[1])
 return 1
+`)
+
+// playerGameScript reads which game a player is in and the channel's record
+// from the previous version, in one round trip.
+//
+//	KEYS[1] the players index   KEYS[2] the legacy record   ARGV[1] the player's id
+//
+// It returns {game id or "", legacy JSON or ""}.
+var playerGameScript = redis.NewScript(`
+return {redis.call('HGET', KEYS[1], ARGV[1]) or '', redis.call('GET', KEYS[2]) or ''}
 `)

@@ -54,10 +54,11 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
 	ctx := t.Context()
 	k := storetest.Channel
-	gameKey := prefix + "{" + k.String() + "}:game"
-	lbKey := prefix + "{" + k.String() + "}:lb"
 	key := func(name string) string { return prefix + "{" + k.String() + "}:" + name }
+	var gameKey string // the record's key, set once each case has created it
+	lbKey := key("lb")
 	rtKey, rtzKey, rthKey, h2hKey, genKey := key("rt"), key("rtz"), key("rth"), key("h2h"), key("gen")
+	indexKey, playersKey, legacyKey := key("games"), key("players"), key("game")
 
 	damages := []struct {
 		name   string
@@ -65,57 +66,73 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 		damage func(ctx context.Context) error
 		// repaired is what Repair should report.
 		repaired match.Repair
+		// updates is set when the damage is to a key a move does not touch.
+		updates bool
 	}{
 		{"leaderboard is a list", &lbKey, func(ctx context.Context) error { return c.RPush(ctx, lbKey, "x").Err() },
-			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}},
+			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}, false},
 		{"leaderboard is a string", &lbKey, func(ctx context.Context) error { return c.Set(ctx, lbKey, "x", 0).Err() },
-			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}},
+			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}, false},
 		{"leaderboard is a set", &lbKey, func(ctx context.Context) error { return c.SAdd(ctx, lbKey, "x").Err() },
-			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}},
+			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}, false},
 		{"winner's count is a word", &lbKey, func(ctx context.Context) error {
 			return c.HSet(ctx, lbKey, "w:UALICE", "many", "w:UCAROL", "2", "n:UCAROL", "Carol").Err()
-		}, match.Repair{Record: match.RecordFine, EntriesDropped: 1}},
+		}, match.Repair{Record: match.RecordFine, EntriesDropped: 1}, false},
 		{"loser's count is negative", &lbKey, func(ctx context.Context) error {
 			return c.HSet(ctx, lbKey, "l:UBOB", "-1", "w:UCAROL", "2").Err()
-		}, match.Repair{Record: match.RecordFine, EntriesDropped: 1}},
+		}, match.Repair{Record: match.RecordFine, EntriesDropped: 1}, false},
 		{"winner's count overflows", &lbKey, func(ctx context.Context) error {
 			return c.HSet(ctx, lbKey, "w:UALICE", "99999999999999999999").Err()
-		}, match.Repair{Record: match.RecordFine, EntriesDropped: 1}},
+		}, match.Repair{Record: match.RecordFine, EntriesDropped: 1}, false},
 		{"ratings are a list", &rtKey, func(ctx context.Context) error { return c.RPush(ctx, rtKey, "x").Err() },
-			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}},
+			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}, false},
 		{"the winner's rating is garbage", &rtKey, func(ctx context.Context) error { return c.HSet(ctx, rtKey, "UALICE", "{nope").Err() },
-			match.Repair{Record: match.RecordFine, EntriesDropped: 1}},
+			match.Repair{Record: match.RecordFine, EntriesDropped: 1}, false},
 		{"the ratings' sorted set is a hash", &rtzKey, func(ctx context.Context) error { return c.HSet(ctx, rtzKey, "x", "1").Err() },
-			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}},
+			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}, false},
 		{"the loser's history is garbage", &rthKey, func(ctx context.Context) error { return c.HSet(ctx, rthKey, "UBOB", "1,x,3").Err() },
-			match.Repair{Record: match.RecordFine, EntriesDropped: 1}},
+			match.Repair{Record: match.RecordFine, EntriesDropped: 1}, false},
 		{"the head-to-head count is a word", &h2hKey, func(ctx context.Context) error { return c.HSet(ctx, h2hKey, "UALICE>UBOB", "lots").Err() },
-			match.Repair{Record: match.RecordFine, EntriesDropped: 1}},
+			match.Repair{Record: match.RecordFine, EntriesDropped: 1}, false},
 		{"the write counter is a word", &genKey, func(ctx context.Context) error { return c.Set(ctx, genKey, "many", 0).Err() },
-			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}},
+			match.Repair{Record: match.RecordFine, LeaderboardCleared: true}, false},
 		{"record is a list", &gameKey, func(ctx context.Context) error {
 			c.Del(ctx, gameKey)
 			return c.RPush(ctx, gameKey, "x").Err()
-		}, match.Repair{Record: match.RecordCleared}},
+		}, match.Repair{Record: match.RecordCleared, IndexDropped: 3}, false},
 		{"record is a hash", &gameKey, func(ctx context.Context) error {
 			c.Del(ctx, gameKey)
 			return c.HSet(ctx, gameKey, "version", "1").Err()
-		}, match.Repair{Record: match.RecordCleared}},
+		}, match.Repair{Record: match.RecordCleared, IndexDropped: 3}, false},
 		{"record is a sorted set", &gameKey, func(ctx context.Context) error {
 			c.Del(ctx, gameKey)
 			return c.ZAdd(ctx, gameKey, redis.Z{Score: 1, Member: "x"}).Err()
-		}, match.Repair{Record: match.RecordCleared}},
+		}, match.Repair{Record: match.RecordCleared, IndexDropped: 3}, false},
+		{"index is a list", &indexKey, func(ctx context.Context) error {
+			c.Del(ctx, indexKey)
+			return c.RPush(ctx, indexKey, "x").Err()
+		}, match.Repair{Record: match.RecordFine, IndexDropped: 1}, false},
+		{"players index is a string", &playersKey, func(ctx context.Context) error {
+			c.Del(ctx, playersKey)
+			return c.Set(ctx, playersKey, "x", 0).Err()
+		}, match.Repair{Record: match.RecordFine, IndexDropped: 1}, false},
+		{"legacy record is a list", &legacyKey, func(ctx context.Context) error {
+			return c.RPush(ctx, legacyKey, "x").Err()
+		}, match.Repair{Record: match.RecordCleared}, true},
 	}
 	for _, tc := range damages {
 		t.Run(tc.name, func(t *testing.T) {
-			c.Del(ctx, gameKey, lbKey, rtKey, rtzKey, rthKey, h2hKey, genKey)
-			if err := s.Create(ctx, storetest.Playing(t, k, 0, 0, 1, 1, 2, 2)); err != nil {
+			c.Del(ctx, lbKey, rtKey, rtzKey, rthKey, h2hKey, genKey, indexKey, playersKey, legacyKey)
+			rec := storetest.Playing(t, k, 0, 0, 1, 1, 2, 2)
+			if err := s.Create(ctx, rec); err != nil {
 				t.Fatal(err)
 			}
+			gameKey = key("game:" + rec.ID)
+			t.Cleanup(func() { c.Del(ctx, gameKey) })
 			if err := tc.damage(ctx); err != nil {
 				t.Fatal(err)
 			}
-			all := []string{gameKey, lbKey, rtKey, rtzKey, rthKey, h2hKey, genKey}
+			all := []string{gameKey, lbKey, rtKey, rtzKey, rthKey, h2hKey, genKey, indexKey, playersKey, legacyKey}
 			snapshot := func() []string {
 				out := make([]string, len(all))
 				for i, k := range all {
@@ -126,11 +143,13 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 			before := snapshot()
 			lb := before[1]
 
-			_, err := s.Update(ctx, k, winningMove)
-			if !errors.Is(err, match.ErrCorrupt) {
-				t.Errorf("winning move with the %s: err = %v, want ErrCorrupt", tc.name, err)
+			if !tc.updates {
+				_, err := s.Update(ctx, k, rec.ID, winningMove)
+				if !errors.Is(err, match.ErrCorrupt) {
+					t.Errorf("winning move with the %s: err = %v, want ErrCorrupt", tc.name, err)
+				}
 			}
-			if *tc.key == gameKey {
+			if *tc.key == gameKey || *tc.key == indexKey || *tc.key == playersKey || *tc.key == legacyKey {
 				err := s.Create(ctx, storetest.Challenge(k))
 				if !errors.Is(err, match.ErrCorrupt) {
 					t.Errorf("Create with the %s: err = %v, want ErrCorrupt", tc.name, err)
@@ -158,14 +177,26 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 					t.Errorf("Carol after Repair: %+v, %v; want her 2 wins kept", st, err)
 				}
 			}
-			switch tc.repaired.Record {
-			case match.RecordCleared:
-				if _, err := s.Load(ctx, k); !errors.Is(err, match.ErrNoGame) {
+			switch {
+			case *tc.key == gameKey:
+				if _, err := s.Load(ctx, k, rec.ID); !errors.Is(err, match.ErrNoGame) {
 					t.Errorf("Load after Repair = %v, want ErrNoGame", err)
 				}
-			case match.RecordFine:
-				// The game goes on: the winning move now lands and is tallied once.
-				if _, err := s.Update(ctx, k, winningMove); err != nil {
+				if recs, err := s.Active(ctx, k); err != nil || len(recs) != 0 {
+					t.Errorf("Active after Repair = %v, %v; want none", recs, err)
+				}
+				if err := s.Create(ctx, storetest.Challenge(k)); err != nil {
+					t.Errorf("Create after Repair freed the players: %v", err)
+				}
+			default:
+				// The game goes on, still indexed: the winning move now lands and is tallied once.
+				if got, err := s.PlayerGame(ctx, k, storetest.Bob.ID); err != nil || got.ID != rec.ID {
+					t.Errorf("Bob's game after Repair = %v, %v; want %s", got, err, rec.ID)
+				}
+				if err := s.Create(ctx, storetest.Challenge(k)); !errors.Is(err, match.ErrBusy) {
+					t.Errorf("Create for Alice after Repair = %v, want ErrBusy", err)
+				}
+				if _, err := s.Update(ctx, k, rec.ID, winningMove); err != nil {
 					t.Fatalf("winning move after Repair: %v", err)
 				}
 				if st, err := s.Stats(ctx, k, storetest.Alice.ID); err != nil || st.Wins != 1 {
@@ -177,5 +208,5 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 			}
 		})
 	}
-	c.Del(ctx, gameKey, lbKey, rtKey, rtzKey, rthKey, h2hKey, genKey)
+	c.Del(ctx, lbKey, rtKey, rtzKey, rthKey, h2hKey, genKey, indexKey, playersKey, legacyKey)
 }

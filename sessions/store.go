@@ -20,6 +20,7 @@ const (
 	DefaultFinishedTTL    = 24 * time.Hour
 	DefaultLeaderboardTTL = 400 * 24 * time.Hour
 	DefaultMaxRetries     = 8
+	DefaultMaxGames       = 10
 )
 
 // Options configures a store. The zero value of each field means its default.
@@ -39,6 +40,10 @@ type Options struct {
 	LeaderboardTTL time.Duration
 	// MaxRetries is how many times Update re-runs its function after a conflict (default 8).
 	MaxRetries int
+	// MaxGames is how many active games (playing, or challenges not yet
+	// expired) a channel may hold at once (default 10); Create refuses
+	// one more with a *match.FullError.
+	MaxGames int
 	// CacheSize is how many channels' latest records a Redis store
 	// remembers, so that a move usually costs one round trip (default
 	// 4096; negative: none). Memory ignores it.
@@ -57,7 +62,8 @@ type Hooks struct {
 	// Retry is called each time Update re-runs its function after a conflict.
 	Retry func()
 	// Error is called with the operation name ("create", "load", "update",
-	// "delete", "leaderboard", "stats", "ping") and the error whenever the
+	// "delete", "active", "player game", "leaderboard", "stats", "repair",
+	// "ping", ...) and the error whenever the
 	// backing store fails (including when unavailable) or returns a corrupt
 	// record; not for outcomes such as ErrNoGame, ErrBusy or ErrConflict.
 	Error func(op string, err error)
@@ -83,6 +89,9 @@ func (o Options) Validate() error {
 	if o.MaxRetries < 0 {
 		errs = append(errs, fmt.Errorf("MaxRetries %d < 0", o.MaxRetries))
 	}
+	if o.MaxGames < 0 {
+		errs = append(errs, fmt.Errorf("MaxGames %d < 0", o.MaxGames))
+	}
 	if len(errs) > 0 {
 		return fmt.Errorf("sessions: invalid options: %w", errors.Join(errs...))
 	}
@@ -95,6 +104,7 @@ type config struct {
 	idleTTL, finishedTTL time.Duration
 	lbTTL                time.Duration // ≤ 0: never
 	maxRetries           int
+	maxGames             int
 	cacheSize            int
 	clock                func() time.Time
 	hooks                Hooks
@@ -105,7 +115,7 @@ func newConfig(o Options) config {
 	c := config{
 		prefix: orDefault(o.Prefix, DefaultPrefix), idleTTL: orDefault(o.IdleTTL, DefaultIdleTTL),
 		finishedTTL: orDefault(o.FinishedTTL, DefaultFinishedTTL), lbTTL: orDefault(o.LeaderboardTTL, DefaultLeaderboardTTL),
-		maxRetries: orDefault(o.MaxRetries, DefaultMaxRetries), cacheSize: orDefault(o.CacheSize, DefaultCacheSize), clock: o.Now, hooks: o.Hooks,
+		maxRetries: orDefault(o.MaxRetries, DefaultMaxRetries), maxGames: orDefault(o.MaxGames, DefaultMaxGames), cacheSize: orDefault(o.CacheSize, DefaultCacheSize), clock: o.Now, hooks: o.Hooks,
 		invalid: o.Validate(),
 	}
 	if c.clock == nil {
@@ -193,15 +203,16 @@ func (c *config) prepareCreate(ctx context.Context, rec *match.Record) (*match.R
 // record has gone.
 type casFunc func(ctx context.Context, cur, next *match.Record, t match.Tally) (ok bool, stored *match.Record, err error)
 
-// loadFunc reads the channel's record.
-type loadFunc func(context.Context, match.Key) (*match.Record, error)
+// loadFunc reads the record being updated.
+type loadFunc func(context.Context) (*match.Record, error)
 
-// update is Update for both stores: start from cached (the record this
-// process last read or wrote for k, or nil), else load; run fn on a copy;
+// update is Update for both stores, on the record gameID of channel k:
+// start from cached (the record this process last read or wrote, or nil),
+// else load; run fn on a copy;
 // compare-and-set; on a mismatch retry fn on the record the compare-and-set
 // returned. A refusal by fn of a cached record is checked against a fresh
 // load before it is believed: a cache may be behind another replica's write.
-func (c *config) update(ctx context.Context, k match.Key, fn func(*match.Record) (match.Tally, error),
+func (c *config) update(ctx context.Context, k match.Key, gameID string, fn func(*match.Record) (match.Tally, error),
 	cached *match.Record, load loadFunc, cas casFunc) (*match.Record, error) {
 	if c.invalid != nil {
 		return nil, c.invalid
@@ -209,13 +220,16 @@ func (c *config) update(ctx context.Context, k match.Key, fn func(*match.Record)
 	if err := k.Validate(); err != nil {
 		return nil, err
 	}
+	if !match.ValidGameID(gameID) {
+		return nil, match.ErrNoGame
+	}
 	if err := checkNonce(ctx, "update", k); err != nil {
 		return nil, err
 	}
 	cur, fresh := cached, false
 	if cur == nil {
 		var err error
-		if cur, err = load(ctx, k); err != nil {
+		if cur, err = load(ctx); err != nil {
 			return nil, err
 		}
 		fresh = true
@@ -224,7 +238,7 @@ func (c *config) update(ctx context.Context, k match.Key, fn func(*match.Record)
 		next := cur.Clone()
 		t, err := fn(next)
 		if err != nil && !fresh {
-			if cur, err = load(ctx, k); err != nil {
+			if cur, err = load(ctx); err != nil {
 				return nil, err
 			}
 			fresh = true
@@ -298,4 +312,13 @@ func newID() string {
 	var b [12]byte
 	crand.Read(b[:]) // never fails (crypto/rand panics instead on a broken OS source)
 	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// bound returns the players rec binds while it is active (see
+// match.Record.Bound); none once it is not.
+func bound(rec *match.Record, now time.Time) []string {
+	if !rec.Active(now) {
+		return nil
+	}
+	return rec.Bound()
 }

@@ -384,11 +384,11 @@ func rowSizes(r gotResponse) []int {
 // record returns the channel's stored record, or nil.
 func (f *fixture) record(guild string) *match.Record {
 	f.t.Helper()
-	rec, err := f.store.Load(f.t.Context(), match.Key{Platform: "discord", Workspace: guild, Channel: chanID})
-	if err != nil {
+	recs, err := f.store.Active(f.t.Context(), match.Key{Platform: "discord", Workspace: guild, Channel: chanID})
+	if err != nil || len(recs) == 0 {
 		return nil
 	}
-	return rec
+	return recs[0]
 }
 
 // observations returns the Observe calls so far.

@@ -97,7 +97,7 @@ func TestGameOverHTTP(t *testing.T) {
 		}
 
 		// A second challenge in the busy channel, and a spectator's click.
-		want(t, f.challenge("UC", "UD"), typeMessage, flagEphemeral, "<@UA> has challenged <@UB>", "already")
+		want(t, f.challenge("UC", "UA"), typeMessage, flagEphemeral, "<@UA> has challenged <@UB>", "already")
 		want(t, f.click("UC", c, "Accept"), typeMessage, flagEphemeral, "only they can answer")
 
 		m := f.click("UB", c, "Accept")
@@ -158,7 +158,7 @@ func TestResignAndBoard(t *testing.T) {
 	f := newFixture(t, sessionsMemory(), 0)
 	want(t, f.slash("UA", "board", nil), typeMessage, flagEphemeral, "no game in this channel")
 	m := f.click("UB", f.challenge("UA", "UB"), "Accept")
-	b := f.slash("UC", "board", nil)
+	b := f.slash("UA", "board", nil)
 	want(t, b, typeMessage, 0, "The game between <@UA> and <@UB>")
 	checkColumns(t, b, never)
 	want(t, f.slash("UC", "resign", nil), typeMessage, flagEphemeral, "not playing")
@@ -266,7 +266,7 @@ func TestSlowCommandDeferred(t *testing.T) {
 
 	// A refusal replaces the public "thinking" message by a note only the
 	// invoker sees.
-	ack = f.slash("UB", "ai", nil)
+	ack = f.slash("UA", "ai", nil)
 	if ack.Type != typeDeferMessage {
 		t.Fatalf("slow /connect4 ai answered type %d, want 5", ack.Type)
 	}

@@ -137,7 +137,7 @@ type ignoringStore struct {
 	release chan struct{}
 }
 
-func (s ignoringStore) Update(ctx context.Context, _ match.Key, _ func(*match.Record) (match.Tally, error)) (*match.Record, error) {
+func (s ignoringStore) Update(ctx context.Context, _ match.Key, _ string, _ func(*match.Record) (match.Tally, error)) (*match.Record, error) {
 	<-s.release
 	return nil, errors.New("too late")
 }

@@ -8,10 +8,16 @@ import (
 // Sentinel errors of the store contract. Check them with errors.Is: stores
 // wrap them with the operation and the channel.
 var (
-	// ErrNoGame means the channel has no record (none was created, or it expired or was deleted).
+	// ErrNoGame means there is no such record (none was created, or it
+	// expired or was deleted), or the player has no active game.
 	ErrNoGame = errors.New("match: no game in this channel")
-	// ErrBusy means the channel already has an active record; the error is a *BusyError.
-	ErrBusy = errors.New("match: channel is busy")
+	// ErrBusy means a player of a new game (or one an update binds) is
+	// already in another active game or open challenge in the channel; the
+	// error is a *BusyError.
+	ErrBusy = errors.New("match: player is busy")
+	// ErrFull means the channel already holds as many active games as it
+	// may; the error is a *FullError.
+	ErrFull = errors.New("match: channel is full")
 	// ErrConflict means an update lost the compare-and-set race on every retry.
 	ErrConflict = errors.New("match: too many concurrent updates")
 	// ErrCorrupt means a stored record could not be read back; the error is a
@@ -29,10 +35,12 @@ var (
 	ErrInvalid = errors.New("match: invalid record")
 )
 
-// BusyError is returned by a store's Create when the channel already has an
-// active record. It matches errors.Is(err, ErrBusy).
+// BusyError is returned by a store's Create (and by an Update that binds a
+// player) when a player is already in another active game or open
+// challenge of the channel. It matches errors.Is(err, ErrBusy).
 type BusyError struct {
-	Existing *Record // the channel's active record
+	Existing *Record // the active record the player is in
+	Player   string  // the id of the busy player, "" when not known
 }
 
 func (e *BusyError) Error() string {
@@ -44,7 +52,11 @@ func (e *BusyError) Error() string {
 	if r.Status == StatusPending {
 		what = "a challenge"
 	}
-	return fmt.Sprintf("match: channel %s is busy: %s between %s and %s", r.Key, what, playerLabel(r.Challenger), playerLabel(r.Opponent))
+	who := "a player"
+	if p, ok := r.PlayerByID(e.Player); ok {
+		who = playerLabel(p)
+	}
+	return fmt.Sprintf("match: %s is busy in channel %s: %s between %s and %s", who, r.Key, what, playerLabel(r.Challenger), playerLabel(r.Opponent))
 }
 
 // Is reports whether target is ErrBusy.
@@ -59,6 +71,20 @@ func playerLabel(p Player) string {
 	}
 	return fmt.Sprintf("%s (%s)", p.Name, p.ID)
 }
+
+// FullError is returned by a store's Create when the channel already holds
+// Max active games. It matches errors.Is(err, ErrFull).
+type FullError struct {
+	Key Key
+	Max int // the channel's limit
+}
+
+func (e *FullError) Error() string {
+	return fmt.Sprintf("match: channel %s is full: %d active games", e.Key, e.Max)
+}
+
+// Is reports whether target is ErrFull.
+func (e *FullError) Is(target error) bool { return target == ErrFull }
 
 // CorruptError is returned when a stored value cannot be read back: it does
 // not parse, has an unknown schema, is of the wrong type, or breaks a rule of
@@ -88,20 +114,25 @@ type Repair struct {
 	// LeaderboardCleared is set when the leaderboard was of the wrong type
 	// and was removed as a whole.
 	LeaderboardCleared bool
+	// IndexDropped counts entries removed from the channel's index of
+	// active games and its per-player index because they pointed at a
+	// record that is missing, finished, expired or unreadable (an index
+	// of the wrong type counts as one).
+	IndexDropped int
 }
 
 // Changed reports whether the repair removed anything.
 func (r Repair) Changed() bool {
-	return r.Record == RecordCleared || r.EntriesDropped > 0 || r.LeaderboardCleared
+	return r.Record == RecordCleared || r.EntriesDropped > 0 || r.LeaderboardCleared || r.IndexDropped > 0
 }
 
-// RecordRepair is what a repair did to a channel's record. The zero value
-// means there was none.
+// RecordRepair is what a repair did to a channel's records: the worst
+// case over them. The zero value means there was none.
 type RecordRepair uint8
 
 // What a repair can do to a record.
 const (
-	RecordNone    RecordRepair = iota // the channel had no record
-	RecordFine                        // the record was readable and was kept
-	RecordCleared                     // the record was damaged and was removed
+	RecordNone    RecordRepair = iota // the channel had no active record
+	RecordFine                        // every record was readable and was kept
+	RecordCleared                     // a record was damaged and was removed
 )

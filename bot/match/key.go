@@ -10,8 +10,9 @@ import (
 // maxKeyPart is the longest platform, workspace or channel name a Key accepts, in bytes.
 const maxKeyPart = 128
 
-// Key names one channel: at most one active game or pending challenge per
-// channel. Platform is the chat platform ("slack", "discord"), Workspace the
+// Key names one channel. A channel holds several games, each addressed by
+// its Record.ID; a player is in at most one active game or open challenge
+// per channel. Platform is the chat platform ("slack", "discord"), Workspace the
 // Slack team or Discord guild, Channel the channel id.
 type Key struct{ Platform, Workspace, Channel string }
 

@@ -195,6 +195,18 @@ func (r *Record) Clone() *Record {
 	return &c
 }
 
+// Bound returns the ids of the players r holds to it while it is active:
+// the challenger and, when named, the opponent, but never the AI, which
+// plays any number of games at once. A store allows each id in at most one
+// active record per channel.
+func (r *Record) Bound() []string {
+	ids := []string{r.Challenger.ID}
+	if r.Opponent.ID != "" && r.AILevel == solver.LevelNone {
+		ids = append(ids, r.Opponent.ID)
+	}
+	return ids
+}
+
 // PlayerByID returns the challenger or opponent with the given id.
 func (r *Record) PlayerByID(id string) (Player, bool) {
 	switch {

@@ -29,7 +29,7 @@ func TestGameThroughHTTP(t *testing.T) {
 		// A spectator and the challenger cannot accept; nothing changes.
 		wantPosted(t, e.click("UC", ch, "Accept"), ephemeral, false, "only they can answer")
 		wantPosted(t, e.click("UA", ch, "Accept"), ephemeral, false, "your own challenge")
-		if rec, err := e.store.Load(t.Context(), key); err != nil || rec.Status != match.StatusPending {
+		if rec, err := e.store.PlayerGame(t.Context(), key, "UA"); err != nil || rec.Status != match.StatusPending {
 			t.Fatalf("after refused accepts: record %+v, %v; want still pending", rec, err)
 		}
 
@@ -52,13 +52,13 @@ func TestGameThroughHTTP(t *testing.T) {
 			board = e.click(mover, board, strconv.Itoa(col))
 			wantPosted(t, board, "", true, "<@"+mover+"> dropped a disc in column "+strconv.Itoa(col))
 		}
-		before, err := e.store.Load(t.Context(), key)
+		before, err := e.store.PlayerGame(t.Context(), key, "UA")
 		if err != nil {
 			t.Fatal(err)
 		}
 		// A click on the first board is stale: it changes nothing.
 		wantPosted(t, e.click("UA", first, "3"), ephemeral, false, "out of date")
-		if after, err := e.store.Load(t.Context(), key); err != nil || after.Version != before.Version {
+		if after, err := e.store.PlayerGame(t.Context(), key, "UA"); err != nil || after.Version != before.Version {
 			t.Fatalf("stale click changed the record: version %d → %d (%v)", before.Version, after.Version, err)
 		}
 

@@ -110,7 +110,7 @@ func TestSignatureRequired(t *testing.T) {
 					return
 				}
 				// Refused: nothing else happened.
-				if _, err := e.store.Load(t.Context(), match.Key{Platform: Platform, Workspace: testTeam, Channel: testChan}); !errors.Is(err, match.ErrNoGame) {
+				if recs, err := e.store.Active(t.Context(), match.Key{Platform: Platform, Workspace: testTeam, Channel: testChan}); err != nil || len(recs) != 0 {
 					t.Errorf("an unauthorized request reached the store: %v", err)
 				}
 				e.mu.Lock()

@@ -227,11 +227,11 @@ type slowStore struct {
 	n atomic.Int64
 }
 
-func (s *slowStore) Update(ctx context.Context, k match.Key, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error) {
+func (s *slowStore) Update(ctx context.Context, k match.Key, gameID string, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error) {
 	if s.n.Add(1)%5 == 0 {
 		time.Sleep(400 * time.Millisecond)
 	}
-	return s.Store.Update(ctx, k, fn)
+	return s.Store.Update(ctx, k, gameID, fn)
 }
 
 // TestSlowMoves checks that a slow store holds a game up without breaking

@@ -31,16 +31,18 @@ var (
 // ttler is implemented by stores that can tell the remaining lives of a
 // channel's keys (both of ours do).
 type ttler interface {
-	TTL(ctx context.Context, k match.Key) (game, leaderboard time.Duration, err error)
+	TTL(ctx context.Context, k match.Key, gameID string) (game, leaderboard time.Duration, err error)
 }
 
 // Store is what the suite tests: the methods the bot's store interface asks
 // for, with the semantics package sessions documents for Redis and Memory.
 type Store interface {
 	Create(ctx context.Context, rec *match.Record) error
-	Load(ctx context.Context, k match.Key) (*match.Record, error)
-	Update(ctx context.Context, k match.Key, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error)
-	Delete(ctx context.Context, k match.Key) error
+	Load(ctx context.Context, k match.Key, gameID string) (*match.Record, error)
+	Update(ctx context.Context, k match.Key, gameID string, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error)
+	Active(ctx context.Context, k match.Key) ([]*match.Record, error)
+	PlayerGame(ctx context.Context, k match.Key, userID string) (*match.Record, error)
+	Delete(ctx context.Context, k match.Key, gameID string) error
 	Leaderboard(ctx context.Context, k match.Key, n int) ([]match.Standing, error)
 	Stats(ctx context.Context, k match.Key, userID string) (match.Standing, error)
 }
@@ -82,6 +84,11 @@ func Conformance(t *testing.T, newStore func(t *testing.T, now func() time.Time)
 		{"RaceFinish", testRaceFinish},
 		{"ABA", testABA},
 		{"Replay", testReplay},
+		{"Active", testActive},
+		{"PlayerLimit", testPlayerLimit},
+		{"ChannelLimit", testChannelLimit},
+		{"RaceAccepts", testRaceAccepts},
+		{"ManyGames", testManyGames},
 		{"Ratings", func(t *testing.T, s Store, clk *Clock) {
 			rs, ok := s.(RatingStore)
 			if !ok {
@@ -143,11 +150,11 @@ func mustCreate(t *testing.T, s Store, r *match.Record) *match.Record {
 	return r
 }
 
-func mustLoad(t *testing.T, s Store, k match.Key) *match.Record {
+func mustLoad(t *testing.T, s Store, k match.Key, id string) *match.Record {
 	t.Helper()
-	r, err := s.Load(t.Context(), k)
+	r, err := s.Load(t.Context(), k, id)
 	if err != nil {
-		t.Fatalf("Load(%v): %v", k, err)
+		t.Fatalf("Load(%v, %s): %v", k, id, err)
 	}
 	return r
 }
@@ -173,7 +180,7 @@ func testCreateLoad(t *testing.T, s Store, clk *Clock) {
 	if now := clk.Now(); !r.Created.Equal(now) || !r.Updated.Equal(now) {
 		t.Errorf("Created, Updated = %v, %v, want both %v", r.Created, r.Updated, now)
 	}
-	sameRecord(t, "Load after Create", mustLoad(t, s, Channel), r)
+	sameRecord(t, "Load after Create", mustLoad(t, s, Channel, r.ID), r)
 
 	// A second channel is independent, and so is a record with a game.
 	other := Channel
@@ -182,7 +189,7 @@ func testCreateLoad(t *testing.T, s Store, clk *Clock) {
 	if p.ID == r.ID {
 		t.Errorf("two creates gave the same ID %q", p.ID)
 	}
-	got := mustLoad(t, s, other)
+	got := mustLoad(t, s, other, p.ID)
 	sameRecord(t, "Load of the second channel", got, p)
 	if h := got.Game.History(); !slices.Equal(h, []int{3, 3, 4}) {
 		t.Errorf("History() = %v, want [3 3 4]", h)
@@ -207,7 +214,7 @@ func testCreateBusy(t *testing.T, s Store, clk *Clock) {
 	if second.ID != "" || second.Version != 0 {
 		t.Errorf("failed Create changed the record: ID %q, Version %d", second.ID, second.Version)
 	}
-	sameRecord(t, "Load after a refused Create", mustLoad(t, s, Channel), first)
+	sameRecord(t, "Load after a refused Create", mustLoad(t, s, Channel, first.ID), first)
 
 	// A pending challenge without expiry blocks too.
 	k := Channel
@@ -227,7 +234,7 @@ func finish(r *match.Record, how match.Finish, winner, loser match.Player) match
 
 func testCreateOverFinished(t *testing.T, s Store, clk *Clock) {
 	first := mustCreate(t, s, Playing(t, Channel))
-	if _, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+	if _, err := s.Update(t.Context(), Channel, first.ID, func(r *match.Record) (match.Tally, error) {
 		return finish(r, match.FinishResign, Bob, Alice), nil
 	}); err != nil {
 		t.Fatalf("Update to finished: %v", err)
@@ -236,10 +243,10 @@ func testCreateOverFinished(t *testing.T, s Store, clk *Clock) {
 	if second.ID == first.ID || second.Version != 1 {
 		t.Errorf("Create over a finished game: ID %q (old %q), Version %d; want a new ID and version 1", second.ID, first.ID, second.Version)
 	}
-	sameRecord(t, "Load after Create over a finished game", mustLoad(t, s, Channel), second)
+	sameRecord(t, "Load after Create over a finished game", mustLoad(t, s, Channel, second.ID), second)
 
 	// A declined challenge is finished too.
-	if _, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+	if _, err := s.Update(t.Context(), Channel, second.ID, func(r *match.Record) (match.Tally, error) {
 		r.Status, r.Finish = match.StatusFinished, match.FinishDeclined
 		return match.Tally{}, nil
 	}); err != nil {
@@ -258,7 +265,7 @@ func testCreateOverExpired(t *testing.T, s Store, clk *Clock) {
 	}
 	clk.Advance(time.Millisecond)
 	n := mustCreate(t, s, Challenge(Channel))
-	sameRecord(t, "Load after Create over an expired challenge", mustLoad(t, s, Channel), n)
+	sameRecord(t, "Load after Create over an expired challenge", mustLoad(t, s, Channel, n.ID), n)
 }
 
 func testCreateInvalid(t *testing.T, s Store, clk *Clock) {
@@ -283,13 +290,13 @@ func testCreateInvalid(t *testing.T, s Store, clk *Clock) {
 			t.Errorf("Create(%s): err = %v, want ErrInvalid", tc.name, err)
 		}
 	}
-	if _, err := s.Load(t.Context(), Channel); !errors.Is(err, match.ErrNoGame) {
-		t.Errorf("Load after invalid creates: err = %v, want ErrNoGame", err)
+	if recs, err := s.Active(t.Context(), Channel); err != nil || len(recs) != 0 {
+		t.Errorf("Active after invalid creates = %v, %v; want none", recs, err)
 	}
 }
 
 func testLoadMissing(t *testing.T, s Store, clk *Clock) {
-	if r, err := s.Load(t.Context(), Channel); !errors.Is(err, match.ErrNoGame) {
+	if r, err := s.Load(t.Context(), Channel, "nosuchgame"); !errors.Is(err, match.ErrNoGame) {
 		t.Errorf("Load of an empty channel = %v, %v; want ErrNoGame", r, err)
 	}
 }
@@ -339,7 +346,7 @@ func testUpdate(t *testing.T, s Store, clk *Clock) {
 	created := mustCreate(t, s, Playing(t, Channel))
 	clk.Advance(time.Second)
 	calls := 0
-	got, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+	got, err := s.Update(t.Context(), Channel, created.ID, func(r *match.Record) (match.Tally, error) {
 		calls++
 		sameRecord(t, "fn's record", r, created)
 		// Changes to the identity are ignored.
@@ -359,8 +366,8 @@ func testUpdate(t *testing.T, s Store, clk *Clock) {
 	if !got.Updated.Equal(clk.Now()) {
 		t.Errorf("Updated = %v, want %v", got.Updated, clk.Now())
 	}
-	sameRecord(t, "Load after Update", mustLoad(t, s, Channel), got)
-	got, err = s.Update(t.Context(), Channel, play(Bob.ID, 1, 3))
+	sameRecord(t, "Load after Update", mustLoad(t, s, Channel, created.ID), got)
+	got, err = s.Update(t.Context(), Channel, created.ID, play(Bob.ID, 1, 3))
 	if err != nil {
 		t.Fatalf("second Update: %v", err)
 	}
@@ -372,19 +379,19 @@ func testUpdate(t *testing.T, s Store, clk *Clock) {
 
 func testUpdateFnError(t *testing.T, s Store, clk *Clock) {
 	created := mustCreate(t, s, Playing(t, Channel))
-	_, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+	_, err := s.Update(t.Context(), Channel, created.ID, func(r *match.Record) (match.Tally, error) {
 		r.Rematches = 5 // must not be written
 		return finish(r, match.FinishWin, Alice, Bob), fmt.Errorf("wrapped: %w", errStale)
 	})
 	if !errors.Is(err, errStale) {
 		t.Fatalf("Update with a failing fn: err = %v, want errStale", err)
 	}
-	_, err = s.Update(t.Context(), Channel, play(Bob.ID, 0, 3)) // not Bob's turn
+	_, err = s.Update(t.Context(), Channel, created.ID, play(Bob.ID, 0, 3)) // not Bob's turn
 	var me *engine.MoveError
 	if !errors.As(err, &me) {
 		t.Fatalf("Update with a wrong-turn move: err = %v, want an *engine.MoveError", err)
 	}
-	sameRecord(t, "Load after failed updates", mustLoad(t, s, Channel), created)
+	sameRecord(t, "Load after failed updates", mustLoad(t, s, Channel, created.ID), created)
 	if lb, err := s.Leaderboard(t.Context(), Channel, 0); err != nil || len(lb) != 0 {
 		t.Errorf("Leaderboard after a failed update = %v, %v; want empty", lb, err)
 	}
@@ -393,7 +400,7 @@ func testUpdateFnError(t *testing.T, s Store, clk *Clock) {
 func testUpdateNoChange(t *testing.T, s Store, clk *Clock) {
 	created := mustCreate(t, s, Playing(t, Channel))
 	clk.Advance(time.Second)
-	got, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+	got, err := s.Update(t.Context(), Channel, created.ID, func(r *match.Record) (match.Tally, error) {
 		r.Rematches = 5
 		return match.Tally{Winner: Alice, Loser: Bob}, fmt.Errorf("nothing to do: %w", match.ErrNoChange)
 	})
@@ -401,7 +408,7 @@ func testUpdateNoChange(t *testing.T, s Store, clk *Clock) {
 		t.Fatalf("Update returning ErrNoChange: err = %v, want nil", err)
 	}
 	sameRecord(t, "Update's record on ErrNoChange", got, created)
-	sameRecord(t, "Load after ErrNoChange", mustLoad(t, s, Channel), created)
+	sameRecord(t, "Load after ErrNoChange", mustLoad(t, s, Channel, created.ID), created)
 	if st, _ := s.Stats(t.Context(), Channel, Alice.ID); st.Games() != 0 {
 		t.Errorf("ErrNoChange applied its tally: %+v", st)
 	}
@@ -409,7 +416,7 @@ func testUpdateNoChange(t *testing.T, s Store, clk *Clock) {
 
 func testUpdateMissing(t *testing.T, s Store, clk *Clock) {
 	called := false
-	_, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+	_, err := s.Update(t.Context(), Channel, "nosuchgame", func(r *match.Record) (match.Tally, error) {
 		called = true
 		return match.Tally{}, nil
 	})
@@ -445,23 +452,23 @@ func testUpdateInvalid(t *testing.T, s Store, clk *Clock) {
 			return match.Tally{Winner: Alice}, nil
 		}},
 	} {
-		if _, err := s.Update(t.Context(), Channel, tc.fn); !errors.Is(err, match.ErrInvalid) {
+		if _, err := s.Update(t.Context(), Channel, created.ID, tc.fn); !errors.Is(err, match.ErrInvalid) {
 			t.Errorf("Update(%s): err = %v, want ErrInvalid", tc.name, err)
 		}
 	}
-	sameRecord(t, "Load after invalid updates", mustLoad(t, s, Channel), created)
+	sameRecord(t, "Load after invalid updates", mustLoad(t, s, Channel, created.ID), created)
 	if lb, _ := s.Leaderboard(t.Context(), Channel, 0); len(lb) != 0 {
 		t.Errorf("Leaderboard after invalid updates = %+v, want empty", lb)
 	}
 }
 
 func testUpdateConflict(t *testing.T, s Store, clk *Clock) {
-	mustCreate(t, s, Playing(t, Channel))
+	g := mustCreate(t, s, Playing(t, Channel))
 	calls := 0
-	_, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+	_, err := s.Update(t.Context(), Channel, g.ID, func(r *match.Record) (match.Tally, error) {
 		calls++
 		// Someone else writes between our read and our write, every time.
-		if _, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+		if _, err := s.Update(t.Context(), Channel, g.ID, func(r *match.Record) (match.Tally, error) {
 			r.Rematches++
 			return match.Tally{}, nil
 		}); err != nil {
@@ -475,7 +482,7 @@ func testUpdateConflict(t *testing.T, s Store, clk *Clock) {
 	if want := sessions.DefaultMaxRetries + 1; calls != want {
 		t.Errorf("fn called %d times, want %d", calls, want)
 	}
-	got := mustLoad(t, s, Channel)
+	got := mustLoad(t, s, Channel, g.ID)
 	if got.Status != match.StatusPlaying || got.Rematches != calls || got.Version != int64(1+calls) {
 		t.Errorf("after conflicts: Status %v Rematches %d Version %d; want playing, %d, %d", got.Status, got.Rematches, got.Version, calls, 1+calls)
 	}
@@ -485,7 +492,7 @@ func testUpdateConflict(t *testing.T, s Store, clk *Clock) {
 }
 
 func testDeadline(t *testing.T, s Store, clk *Clock) {
-	mustCreate(t, s, Playing(t, Channel))
+	g := mustCreate(t, s, Playing(t, Channel))
 	check := func(what string, err error) {
 		t.Helper()
 		if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, match.ErrUnavailable) {
@@ -494,9 +501,9 @@ func testDeadline(t *testing.T, s Store, clk *Clock) {
 	}
 	ctx, cancel := context.WithDeadline(t.Context(), time.Now().Add(-time.Second))
 	defer cancel()
-	_, err := s.Load(ctx, Channel)
+	_, err := s.Load(ctx, Channel, g.ID)
 	check("Load", err)
-	_, err = s.Update(ctx, Channel, play(Alice.ID, 0, 0))
+	_, err = s.Update(ctx, Channel, g.ID, play(Alice.ID, 0, 0))
 	check("Update", err)
 	k := Channel
 	k.Channel = "C2"
@@ -506,8 +513,8 @@ func testDeadline(t *testing.T, s Store, clk *Clock) {
 	ctx, cancel = context.WithTimeout(t.Context(), 20*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = s.Update(ctx, Channel, func(r *match.Record) (match.Tally, error) {
-		s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+	_, err = s.Update(ctx, Channel, g.ID, func(r *match.Record) (match.Tally, error) {
+		s.Update(t.Context(), Channel, g.ID, func(r *match.Record) (match.Tally, error) {
 			r.Rematches++
 			return match.Tally{}, nil
 		})
@@ -520,23 +527,23 @@ func testDeadline(t *testing.T, s Store, clk *Clock) {
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("Update with a 20ms deadline took %v", d)
 	}
-	if _, err := s.Load(t.Context(), k); !errors.Is(err, match.ErrNoGame) {
+	if recs, err := s.Active(t.Context(), k); err != nil || len(recs) != 0 {
 		t.Errorf("Load of the channel a late Create was for: err = %v, want ErrNoGame", err)
 	}
 }
 
 func testDelete(t *testing.T, s Store, clk *Clock) {
-	mustCreate(t, s, Playing(t, Channel, 0, 0, 1, 1, 2, 2))
-	if _, err := s.Update(t.Context(), Channel, play(Alice.ID, 6, 3)); err != nil {
+	g := mustCreate(t, s, Playing(t, Channel, 0, 0, 1, 1, 2, 2))
+	if _, err := s.Update(t.Context(), Channel, g.ID, play(Alice.ID, 6, 3)); err != nil {
 		t.Fatalf("winning move: %v", err)
 	}
-	if err := s.Delete(t.Context(), Channel); err != nil {
+	if err := s.Delete(t.Context(), Channel, g.ID); err != nil {
 		t.Fatalf("Delete: %v", err)
 	}
-	if _, err := s.Load(t.Context(), Channel); !errors.Is(err, match.ErrNoGame) {
+	if _, err := s.Load(t.Context(), Channel, g.ID); !errors.Is(err, match.ErrNoGame) {
 		t.Errorf("Load after Delete: err = %v, want ErrNoGame", err)
 	}
-	if err := s.Delete(t.Context(), Channel); err != nil {
+	if err := s.Delete(t.Context(), Channel, g.ID); err != nil {
 		t.Errorf("Delete of nothing: %v", err)
 	}
 	if st, err := s.Stats(t.Context(), Channel, Alice.ID); err != nil || st.Wins != 1 {
@@ -564,9 +571,9 @@ func testLeaderboard(t *testing.T, s Store, clk *Clock) {
 		win(p(4), d), win(p(4), d), win(d, p(4)), // U4 2-1
 		win(p(5), d), win(d, p(5)), // U5 1-1
 	}
-	mustCreate(t, s, Playing(t, Channel))
+	g := mustCreate(t, s, Playing(t, Channel))
 	for _, tl := range tallies {
-		if _, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+		if _, err := s.Update(t.Context(), Channel, g.ID, func(r *match.Record) (match.Tally, error) {
 			r.Rematches++
 			return tl, nil
 		}); err != nil {
@@ -609,12 +616,12 @@ func testLeaderboard(t *testing.T, s Store, clk *Clock) {
 }
 
 func testTallyOnceAcrossRetries(t *testing.T, s Store, clk *Clock) {
-	mustCreate(t, s, Playing(t, Channel))
+	g := mustCreate(t, s, Playing(t, Channel))
 	calls := 0
-	got, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+	got, err := s.Update(t.Context(), Channel, g.ID, func(r *match.Record) (match.Tally, error) {
 		calls++
 		if calls == 1 { // force one conflict
-			if _, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+			if _, err := s.Update(t.Context(), Channel, g.ID, func(r *match.Record) (match.Tally, error) {
 				r.Rematches++
 				return match.Tally{}, nil
 			}); err != nil {
@@ -647,27 +654,28 @@ func testTTL(t *testing.T, s Store, clk *Clock) {
 			t.Errorf("%s TTL = %v, want %v (less at most 10s)", what, got, want)
 		}
 	}
+	var rec *match.Record
 	ttls := func() (time.Duration, time.Duration) {
 		t.Helper()
-		g, l, err := tt.TTL(t.Context(), Channel)
+		g, l, err := tt.TTL(t.Context(), Channel, rec.ID)
 		if err != nil {
 			t.Fatalf("TTL: %v", err)
 		}
 		return g, l
 	}
-	mustCreate(t, s, Playing(t, Channel))
+	rec = mustCreate(t, s, Playing(t, Channel))
 	g, l := ttls()
 	near("new game", g, sessions.DefaultIdleTTL)
 	if l != 0 {
 		t.Errorf("leaderboard TTL before any result = %v, want 0 (no key)", l)
 	}
 	clk.Advance(time.Hour)
-	if _, err := s.Update(t.Context(), Channel, play(Alice.ID, 0, 0)); err != nil {
+	if _, err := s.Update(t.Context(), Channel, rec.ID, play(Alice.ID, 0, 0)); err != nil {
 		t.Fatal(err)
 	}
 	g, _ = ttls()
 	near("game after a move an hour later", g, sessions.DefaultIdleTTL)
-	if _, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+	if _, err := s.Update(t.Context(), Channel, rec.ID, func(r *match.Record) (match.Tally, error) {
 		return finish(r, match.FinishResign, Bob, Alice), nil
 	}); err != nil {
 		t.Fatal(err)
@@ -682,27 +690,27 @@ func testExpiryByClock(t *testing.T, s Store, clk *Clock) {
 	if !ok {
 		t.Skipf("%T has no TTL method", s)
 	}
-	mustCreate(t, s, Playing(t, Channel))
-	before, _, _ := tt.TTL(t.Context(), Channel)
+	g := mustCreate(t, s, Playing(t, Channel))
+	before, _, _ := tt.TTL(t.Context(), Channel, g.ID)
 	clk.Advance(time.Hour)
-	after, _, _ := tt.TTL(t.Context(), Channel)
+	after, _, _ := tt.TTL(t.Context(), Channel, g.ID)
 	if before-after < time.Hour {
 		t.Skipf("%T expires keys by its own clock, not Options.Now: its own tests check expiry", s)
 	}
 	clk.Advance(sessions.DefaultIdleTTL - time.Hour - time.Millisecond)
-	mustLoad(t, s, Channel)
+	mustLoad(t, s, Channel, g.ID)
 	clk.Advance(time.Millisecond)
-	if _, err := s.Load(t.Context(), Channel); !errors.Is(err, match.ErrNoGame) {
+	if _, err := s.Load(t.Context(), Channel, g.ID); !errors.Is(err, match.ErrNoGame) {
 		t.Fatalf("Load of a game idle for IdleTTL: err = %v, want ErrNoGame", err)
 	}
-	mustCreate(t, s, Playing(t, Channel, 0, 0, 1, 1, 2, 2))
-	if _, err := s.Update(t.Context(), Channel, play(Alice.ID, 6, 3)); err != nil {
+	g = mustCreate(t, s, Playing(t, Channel, 0, 0, 1, 1, 2, 2))
+	if _, err := s.Update(t.Context(), Channel, g.ID, play(Alice.ID, 6, 3)); err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(sessions.DefaultFinishedTTL - time.Millisecond)
-	mustLoad(t, s, Channel)
+	mustLoad(t, s, Channel, g.ID)
 	clk.Advance(time.Millisecond)
-	if _, err := s.Load(t.Context(), Channel); !errors.Is(err, match.ErrNoGame) {
+	if _, err := s.Load(t.Context(), Channel, g.ID); !errors.Is(err, match.ErrNoGame) {
 		t.Fatalf("Load of a game finished FinishedTTL ago: err = %v, want ErrNoGame", err)
 	}
 	if st, _ := s.Stats(t.Context(), Channel, Alice.ID); st.Wins != 1 {
@@ -730,11 +738,13 @@ func testInvalidKey(t *testing.T, s Store, clk *Clock) {
 			t.Errorf("%q.Validate() = nil, want an error", k)
 		}
 		r := Challenge(k)
-		errs := map[string]error{"Create": s.Create(t.Context(), r), "Delete": s.Delete(t.Context(), k)}
-		_, errs["Load"] = s.Load(t.Context(), k)
-		_, errs["Update"] = s.Update(t.Context(), k, func(*match.Record) (match.Tally, error) { return match.Tally{}, nil })
+		errs := map[string]error{"Create": s.Create(t.Context(), r), "Delete": s.Delete(t.Context(), k, "g1")}
+		_, errs["Load"] = s.Load(t.Context(), k, "g1")
+		_, errs["Update"] = s.Update(t.Context(), k, "g1", func(*match.Record) (match.Tally, error) { return match.Tally{}, nil })
 		_, errs["Leaderboard"] = s.Leaderboard(t.Context(), k, 1)
 		_, errs["Stats"] = s.Stats(t.Context(), k, Alice.ID)
+		_, errs["Active"] = s.Active(t.Context(), k)
+		_, errs["PlayerGame"] = s.PlayerGame(t.Context(), k, Alice.ID)
 		for op, err := range errs {
 			if err == nil || errors.Is(err, match.ErrNoGame) || !strings.Contains(err.Error(), "invalid key") {
 				t.Errorf("%s(%q) = %v, want a key error", op, k, err)
@@ -755,7 +765,7 @@ func testInvalidKey(t *testing.T, s Store, clk *Clock) {
 // players, stale and current move numbers, same and different columns.
 func testRaceMoves(t *testing.T, s Store, clk *Clock) {
 	const workers, maxMoves = 60, 24
-	mustCreate(t, s, Playing(t, Channel))
+	game := mustCreate(t, s, Playing(t, Channel))
 	type move struct {
 		no, col int
 		id      string
@@ -775,7 +785,7 @@ func testRaceMoves(t *testing.T, s Store, clk *Clock) {
 			rng := rand.New(rand.NewPCG(uint64(w), 42))
 			<-start
 			for time.Now().Before(deadline) {
-				cur, err := s.Load(t.Context(), Channel)
+				cur, err := s.Load(t.Context(), Channel, game.ID)
 				if err != nil {
 					t.Errorf("Load: %v", err)
 					return
@@ -791,7 +801,7 @@ func testRaceMoves(t *testing.T, s Store, clk *Clock) {
 				if right := rng.IntN(3) != 0; (g.Turn() == engine.Red) != right { // the right player two times in three
 					m.id = Bob.ID
 				}
-				_, err = s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+				_, err = s.Update(t.Context(), Channel, game.ID, func(r *match.Record) (match.Tally, error) {
 					runtime.Gosched() // widen the window between read and write
 					return play(m.id, m.no, m.col)(r)
 				})
@@ -816,7 +826,7 @@ func testRaceMoves(t *testing.T, s Store, clk *Clock) {
 		t.Fatal("the game did not finish in 30s")
 	}
 	slices.SortFunc(accepted, func(a, b move) int { return a.no - b.no })
-	final := mustLoad(t, s, Channel)
+	final := mustLoad(t, s, Channel, game.ID)
 	if final.Version != int64(1+len(accepted)) {
 		t.Errorf("Version %d after %d accepted moves, want %d", final.Version, len(accepted), 1+len(accepted))
 	}
@@ -890,7 +900,7 @@ func testRaceChallenges(t *testing.T, s Store, clk *Clock) {
 			t.Errorf("challenge %d: err = %v, want a BusyError naming challenge %d", i, err, winner)
 		}
 	}
-	sameRecord(t, "Load after racing challenges", mustLoad(t, s, Channel), recs[winner])
+	sameRecord(t, "Load after racing challenges", mustLoad(t, s, Channel, recs[winner].ID), recs[winner])
 }
 
 // testRaceFinish races the winning move against resignations by both
@@ -899,7 +909,7 @@ func testRaceFinish(t *testing.T, s Store, clk *Clock) {
 	for round := range 3 {
 		k := Channel
 		k.Channel = fmt.Sprintf("C%d", round)
-		mustCreate(t, s, Playing(t, k, 0, 0, 1, 1, 2, 2))
+		game := mustCreate(t, s, Playing(t, k, 0, 0, 1, 1, 2, 2))
 		resign := func(loser, winner match.Player) func(r *match.Record) (match.Tally, error) {
 			return func(r *match.Record) (match.Tally, error) {
 				if r.Status != match.StatusPlaying {
@@ -919,7 +929,7 @@ func testRaceFinish(t *testing.T, s Store, clk *Clock) {
 			go func() {
 				defer wg.Done()
 				<-start
-				r, err := s.Update(t.Context(), k, fns[i%len(fns)])
+				r, err := s.Update(t.Context(), k, game.ID, fns[i%len(fns)])
 				switch {
 				case err == nil:
 					wins.Add(1)
@@ -935,7 +945,7 @@ func testRaceFinish(t *testing.T, s Store, clk *Clock) {
 		if wins.Load() != 1 {
 			t.Fatalf("%d finishing updates succeeded, want 1", wins.Load())
 		}
-		final := mustLoad(t, s, k)
+		final := mustLoad(t, s, k, game.ID)
 		w := final.Rounds[0].Winner
 		lb, err := s.Leaderboard(t.Context(), k, 0)
 		if err != nil || len(lb) != 2 || lb[0].Player.ID != w || lb[0].Wins != 1 || lb[0].Games() != 1 || lb[1].Losses != 1 || lb[1].Games() != 1 {

@@ -23,10 +23,20 @@ func hang(ctx context.Context) error {
 func (Hung) Create(ctx context.Context, _ *match.Record) error { return hang(ctx) }
 
 // Load blocks until ctx is done.
-func (Hung) Load(ctx context.Context, _ match.Key) (*match.Record, error) { return nil, hang(ctx) }
+func (Hung) Load(ctx context.Context, _ match.Key, _ string) (*match.Record, error) {
+	return nil, hang(ctx)
+}
 
 // Update blocks until ctx is done.
-func (Hung) Update(ctx context.Context, _ match.Key, _ func(*match.Record) (match.Tally, error)) (*match.Record, error) {
+func (Hung) Update(ctx context.Context, _ match.Key, _ string, _ func(*match.Record) (match.Tally, error)) (*match.Record, error) {
+	return nil, hang(ctx)
+}
+
+// Active blocks until ctx is done.
+func (Hung) Active(ctx context.Context, _ match.Key) ([]*match.Record, error) { return nil, hang(ctx) }
+
+// PlayerGame blocks until ctx is done.
+func (Hung) PlayerGame(ctx context.Context, _ match.Key, _ string) (*match.Record, error) {
 	return nil, hang(ctx)
 }
 

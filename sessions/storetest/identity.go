@@ -42,7 +42,7 @@ func testABA(t *testing.T, s Store, clk *Clock) {
 			go func() { // a late accept: it finds the old challenge expired and says so
 				defer wg.Done()
 				<-start
-				_, err := s.Update(context.Background(), keys[i], func(r *match.Record) (match.Tally, error) {
+				_, err := s.Update(context.Background(), keys[i], olds[i].ID, func(r *match.Record) (match.Tally, error) {
 					if r.ID != olds[i].ID {
 						return match.Tally{}, errExpiredAlready
 					}
@@ -82,7 +82,7 @@ func testABA(t *testing.T, s Store, clk *Clock) {
 			continue
 		}
 		want := created[i].Load()
-		got := mustLoad(t, s, k)
+		got := mustLoad(t, s, k, want.ID)
 		if got.ID != want.ID || got.Status != match.StatusPending || got.Challenger != want.Challenger {
 			t.Errorf("%s: stored %s %v by %s, want the new challenge %s by %s, pending: a stale writer replaced it",
 				k.Channel, got.ID, got.Status, got.Challenger.ID, want.ID, want.Challenger.ID)
@@ -106,20 +106,20 @@ func testReplay(t *testing.T, s Store, clk *Clock) {
 		r.Status, r.RedID = match.StatusPlaying, Alice.ID
 		return match.Tally{}, nil
 	}
-	if _, err := s.Update(ctx, Channel, accept); !errors.Is(err, match.ErrReplay) {
+	if _, err := s.Update(ctx, Channel, r.ID, accept); !errors.Is(err, match.ErrReplay) {
 		t.Errorf("Update with the nonce that created: err = %v, want ErrReplay", err)
 	}
-	sameRecord(t, "after the replays", mustLoad(t, s, Channel), r)
+	sameRecord(t, "after the replays", mustLoad(t, s, Channel, r.ID), r)
 
 	ctx2 := match.WithNonce(t.Context(), "req-2")
-	if _, err := s.Update(ctx2, Channel, accept); err != nil {
+	if _, err := s.Update(ctx2, Channel, r.ID, accept); err != nil {
 		t.Fatalf("Update with a new nonce: %v", err)
 	}
-	if _, err := s.Update(ctx2, Channel, play(Alice.ID, 0, 3)); !errors.Is(err, match.ErrReplay) {
+	if _, err := s.Update(ctx2, Channel, r.ID, play(Alice.ID, 0, 3)); !errors.Is(err, match.ErrReplay) {
 		t.Errorf("a second write with the same nonce: err = %v, want ErrReplay", err)
 	}
 	// The same request's second write carries no nonce (the AI's reply).
-	if _, err := s.Update(match.WithNonce(ctx2, ""), Channel, play(Alice.ID, 0, 3)); err != nil {
+	if _, err := s.Update(match.WithNonce(ctx2, ""), Channel, r.ID, play(Alice.ID, 0, 3)); err != nil {
 		t.Errorf("a write without a nonce: %v", err)
 	}
 	// Nonces are per channel, and hostile ones are refused.
@@ -132,7 +132,7 @@ func testReplay(t *testing.T, s Store, clk *Clock) {
 	if err := s.Create(bad, Challenge(k)); !errors.Is(err, match.ErrInvalid) {
 		t.Errorf("Create with a malformed nonce: err = %v, want ErrInvalid", err)
 	}
-	if got := mustLoad(t, s, Channel); got.Version != 3 || got.Game.Moves() != 1 {
+	if got := mustLoad(t, s, Channel, r.ID); got.Version != 3 || got.Game.Moves() != 1 {
 		t.Errorf("after the replays: version %d, %d moves; want 3 and 1", got.Version, got.Game.Moves())
 	}
 }

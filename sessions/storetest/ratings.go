@@ -27,7 +27,7 @@ func rateGame(t *testing.T, s Store, k match.Key, winner, loser match.Player, dr
 	r := Playing(t, k)
 	r.Challenger, r.Opponent, r.RedID = winner, loser, winner.ID
 	mustCreate(t, s, r)
-	got, err := s.Update(t.Context(), k, func(r *match.Record) (match.Tally, error) {
+	got, err := s.Update(t.Context(), k, r.ID, func(r *match.Record) (match.Tally, error) {
 		r.Status = match.StatusFinished
 		if draw {
 			r.Finish = match.FinishDraw
@@ -76,7 +76,7 @@ func testRatings(t *testing.T, s RatingStore, clk *Clock) {
 		if rec.Rating == nil || rec.Rating.Players != ch.Players || rec.Rating.After != ch.After || rec.Rating.Before != ch.Before {
 			t.Fatalf("game %d: record's rating change %+v, want %+v", i, rec.Rating, ch)
 		}
-		if stored := mustLoad(t, s, Channel); stored.Rating == nil || stored.Rating.After != ch.After {
+		if stored := mustLoad(t, s, Channel, rec.ID); stored.Rating == nil || stored.Rating.After != ch.After {
 			t.Fatalf("game %d: stored record's rating change %+v, want %+v", i, stored.Rating, ch)
 		}
 		for j, id := range ch.Players {
@@ -93,8 +93,8 @@ func testRatings(t *testing.T, s RatingStore, clk *Clock) {
 	}
 	// An unrated tally (a game against the AI never reaches the store
 	// rated; nor do declined challenges) changes no rating.
-	mustCreate(t, s, Playing(t, Channel))
-	if _, err := s.Update(t.Context(), Channel, func(r *match.Record) (match.Tally, error) {
+	last := mustCreate(t, s, Playing(t, Channel))
+	if _, err := s.Update(t.Context(), Channel, last.ID, func(r *match.Record) (match.Tally, error) {
 		return finish(r, match.FinishResign, Bob, Alice), nil // finish rates: undo that here
 	}); err != nil {
 		t.Fatal(err)
