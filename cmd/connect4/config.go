@@ -41,6 +41,8 @@ type config struct {
 	// AIConcurrency bounds the AI searches running at once; 0 means the
 	// number of CPUs.
 	AIConcurrency int
+	// MaxGames is how many active games a channel may hold.
+	MaxGames int
 
 	LogFormat string
 	LogLevel  slog.Level
@@ -84,6 +86,7 @@ var envVars = []envVar{
 	{"CONNECT4_TURN_TIMEOUT", "24h", "idle time after which the waiting player may `/connect4 claim` the game", forStore},
 	{"CONNECT4_GAME_TTL", "168h", "an idle game is forgotten after this long", forStore},
 	{"CONNECT4_FINISHED_TTL", "24h", "a finished game stays readable this long", forStore},
+	{"CONNECT4_MAX_GAMES", "10", "active games (and open challenges) one channel may hold at once", forStore},
 	{"CONNECT4_AI_BUDGET", "1s", "thinking time of the AI per move", forStore},
 	{"CONNECT4_AI_CONCURRENCY", "", "AI searches running at once (default: the number of CPUs); beyond it a move waits up to a second, then the player is asked to try again", forStore},
 	{"LOG_FORMAT", "text", "text or json", forStore},
@@ -177,6 +180,7 @@ func loadConfig(getenv func(string) string, u uses) (config, error) {
 		FinishedTTL:         dur("CONNECT4_FINISHED_TTL", time.Minute, 30*24*time.Hour),
 		AIBudget:            dur("CONNECT4_AI_BUDGET", 10*time.Millisecond, 2*time.Second),
 		AIConcurrency:       count("CONNECT4_AI_CONCURRENCY", 1, 1024),
+		MaxGames:            count("CONNECT4_MAX_GAMES", 1, 1000),
 		LogFormat:           strings.ToLower(get("LOG_FORMAT")),
 		SlackSigningSecret:  getenv("SLACK_SIGNING_SECRET"),
 		SlackBotToken:       getenv("SLACK_BOT_TOKEN"),

@@ -27,7 +27,7 @@ type store interface {
 // uses in its "listening" line. go-redis's own log goes to log from then on.
 func openStore(ctx context.Context, cfg config, log *slog.Logger, hooks sessions.Hooks) (store, func(), error) {
 	opt := sessions.Options{
-		Prefix: cfg.RedisPrefix, IdleTTL: cfg.GameTTL, FinishedTTL: cfg.FinishedTTL, Hooks: hooks,
+		Prefix: cfg.RedisPrefix, IdleTTL: cfg.GameTTL, FinishedTTL: cfg.FinishedTTL, MaxGames: cfg.MaxGames, Hooks: hooks,
 	}
 	c, err := cfg.redisClient()
 	if err != nil {
