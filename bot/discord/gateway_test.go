@@ -178,7 +178,7 @@ func checkCommand(t *testing.T, c *discordgo.ApplicationCommand) {
 		subs[o.Name] = o
 		names = append(names, o.Name)
 	}
-	for _, n := range []string{"challenge", "ai", "resign", "claim", "board", "leaderboard", "stats", "help"} {
+	for _, n := range []string{"challenge", "ai", "resign", "takeback", "claim", "board", "leaderboard", "stats", "seasons", "new_season", "help"} {
 		if subs[n] == nil {
 			t.Errorf("subcommands %v lack %s", names, n)
 		}
@@ -205,8 +205,12 @@ func checkCommand(t *testing.T, c *discordgo.ApplicationCommand) {
 	if len(lv) != 1 || lv[0].Name != "level" || lv[0].Type != discordgo.ApplicationCommandOptionString || len(lv[0].Choices) != 3 {
 		t.Errorf("ai options %+v, want a level with three choices", lv)
 	}
-	if st := subs["stats"].Options; len(st) != 1 || st[0].Name != "player" || st[0].Type != discordgo.ApplicationCommandOptionUser || st[0].Required {
-		t.Errorf("stats options %+v, want an optional user called player", st)
+	if st := subs["stats"].Options; len(st) != 2 || st[0].Name != "player" || st[1].Name != "versus" ||
+		st[0].Type != discordgo.ApplicationCommandOptionUser || st[1].Type != discordgo.ApplicationCommandOptionUser || st[0].Required || st[1].Required {
+		t.Errorf("stats options %+v, want optional users player and versus", st)
+	}
+	if rs := subs["resign"].Options; len(rs) != 1 || rs[0].Name != "match" || rs[0].Type != discordgo.ApplicationCommandOptionBoolean || rs[0].Required {
+		t.Errorf("resign options %+v, want an optional boolean called match", rs)
 	}
 	for _, o := range c.Options {
 		if len(o.Name) > 32 || len(o.Description) == 0 || len(o.Description) > 100 || strings.ToLower(o.Name) != o.Name {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"math"
+	"strconv"
 
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/engine/solver"
@@ -52,6 +53,8 @@ func command(in *interaction, self match.Player) (bot.Command, error) {
 		User:  player(u),
 		Self:  self,
 		Nonce: nonce(in.ID),
+		// Only some commands need it, but it costs a field read.
+		CanManage: canManage(in),
 	}
 	if cmd.Key.Workspace == "" {
 		cmd.Key.Workspace = dmWorkspace
@@ -151,7 +154,16 @@ func request(d *interactionData, self match.Player) (bot.Request, error) {
 		if id, ok := stringOption(opts, "player"); ok {
 			req.Target = player(resolvedUser(d.Resolved, id))
 		}
+		if id, ok := stringOption(opts, "versus"); ok {
+			req.Versus = player(resolvedUser(d.Resolved, id))
+			if req.Target.ID == "" {
+				return bot.Request{}, errMalformed // head to head needs both players
+			}
+		}
 		return req, nil
+	case "resign":
+		whole, _ := boolOption(opts, "match")
+		return bot.Request{Kind: bot.KindResign, WholeMatch: whole}, nil
 	}
 	if k, ok := simpleSubcommands[sub.Name]; ok {
 		return bot.Request{Kind: k}, nil
@@ -161,9 +173,39 @@ func request(d *interactionData, self match.Player) (bot.Request, error) {
 
 // simpleSubcommands are the subcommands without options.
 var simpleSubcommands = map[string]bot.Kind{
-	"resign": bot.KindResign, "claim": bot.KindClaim, "board": bot.KindBoard,
+	"claim": bot.KindClaim, "board": bot.KindBoard,
 	"leaderboard": bot.KindLeaderboard, "help": bot.KindHelp,
-	"cancel": bot.KindCancel, "reset": bot.KindReset,
+	"cancel": bot.KindCancel, "reset": bot.KindReset, "takeback": bot.KindTakeback,
+	"seasons": bot.KindSeasons, "new_season": bot.KindNewSeason,
+}
+
+// boolOption returns the boolean value of option name.
+func boolOption(opts []*option, name string) (bool, bool) {
+	o := findOption(opts, name)
+	if o == nil {
+		return false, false
+	}
+	b, ok := o.Value.(bool)
+	return b, ok
+}
+
+// The permission bits that let a member manage a channel's seasons.
+const (
+	permAdministrator  = 1 << 3
+	permManageChannels = 1 << 4
+	permManageGuild    = 1 << 5
+)
+
+// canManage reports whether the member may manage the channel: their
+// permissions in it (a decimal bit set) include Administrator, Manage
+// Channels or Manage Server. In a direct message, with no member, the user
+// manages their own channel with the bot.
+func canManage(in *interaction) bool {
+	if in.Member == nil {
+		return in.GuildID == ""
+	}
+	p, err := strconv.ParseUint(in.Member.Permissions, 10, 64)
+	return err == nil && p&(permAdministrator|permManageChannels|permManageGuild) != 0
 }
 
 // resolvedUser returns the user id from the command's resolved data, or a

@@ -42,6 +42,9 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 		if req.Kind == bot.KindChallenge && req.Opponent.ID != cmd.Self.ID && req.Opponent.ID != cmd.User.ID {
 			req.OpponentIsBot = a.isBot(ctx, req.Opponent.ID)
 		}
+		if req.Kind == bot.KindNewSeason {
+			cmd.CanManage = a.isAdmin(ctx, cmd.User.ID)
+		}
 		cmd.Request = req
 		reply = a.svc.Handle(ctx, cmd)
 	}
@@ -66,4 +69,21 @@ func slashCommand(sc slackapi.SlashCommand, nonce string) (bot.Command, error) {
 		return bot.Command{}, errBadRequest
 	}
 	return bot.Command{Key: key, User: match.Player{ID: sc.UserID, Name: sc.UserName}, Nonce: nonce}, nil
+}
+
+// isAdmin reports whether users.info says the user is a workspace admin or
+// owner, who may start a new season. Without a bot token, or when the
+// lookup fails (logged), nobody is.
+func (a *Adapter) isAdmin(ctx context.Context, id string) bool {
+	if a.api == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, lookupBudget)
+	defer cancel()
+	u, err := a.api.GetUserInfoContext(ctx, id)
+	if err != nil {
+		a.log.Warn("slack users.info failed; the user may not manage seasons", "err", err)
+		return false
+	}
+	return u.IsAdmin || u.IsOwner || u.IsPrimaryOwner
 }

@@ -35,8 +35,9 @@ const (
 	testToken  = "xoxb-test-token-never-logged"
 	testTeam   = "T1"
 	testChan   = "C1"
-	botUserID  = "UBOT"  // what auth.test answers
-	robotID    = "UROBO" // a bot user according to users.info
+	botUserID  = "UBOT"   // what auth.test answers
+	robotID    = "UROBO"  // a bot user according to users.info
+	adminID    = "UADMIN" // a workspace admin according to users.info
 )
 
 // sign returns Slack's v0 signature of body at timestamp ts: "v0=" and the
@@ -137,7 +138,7 @@ func newEnv(t *testing.T, st bot.Store, cfg Config) *env {
 		})
 		c.Handle("/users.info", func(w http.ResponseWriter, r *http.Request) {
 			id := r.FormValue("user")
-			fmt.Fprintf(w, `{"ok":true,"user":{"id":%q,"name":%q,"is_bot":%t}}`, id, strings.ToLower(id), id == robotID)
+			fmt.Fprintf(w, `{"ok":true,"user":{"id":%q,"name":%q,"is_bot":%t,"is_admin":%t}}`, id, strings.ToLower(id), id == robotID, id == adminID)
 		})
 	})
 	api.Start()

@@ -216,7 +216,8 @@ var atMention = regexp.MustCompile(`(^|\s)@([A-Za-z0-9_.\-]{1,32})`)
 // line runs one typed line; it returns false to quit.
 func (a *Adapter) line(ctx context.Context, text string) bool {
 	text = strings.TrimSpace(text)
-	cmd := bot.Command{Key: channelKey, User: match.Player{ID: a.user, Name: a.user}, Self: selfPlayer, Message: message}
+	// Everyone at the terminal manages its one channel (seasons included).
+	cmd := bot.Command{Key: channelKey, User: match.Player{ID: a.user, Name: a.user}, Self: selfPlayer, Message: message, CanManage: true}
 	lower := strings.ToLower(text)
 	switch {
 	case text == "" || strings.HasPrefix(text, "#"):

@@ -392,3 +392,25 @@ func TestUnknownWordIsClipped(t *testing.T) {
 		t.Errorf("answer %.300q, want it to start %q", out.String(), want)
 	}
 }
+
+// TestSeasonAtTheTerminal: at the terminal anyone may start a new season.
+func TestSeasonAtTheTerminal(t *testing.T) {
+	script := strings.Join([]string{
+		"/connect4 @bob", "as bob", "Accept",
+		"as alice", "1", "as bob", "2", "as alice", "1", "as bob", "2", "as alice", "1", "as bob", "2", "as alice", "1",
+		"as carol", "/connect4 season new", "/connect4 seasons",
+	}, "\n")
+	var out, logs bytes.Buffer
+	a, err := New(newService(nil, &logs), Config{In: strings.NewReader(script), Out: &out}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Run(t.Context()); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	for _, want := range []string{"carol started a new season: season 1 is archived (2 rated players)", "Season 1 (ended ", "🥇 alice "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
