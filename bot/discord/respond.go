@@ -51,7 +51,7 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 	case err == nil:
 	case errors.Is(err, errForeignButton):
 		rep.outcome, rep.reason = bot.OutcomeRefused, "foreign button"
-		return note(textForeignButton), nil
+		return note(bot.TextForeignButton), nil
 	case errors.Is(err, errUnknownCommand):
 		rep.outcome, rep.reason = bot.OutcomeRefused, "unknown command"
 		return note(textUnknownCommand + "\n\n" + textHelp), nil
@@ -255,7 +255,7 @@ func deliverOnce(ctx context.Context, s *discordgo.Session, in *discordgo.Intera
 // buttons (none on a note).
 func layout(r bot.Reply) (string, []discordgo.MessageComponent) {
 	if r.Visibility == bot.Ephemeral {
-		return clip(r.Text, maxContent), []discordgo.MessageComponent{}
+		return bot.Clip(r.Text, maxContent), []discordgo.MessageComponent{}
 	}
 	m := r.Format(render.Unicode())
 	var parts []string
@@ -268,16 +268,7 @@ func layout(r bot.Reply) (string, []discordgo.MessageComponent) {
 	if utf8.RuneCountInString(content) > maxContent {
 		content = r.Fallback() // the board in words is shorter than in emoji
 	}
-	return clip(content, maxContent), components(r.Buttons)
-}
-
-// clip cuts s to at most n characters (runes), marking a cut with "…".
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	return bot.Clip(content, maxContent), components(r.Buttons)
 }
 
 // components lays out buttons as action rows: the column buttons spread
@@ -290,7 +281,7 @@ func components(buttons []bot.Button) []discordgo.MessageComponent {
 		if b.Value == "" || len(b.Value) > maxCustomID {
 			continue
 		}
-		btn := discordgo.Button{Label: clip(b.Label, maxLabel), CustomID: b.Value, Style: buttonStyle(b.Style), Disabled: b.Disabled}
+		btn := discordgo.Button{Label: bot.Clip(b.Label, maxLabel), CustomID: b.Value, Style: buttonStyle(b.Style), Disabled: b.Disabled}
 		if b.Column > 0 {
 			cols = append(cols, btn)
 		} else {

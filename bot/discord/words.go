@@ -3,15 +3,16 @@ package discord
 // What people are told by this adapter; everything else comes from package
 // bot.
 const (
-	textForeignButton  = "That button isn't one of mine, so it did nothing."
 	textUnknownCommand = "I don't know that command."
 	textHelp           = "**Connect Four**: drop discs, line up four to win.\n" +
 		"• `/connect4 challenge opponent:@someone` challenges someone; add `rows`, `cols`, `connect` or `first_to` for other boards and matches\n" +
 		"• `/connect4 ai level:easy|medium|hard` plays against me (or challenge me)\n" +
-		"• Click a column number to drop your disc; Rematch swaps who starts\n" +
-		"• `/connect4 board` shows this channel's game again at the bottom\n" +
-		"• `/connect4 resign` gives up your game; `/connect4 claim` wins a game your opponent has left idle for a day\n" +
+		"• Click a column number to drop your disc; Rematch and Next round are offers the other player accepts\n" +
+		"• `/connect4 board` shows your game again at the bottom (or the games running here)\n" +
+		"• `/connect4 takeback` asks to take back your last move, until your opponent moves\n" +
+		"• `/connect4 resign` gives up your game (`match:True` the whole match); `/connect4 claim` wins a game your opponent has left idle for a day\n" +
 		"• `/connect4 cancel` withdraws your open challenge\n" +
-		"• `/connect4 leaderboard` is this channel's top 10; `/connect4 stats player:@someone` one player's record\n" +
-		"• `/connect4 reset` clears a damaged saved game"
+		"• `/connect4 leaderboard` is this channel's top 10 by rating; `/connect4 stats player:@someone [versus:@other]` a rating and record, or head to head\n" +
+		"• `/connect4 seasons` lists past seasons; `/connect4 new_season` starts a new one (Manage Channels)\n" +
+		"• `/connect4 reset` repairs damaged saved data"
 )

@@ -97,7 +97,7 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback, nonce string, rep *r
 		defer a.done(rep)
 		if err != nil { // a foreign button: say so, privately
 			rep.outcome, rep.reason = bot.OutcomeRefused, "foreign button"
-			msg := &slackapi.WebhookMessage{Text: textForeignButton, ResponseType: ephemeral}
+			msg := &slackapi.WebhookMessage{Text: bot.TextForeignButton, ResponseType: ephemeral}
 			if perr := a.post(wctx, c.responseURL, msg); perr != nil {
 				rep.outcome = bot.OutcomeError
 			}

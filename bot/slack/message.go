@@ -30,16 +30,12 @@ const actionPrefix = "c4_"
 // fallbackText is the notification text when a reply has none.
 const fallbackText = "Connect Four"
 
-// textForeignButton is told to someone who clicks a button the bot did not
-// draw (or whose value was tampered with).
-const textForeignButton = "That button isn't one of mine, so it did nothing."
-
 // message lays r out as a Slack message: Block Kit blocks and the plain
 // text fallback. The caller sets how it is delivered (response type,
 // replace_original).
 func message(r bot.Reply) *slackapi.WebhookMessage {
 	m := r.Format(render.Slack())
-	text := clip(r.Fallback(), maxText)
+	text := bot.Clip(r.Fallback(), maxText)
 	if strings.TrimSpace(text) == "" {
 		text = fallbackText
 	}
@@ -57,7 +53,7 @@ func blocks(m bot.Message, buttons []bot.Button) []slackapi.Block {
 	var bs []slackapi.Block
 	section := func(s string) {
 		if strings.TrimSpace(s) != "" {
-			bs = append(bs, slackapi.NewSectionBlock(mrkdwn(clip(s, maxText)), nil, nil))
+			bs = append(bs, slackapi.NewSectionBlock(mrkdwn(bot.Clip(s, maxText)), nil, nil))
 		}
 	}
 	switch body := strings.TrimSpace(m.Header + "\n" + m.Board); {
@@ -68,14 +64,14 @@ func blocks(m bot.Message, buttons []bot.Button) []slackapi.Block {
 		section(m.Board)
 	}
 	if strings.TrimSpace(m.Status) != "" {
-		bs = append(bs, slackapi.NewContextBlock("c4_status", mrkdwn(clip(m.Status, maxText))))
+		bs = append(bs, slackapi.NewContextBlock("c4_status", mrkdwn(bot.Clip(m.Status, maxText))))
 	}
 	var elems []slackapi.BlockElement
 	for i, b := range buttons {
 		if b.Disabled {
 			continue
 		}
-		label := slackapi.NewTextBlockObject(slackapi.PlainTextType, clip(b.Label, maxButtonLabel), true, false)
+		label := slackapi.NewTextBlockObject(slackapi.PlainTextType, bot.Clip(b.Label, maxButtonLabel), true, false)
 		btn := slackapi.NewButtonBlockElement(actionPrefix+strconv.Itoa(i), b.Value, label)
 		switch b.Style {
 		case bot.StylePrimary:
@@ -95,13 +91,4 @@ func blocks(m bot.Message, buttons []bot.Button) []slackapi.Block {
 
 func mrkdwn(s string) *slackapi.TextBlockObject {
 	return slackapi.NewTextBlockObject(slackapi.MarkdownType, s, false, false)
-}
-
-// clip cuts s to at most n characters (runes), marking a cut with "…".
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
 }

@@ -175,8 +175,8 @@ func TestClip(t *testing.T) {
 		{"", 1, ""},
 	}
 	for _, tt := range tests {
-		if got := clip(tt.in, tt.n); got != tt.want {
-			t.Errorf("clip(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		if got := bot.Clip(tt.in, tt.n); got != tt.want {
+			t.Errorf("bot.Clip(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
 		}
 	}
 }
