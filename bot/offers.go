@@ -210,7 +210,8 @@ func (s *Service) takeback(ctx context.Context, cmd Command) (Reply, error) {
 	opp := other(rec, cmd.User.ID)
 	act := func(k Kind) string { return Action{Kind: k, GameID: rec.ID, Move: rec.Game.Moves()}.String() }
 	return Reply{Visibility: Public, Text: fmt.Sprintf("%s asks to take back their move in column %d. %s, do you agree?",
-		mention(cmd.User), h[len(h)-1]+1, mention(opp)), Buttons: []Button{
+		mention(cmd.User), h[len(h)-1]+1, mention(opp)), Notify: []string{opp.ID},
+		People: []match.Player{cmd.User, opp}, Buttons: []Button{
 		{Label: "Allow takeback", Value: act(KindTakebackAccept), Style: StylePrimary},
 		{Label: "Refuse", Value: act(KindTakebackDecline), Style: StyleDanger},
 	}}, nil

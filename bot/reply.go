@@ -3,6 +3,7 @@ package bot
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/connect4/connect4/bot/match"
@@ -72,6 +73,15 @@ type Reply struct {
 	// Score is the match score line for matches of more than one win, or "".
 	Score   string
 	Buttons []Button
+	// Notify are the ids of the users a new message is meant to notify
+	// (the challenged player, the opponent asked for a takeback); every
+	// other mention in it must ping nobody. Adapters enforce it: Discord
+	// with allowed_mentions, Slack, which has no such switch, by writing
+	// the others' names as plain text. Edits never notify anyone.
+	Notify []string
+	// People are the players the text names, beside Red and Yellow, so
+	// that a mention written as plain text can show a name.
+	People []match.Player
 	// Problem is why the request was refused, for logs and metrics;
 	// ProblemNone for a request that was carried out.
 	Problem Problem
@@ -137,6 +147,20 @@ func plainName(p match.Player) string {
 }
 
 var mentionInText = regexp.MustCompile(`<@([^<>|]+)(?:\|[^<>]*)?>`)
+
+// QuietMentions replaces the <@id> mentions in s of everyone but the ids in
+// notify by @name (of r's players) or @id, so that only those are pinged
+// where a platform pings every mention.
+func (r Reply) QuietMentions(s string) string {
+	known := append([]match.Player{r.Red, r.Yellow}, r.People...)
+	return mentionInText.ReplaceAllStringFunc(s, func(m string) string {
+		id := mentionInText.FindStringSubmatch(m)[1]
+		if slices.Contains(r.Notify, id) {
+			return m
+		}
+		return PlainMentions(m, known...)
+	})
+}
 
 // PlainMentions replaces the <@id> mentions in s by @name for the given
 // players (and @id for anyone else), for text shown where mentions are not

@@ -37,11 +37,12 @@ func challengeView(r *match.Record, vis Visibility, ttl string) Reply {
 	text := fmt.Sprintf("<@%s> challenges <@%s> to Connect Four%s!\n<@%s>, do you accept? The challenge expires in %s.",
 		r.Challenger.ID, r.Opponent.ID, variantText(r), r.Opponent.ID, ttl)
 	act := func(k Kind) string { return Action{Kind: k, GameID: r.ID}.String() }
-	return Reply{Visibility: vis, Text: text, Buttons: []Button{
-		{Label: "Accept", Value: act(KindAccept), Style: StylePrimary},
-		{Label: "Decline", Value: act(KindDecline), Style: StyleDanger},
-		{Label: "Cancel", Value: act(KindCancel)},
-	}}
+	return Reply{Visibility: vis, Text: text, Notify: []string{r.Opponent.ID},
+		People: []match.Player{r.Challenger, r.Opponent}, Buttons: []Button{
+			{Label: "Accept", Value: act(KindAccept), Style: StylePrimary},
+			{Label: "Decline", Value: act(KindDecline), Style: StyleDanger},
+			{Label: "Cancel", Value: act(KindCancel)},
+		}}
 }
 
 // gameView is the reply showing rec's current round with text on top, and

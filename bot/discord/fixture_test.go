@@ -104,9 +104,16 @@ type gotResponse struct {
 // gotData is a message: the data of a response, or the body of a webhook
 // edit or follow-up.
 type gotData struct {
-	Content    string   `json:"content"`
-	Flags      int      `json:"flags"`
-	Components []gotRow `json:"components"`
+	Content         string       `json:"content"`
+	Flags           int          `json:"flags"`
+	Components      []gotRow     `json:"components"`
+	AllowedMentions *gotMentions `json:"allowed_mentions"`
+}
+
+// gotMentions is allowed_mentions: who the message may ping.
+type gotMentions struct {
+	Parse []string `json:"parse"`
+	Users []string `json:"users"`
 }
 
 type gotRow struct {

@@ -177,7 +177,7 @@ func note(text string) *discordgo.InteractionResponse {
 func response(r bot.Reply, fromButton bool) *discordgo.InteractionResponse {
 	content, comps := layout(r)
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: content, Components: comps}}
+		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: allowed(r)}}
 	switch r.Visibility {
 	case bot.Public:
 	case bot.Update:
@@ -193,6 +193,13 @@ func response(r bot.Reply, fromButton bool) *discordgo.InteractionResponse {
 		resp.Data.Flags = discordgo.MessageFlagsEphemeral
 	}
 	return resp
+}
+
+// allowed lets only the users r is meant to notify be pinged by its
+// mentions (none for most replies: a leaderboard or a re-posted board pings
+// nobody).
+func allowed(r bot.Reply) *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: r.Notify}
 }
 
 // unknownRetry is how long deliver waits before its one retry of a call
@@ -233,17 +240,17 @@ func deliverOnce(ctx context.Context, s *discordgo.Session, in *discordgo.Intera
 			return nil
 		}
 		_, err := s.FollowupMessageCreate(in, true, &discordgo.WebhookParams{Content: content, Components: comps,
-			Flags: discordgo.MessageFlagsEphemeral}, opt)
+			Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: allowed(r)}, opt)
 		if err != nil {
 			return fmt.Errorf("send ephemeral follow-up: %w", err)
 		}
 	case r.Visibility == bot.VisibilityNone:
 	case r.Visibility == bot.Public && fromButton:
-		if _, err := s.FollowupMessageCreate(in, true, &discordgo.WebhookParams{Content: content, Components: comps}, opt); err != nil {
+		if _, err := s.FollowupMessageCreate(in, true, &discordgo.WebhookParams{Content: content, Components: comps, AllowedMentions: allowed(r)}, opt); err != nil {
 			return fmt.Errorf("send follow-up: %w", err)
 		}
 	default:
-		if _, err := s.InteractionResponseEdit(in, &discordgo.WebhookEdit{Content: &content, Components: &comps}, opt); err != nil {
+		if _, err := s.InteractionResponseEdit(in, &discordgo.WebhookEdit{Content: &content, Components: &comps, AllowedMentions: allowed(r)}, opt); err != nil {
 			return fmt.Errorf("edit original response: %w", err)
 		}
 	}

@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -33,4 +34,23 @@ func TestSeasonsAndNewCommands(t *testing.T) {
 	want(t, r, typeMessage, 0, "<@UA> resigned. <@UB> wins!")
 	want(t, f.slash("UC", "stats", []map[string]any{opt("player", 6, "UA"), opt("versus", 6, "UB")}, userJSON("UA"), userJSON("UB")),
 		typeMessage, flagEphemeral, "<@UA> vs <@UB> this season: 0–1, 0 draws")
+}
+
+// TestPings: a challenge pings the challenged player only; a leaderboard
+// or a re-posted board pings nobody, although it names players.
+func TestPings(t *testing.T) {
+	f := newFixture(t, sessionsMemory(), 0)
+	pings := func(what string, r gotResponse, want ...string) {
+		t.Helper()
+		am := r.Data.AllowedMentions
+		if am == nil || am.Parse == nil || len(am.Parse) != 0 || !slices.Equal(am.Users, want) {
+			t.Errorf("%s: allowed_mentions %+v, want parse [] and users %v", what, am, want)
+		}
+	}
+	ch := f.challenge("UA", "UB")
+	pings("challenge", ch, "UB")
+	m := f.click("UB", ch, "Accept")
+	pings("accept (an edit)", m)
+	pings("board", f.slash("UA", "board", nil))
+	pings("leaderboard", f.slash("UC", "leaderboard", nil))
 }

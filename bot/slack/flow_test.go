@@ -21,7 +21,12 @@ func TestGameThroughHTTP(t *testing.T) {
 		key := match.Key{Platform: Platform, Workspace: testTeam, Channel: testChan}
 
 		ch := e.slash("UA", "<@UB|bob>")
-		wantPosted(t, ch, inChannel, false, "<@UA> challenges <@UB> to Connect Four")
+		// The challenge pings the challenged player only: the challenger is
+		// named in plain text.
+		wantPosted(t, ch, inChannel, false, "@ua challenges <@UB> to Connect Four")
+		if strings.Contains(ch.Text, "<@UA>") {
+			t.Errorf("the challenge mentions (pings) its own challenger: %q", ch.Text)
+		}
 		if got := labels(ch); !slices.Equal(got, []string{"Accept", "Decline", "Cancel"}) {
 			t.Fatalf("challenge buttons %v, want Accept Decline Cancel", got)
 		}

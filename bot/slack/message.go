@@ -35,7 +35,14 @@ const fallbackText = "Connect Four"
 // replace_original).
 func message(r bot.Reply) *slackapi.WebhookMessage {
 	m := r.Format(render.Slack())
-	text := bot.Clip(r.Fallback(), maxText)
+	fallback := r.Fallback()
+	if r.Visibility == bot.Public {
+		// A new message pings everyone it mentions, and Slack has no
+		// switch for that: only those the reply is meant to notify stay
+		// mentions. (Updates and ephemeral notes notify nobody.)
+		m.Header, m.Status, fallback = r.QuietMentions(m.Header), r.QuietMentions(m.Status), r.QuietMentions(fallback)
+	}
+	text := bot.Clip(fallback, maxText)
 	if strings.TrimSpace(text) == "" {
 		text = fallbackText
 	}

@@ -94,7 +94,7 @@ func TestSocketModeRouting(t *testing.T) {
 		t.Fatalf("acks %+v, want one for env-1", acks)
 	}
 	ch := payloadOf(t, acks[0])
-	wantPosted(t, ch, inChannel, false, "<@UA> challenges <@UB>")
+	wantPosted(t, ch, inChannel, false, "challenges <@UB>")
 	accept := button(ch, "Accept")
 	if accept == nil {
 		t.Fatalf("no Accept button in the ack: %v", labels(ch))
