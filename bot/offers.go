@@ -212,9 +212,9 @@ func (s *Service) takeback(ctx context.Context, cmd Command) (Reply, error) {
 	return Reply{Visibility: Public, Text: fmt.Sprintf("%s asks to take back their move in column %d. %s, do you agree?",
 		mention(cmd.User), h[len(h)-1]+1, mention(opp)), Notify: []string{opp.ID},
 		People: []match.Player{cmd.User, opp}, Buttons: []Button{
-		{Label: "Allow takeback", Value: act(KindTakebackAccept), Style: StylePrimary},
-		{Label: "Refuse", Value: act(KindTakebackDecline), Style: StyleDanger},
-	}}, nil
+			{Label: "Allow takeback", Value: act(KindTakebackAccept), Style: StylePrimary},
+			{Label: "Refuse", Value: act(KindTakebackDecline), Style: StyleDanger},
+		}}, nil
 }
 
 // answerTakeback grants or refuses the takeback request cmd's button was
