@@ -14,9 +14,17 @@ import (
 
 // challenge opens a challenge to cmd.Opponent, or starts a game against the
 // AI when the opponent is this bot itself.
+//
+// KindOpen opens a challenge to nobody in particular: anyone in the channel
+// may accept it, and the first accept wins (the store's compare-and-set
+// lets exactly one through, and binds the accepter as it does).
 func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 	opp := cmd.Opponent
+	if cmd.Kind == KindOpen {
+		opp = match.Player{}
+	}
 	switch {
+	case cmd.Kind == KindOpen:
 	case opp.ID == "":
 		return Reply{}, userErr(ProblemUsage, "whom do you want to challenge?")
 	case opp.ID == cmd.User.ID:
@@ -163,10 +171,18 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 			return match.Tally{}, nil
 		}
 		isChallenger, isOpponent := cmd.User.ID == r.Challenger.ID, cmd.User.ID == r.Opponent.ID
+		open := r.Opponent.ID == ""
 		switch cmd.Kind {
 		case KindAccept, KindDecline:
 			if isChallenger {
 				return match.Tally{}, userErr(ProblemOwnChallenge)
+			}
+			if open && cmd.Kind == KindDecline {
+				return match.Tally{}, userErr(ProblemOpenDecline)
+			}
+			if open {
+				r.Opponent = cmd.User // the first to accept takes it
+				isOpponent = true
 			}
 			if !isOpponent {
 				return match.Tally{}, userErr(ProblemNotForYou, r.Opponent.ID)
@@ -196,7 +212,7 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 		if errors.Is(err, match.ErrNoGame) {
 			return Reply{}, userErr(ProblemNoChallenge)
 		}
-		return Reply{}, err
+		return Reply{}, busy(err) // an accepter already in another game
 	}
 	vis := Public
 	if cmd.FromButton() {
@@ -205,7 +221,7 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 	if expired {
 		s.finished(cmd, match.FinishExpired)
 		return Reply{Visibility: vis, Problem: ProblemExpired,
-			Text: fmt.Sprintf("The challenge from %s to %s expired before it was answered.", mention(rec.Challenger), mention(rec.Opponent))}, nil
+			Text: expiredText(rec)}, nil
 	}
 	switch rec.Finish {
 	case match.FinishDeclined:
@@ -213,7 +229,10 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{Visibility: vis, Text: fmt.Sprintf("<@%s> declined the challenge from <@%s>.", rec.Opponent.ID, rec.Challenger.ID)}, nil
 	case match.FinishCancelled:
 		s.finished(cmd, rec.Finish)
-		return Reply{Visibility: vis, Text: fmt.Sprintf("<@%s> withdrew the challenge to <@%s>.", rec.Challenger.ID, rec.Opponent.ID)}, nil
+		if rec.Opponent.ID == "" {
+			return Reply{Visibility: vis, Text: fmt.Sprintf("%s withdrew their open challenge.", mention(rec.Challenger))}, nil
+		}
+		return Reply{Visibility: vis, Text: fmt.Sprintf("%s withdrew the challenge to %s.", mention(rec.Challenger), mention(rec.Opponent))}, nil
 	}
 	s.started(cmd, false)
 	red, _ := rec.Colors()
@@ -302,4 +321,12 @@ func (s *Service) finished(cmd Command, f match.Finish) {
 	if h := s.opt.Hooks.GameFinished; h != nil {
 		h(cmd.Key.Platform, f.String())
 	}
+}
+
+// expiredText says a challenge lapsed unanswered.
+func expiredText(r *match.Record) string {
+	if r.Opponent.ID == "" {
+		return fmt.Sprintf("The open challenge from %s expired before anyone accepted it.", mention(r.Challenger))
+	}
+	return fmt.Sprintf("The challenge from %s to %s expired before it was answered.", mention(r.Challenger), mention(r.Opponent))
 }

@@ -43,6 +43,7 @@ const (
 	KindTakeback
 	KindTakebackAccept
 	KindTakebackDecline
+	KindOpen
 )
 
 var kindNames = [...]string{
@@ -53,6 +54,7 @@ var kindNames = [...]string{
 	KindNewSeason: "season_new", KindSeasons: "seasons",
 	KindOfferAccept: "offer_accept", KindOfferDecline: "offer_decline", KindOfferWithdraw: "offer_withdraw",
 	KindTakeback: "takeback", KindTakebackAccept: "takeback_accept", KindTakebackDecline: "takeback_decline",
+	KindOpen: "open",
 }
 
 // String returns the kind's lower-case name, as used in logs and metrics.
@@ -253,6 +255,12 @@ func ParseText(text string) (Request, error) {
 			}
 			return Request{Kind: KindAI, Level: l}, nil
 		}
+	case "open":
+		v, err := parseVariant(words)
+		if err != nil {
+			return Request{Kind: KindOpen}, err
+		}
+		return Request{Kind: KindOpen, Variant: v}, nil
 	case "challenge", "play", "vs":
 		if len(words) == 0 {
 			break

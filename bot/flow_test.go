@@ -37,6 +37,7 @@ var flows = []struct {
 	{"Offers", flowOffers},
 	{"ResignInMatch", flowResignInMatch},
 	{"Takebacks", flowTakebacks},
+	{"OpenChallenge", flowOpenChallenge},
 	{"ManyGames", flowManyGames},
 	{"GameLimits", flowGameLimits},
 }

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -132,4 +133,52 @@ func flowTakebacks(t *testing.T, h *harness) {
 	if tb.Game.Moves() != 0 {
 		t.Errorf("AI takeback left %d moves, want 0", tb.Game.Moves())
 	}
+}
+
+// flowOpenChallenge: an open challenge pings nobody, may be accepted by
+// anyone but its challenger (not declined), and when 20 people click
+// Accept at once exactly one game starts; a player already in a game
+// cannot take it.
+func flowOpenChallenge(t *testing.T, h *harness) {
+	open := h.say("UA", "open 8x7 connect 5")
+	h.want(open, Public, ProblemNone, "<@UA> is looking for a game of Connect Four on a board of 8 columns × 7 rows, connect 5! Anyone here can accept.")
+	if len(open.Notify) != 0 {
+		t.Errorf("an open challenge notifies %v, want nobody", open.Notify)
+	}
+	h.want(h.click("UA", open, "Accept"), Ephemeral, ProblemOwnChallenge)
+	busy := h.start("UX", "UY") // UX is playing elsewhere in the channel
+	_ = busy
+	h.want(h.click("UX", open, "Accept"), Ephemeral, ProblemBusy)
+
+	var wg sync.WaitGroup
+	replies := make([]Reply, 20)
+	for i := range replies {
+		wg.Go(func() { replies[i] = h.click(fmt.Sprintf("UP%02d", i), open, "Accept") })
+	}
+	wg.Wait()
+	started, winner := 0, ""
+	for i, r := range replies {
+		if r.Problem == ProblemNone {
+			started++
+			winner = fmt.Sprintf("UP%02d", i)
+		}
+	}
+	if started != 1 {
+		t.Fatalf("%d of 20 racing accepts started a game, want exactly 1", started)
+	}
+	rec, err := h.store.PlayerGame(t.Context(), h.key, "UA")
+	if err != nil || rec.Status != match.StatusPlaying || rec.Opponent.ID != winner || rec.Game.Config().Cols != 8 {
+		t.Fatalf("after the race: %+v, %v; want UA playing %s on 8 columns", rec, err, winner)
+	}
+
+	// Declining an open challenge makes no sense; its challenger may cancel it.
+	h.say("UA", "resign")
+	open = h.say("UA", "open")
+	if len(open.Buttons) != 2 {
+		t.Errorf("open challenge buttons %v, want Accept and Cancel only", open.Buttons)
+	}
+	acc, _ := ParseAction(open.Buttons[0].Value)
+	decline := Command{Key: h.key, User: player("UB"), Self: h.self, Request: Request{Kind: KindDecline, GameID: acc.GameID}}
+	h.want(h.svc.Handle(t.Context(), decline), Ephemeral, ProblemOpenDecline) // a forged Decline
+	h.want(h.click("UA", open, "Cancel"), Update, ProblemNone, "<@UA> withdrew their open challenge.")
 }

@@ -55,6 +55,7 @@ const (
 	ProblemOwnTakeback
 	ProblemChannelFull
 	ProblemRematchButton
+	ProblemOpenDecline
 )
 
 // sentences is the one table of what people are told, by problem. Some take
@@ -100,6 +101,7 @@ var sentences = [...]string{
 	ProblemTakebackPending:   "You've asked for a takeback already: wait for the answer.",
 	ProblemTakebackLapsed:    "That takeback request has lapsed (the board has moved on), so the button did nothing.",
 	ProblemOwnTakeback:       "That's your own takeback request: the other player answers it.",
+	ProblemOpenDecline:       "That's an open challenge: there's nothing to decline. Leave it for someone else.",
 	ProblemChannelFull:       "This channel has %d games going, the most it holds at once: wait for one to finish.",
 	ProblemRematchButton:     "Click Rematch on the finished game's message to offer a rematch.",
 }

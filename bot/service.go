@@ -172,7 +172,7 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 	switch cmd.Kind {
 	case KindNone, KindHelp:
 		return Reply{Visibility: Ephemeral, Text: helpText}, nil
-	case KindChallenge:
+	case KindChallenge, KindOpen:
 		return s.challenge(ctx, cmd)
 	case KindAI:
 		return s.startAI(ctx, cmd, cmd.Level)
@@ -210,6 +210,7 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 
 const helpText = "*Connect Four* — drop discs, line up four to win.\n" +
 	"• `/connect4 @someone` — challenge someone (add `9x7` for 9 columns × 7 rows, `connect 5`, `first-to 3` for other boards and matches)\n" +
+	"• `/connect4 open` — an open challenge anyone here may accept (same options)\n" +
 	"• `/connect4 ai [easy|medium|hard]` — play against me\n" +
 	"• Click a column number to drop your disc; Rematch swaps who starts\n" +
 	"• `/connect4 board` — show your game again at the bottom (or which games are running here)\n" +

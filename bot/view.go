@@ -34,9 +34,19 @@ func variantText(r *match.Record) string {
 
 // challengeView is the reply showing rec's pending challenge.
 func challengeView(r *match.Record, vis Visibility, ttl string) Reply {
+	act := func(k Kind) string { return Action{Kind: k, GameID: r.ID}.String() }
+	if r.Opponent.ID == "" {
+		// An open challenge pings nobody.
+		return Reply{Visibility: vis, People: []match.Player{r.Challenger},
+			Text: fmt.Sprintf("%s is looking for a game of Connect Four%s! Anyone here can accept. The challenge expires in %s.",
+				mention(r.Challenger), variantText(r), ttl),
+			Buttons: []Button{
+				{Label: "Accept", Value: act(KindAccept), Style: StylePrimary},
+				{Label: "Cancel", Value: act(KindCancel)},
+			}}
+	}
 	text := fmt.Sprintf("<@%s> challenges <@%s> to Connect Four%s!\n<@%s>, do you accept? The challenge expires in %s.",
 		r.Challenger.ID, r.Opponent.ID, variantText(r), r.Opponent.ID, ttl)
-	act := func(k Kind) string { return Action{Kind: k, GameID: r.ID}.String() }
 	return Reply{Visibility: vis, Text: text, Notify: []string{r.Opponent.ID},
 		People: []match.Player{r.Challenger, r.Opponent}, Buttons: []Button{
 			{Label: "Accept", Value: act(KindAccept), Style: StylePrimary},

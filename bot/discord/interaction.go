@@ -126,9 +126,11 @@ func request(d *interactionData, self match.Player) (bot.Request, error) {
 	}
 	opts := sub.Options
 	switch sub.Name {
-	case "challenge":
+	case "challenge", "open":
 		req := bot.Request{Kind: bot.KindChallenge}
-		if id, ok := stringOption(opts, "opponent"); ok {
+		if sub.Name == "open" {
+			req.Kind = bot.KindOpen
+		} else if id, ok := stringOption(opts, "opponent"); ok {
 			u := resolvedUser(d.Resolved, id)
 			req.Opponent = player(u)
 			req.OpponentIsBot = u.Bot && u.ID != self.ID

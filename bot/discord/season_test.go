@@ -54,3 +54,15 @@ func TestPings(t *testing.T) {
 	pings("board", f.slash("UA", "board", nil))
 	pings("leaderboard", f.slash("UC", "leaderboard", nil))
 }
+
+// TestOpenChallenge: /connect4 open with options posts a challenge that
+// pings nobody and that anyone may accept.
+func TestOpenChallenge(t *testing.T) {
+	f := newFixture(t, sessionsMemory(), 0)
+	open := f.slash("UA", "open", []map[string]any{opt("cols", 4, 8), opt("first_to", 4, 2)})
+	want(t, open, typeMessage, 0, "is looking for a game of Connect Four on a board of 8 columns × 6 rows, connect 4, first to 2 wins!")
+	if am := open.Data.AllowedMentions; am == nil || len(am.Users) != 0 || len(am.Parse) != 0 {
+		t.Errorf("open challenge allowed_mentions %+v, want nobody", am)
+	}
+	want(t, f.click("UC", open, "Accept"), typeUpdate, 0, "<@UC> accepted! <@UA> is red and goes first.")
+}

@@ -6,6 +6,7 @@ const (
 	textUnknownCommand = "I don't know that command."
 	textHelp           = "**Connect Four**: drop discs, line up four to win.\n" +
 		"• `/connect4 challenge opponent:@someone` challenges someone; add `rows`, `cols`, `connect` or `first_to` for other boards and matches\n" +
+		"• `/connect4 open` posts a challenge anyone here may accept (same options)\n" +
 		"• `/connect4 ai level:easy|medium|hard` plays against me (or challenge me)\n" +
 		"• Click a column number to drop your disc; Rematch and Next round are offers the other player accepts\n" +
 		"• `/connect4 board` shows your game again at the bottom (or the games running here)\n" +

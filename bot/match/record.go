@@ -115,9 +115,9 @@ type RoundResult struct {
 // Stores refuse to write (ErrInvalid), and report as corrupt when read
 // (ErrCorrupt), a record that breaks these rules (see Validate): a valid Key;
 // Status pending, playing or finished, with Finish set exactly when
-// finished; a Challenger, and an Opponent unless pending; RedID one of the
-// two, and set when playing; a Game always, with no move played while
-// pending; 1 ≤ FirstTo ≤ 100; at most 1000 Rounds, each won by one of the two
+// finished; a Challenger, and an Opponent once a game started (an open
+// challenge has none until accepted); RedID one of the two, and set when
+// playing; a Game always, with no move played while pending; 1 ≤ FirstTo ≤ 100; at most 1000 Rounds, each won by one of the two
 // (or drawn); ids at most 128 bytes, names and message references at most
 // 256.
 type Record struct {
@@ -320,7 +320,7 @@ func (r *Record) Validate() error {
 	if err := validPlayer("challenger", r.Challenger, true); err != nil {
 		return err
 	}
-	if err := validPlayer("opponent", r.Opponent, r.Status != StatusPending); err != nil {
+	if err := validPlayer("opponent", r.Opponent, r.Status == StatusPlaying || r.Started()); err != nil { // an open challenge has none until accepted
 		return err
 	}
 	if r.Challenger.ID == r.Opponent.ID {
