@@ -21,3 +21,19 @@ func TestNewSeasonNeedsAdmin(t *testing.T) {
 	wantPosted(t, e.slash(adminID, "season new"), inChannel, false, "season 1 is archived")
 	wantPosted(t, e.slash("UA", "seasons"), ephemeral, false, "Season 1 (ended ")
 }
+
+// TestSeveralGamesInOneChannel: two pairs play in one channel at the same
+// time, each on its own message, click for click, and neither game's
+// buttons act on the other.
+func TestSeveralGamesInOneChannel(t *testing.T) {
+	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{})
+	ab := e.click("UB", e.slash("UA", "<@UB>"), "Accept")
+	cd := e.click("UD", e.slash("UC", "<@UD>"), "Accept")
+	wantPosted(t, e.click("UC", ab, "3"), ephemeral, false, "not playing in this game")
+	for i, c := range []string{"1", "2", "1", "2", "1", "2"} {
+		ab = e.click(map[bool]string{true: "UA", false: "UB"}[i%2 == 0], ab, c)
+		cd = e.click(map[bool]string{true: "UC", false: "UD"}[i%2 == 0], cd, c)
+	}
+	wantPosted(t, e.click("UA", ab, "1"), "", true, "<@UA> wins!")
+	wantPosted(t, e.click("UC", cd, "1"), "", true, "<@UC> wins!")
+}

@@ -414,3 +414,36 @@ func TestSeasonAtTheTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoGamesAtTheTerminal: two pairs play in the one channel; a button
+// acts on the latest message, and `/connect4 board` brings up your own game.
+func TestTwoGamesAtTheTerminal(t *testing.T) {
+	moves := func(a, b string) []string {
+		var s []string
+		for i, c := range []string{"1", "2", "1", "2", "1", "2"} {
+			who := a
+			if i%2 == 1 {
+				who = b
+			}
+			s = append(s, "as "+who, "/connect4 board", c)
+		}
+		return s
+	}
+	lines := []string{"/connect4 @bob", "as bob", "Accept", "as carol", "/connect4 @dave", "as dave", "Accept"}
+	lines = append(lines, moves("alice", "bob")...)
+	lines = append(lines, moves("carol", "dave")...)
+	lines = append(lines, "as alice", "/connect4 board", "1", "as carol", "/connect4 board", "1")
+	var out, logs bytes.Buffer
+	a, err := New(newService(nil, &logs), Config{In: strings.NewReader(strings.Join(lines, "\n")), Out: &out}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Run(t.Context()); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	for _, want := range []string{"@alice wins!", "@carol wins!"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
