@@ -1,15 +1,12 @@
 package discord
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/connect4/connect4/bot"
-	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/sessions/storetest"
 )
 
@@ -94,123 +91,53 @@ func TestHungStoreAnswered(t *testing.T) {
 		in["message"] = map[string]any{"id": "600000000000000001", "channel_id": chanID}
 		return in
 	}
-	for _, tc := range []struct {
-		name     string
-		run      func(t *testing.T, f *fixture) (string, bool)
-		deferred bool
+	stores := []struct {
+		name string
+		make func(t *testing.T) bot.Store
 	}{
-		{"http command", viaHTTP(board), false},
-		{"http slow command", viaHTTP(ai), true},
-		{"http click", viaHTTP(accept), false},
-		{"http deferred move", viaHTTP(move), true},
-		{"gateway command", viaGateway(board), false},
-		{"gateway deferred move", viaGateway(move), true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			f := newFixture(t, hungStore{}, 0)
-			f.a.deferAfter = deferAfter
-			start := time.Now()
-			got, deferred := tc.run(t, f)
-			if deferred != tc.deferred {
-				t.Errorf("deferred = %v, want %v", deferred, tc.deferred)
-			}
-			if d := time.Since(start); d > 3*time.Second {
-				t.Errorf("answered after %v, want within 3s", d)
-			}
-			if !strings.Contains(got, sentence) {
-				t.Errorf("shown %q, want %q", got, sentence)
-			}
-			if n := f.problemLines(); n != 1 {
-				f.mu.Lock()
-				t.Errorf("%d log lines at Warn or above, want 1:\n%s", n, f.logs.String())
-				f.mu.Unlock()
-			}
-		})
+		{"hung", func(*testing.T) bot.Store { return hungStore{} }},
+		// A real Redis client, set up as connect4 serve sets it up, on a
+		// server that accepts connections and never answers, and on one
+		// that is not there at all.
+		{"silent redis", func(t *testing.T) bot.Store { return storetest.RedisAt(t, storetest.SilentServer(t)) }},
+		{"redis down", func(t *testing.T) bot.Store { return storetest.RedisAt(t, storetest.ClosedPort(t)) }},
 	}
-}
-
-// ignoringStore hangs on every call and ignores its context, for longer
-// than any deadline of the adapter.
-type ignoringStore struct {
-	hungStore
-	release chan struct{}
-}
-
-func (s ignoringStore) Update(ctx context.Context, _ match.Key, _ string, _ func(*match.Record) (match.Tally, error)) (*match.Record, error) {
-	<-s.release
-	return nil, errors.New("too late")
-}
-
-// TestDeferredOverrunStillAnswers checks that when the store ignores the
-// deadline of a deferred move, the adapter still delivers the "try again"
-// sentence once the deadline has passed, with one log line.
-func TestDeferredOverrunStillAnswers(t *testing.T) {
-	st := ignoringStore{release: make(chan struct{})}
-	f := newFixtureWith(t, st, 0, func(c *Config) { c.Timeout = 200 * time.Millisecond })
-	t.Cleanup(func() { close(st.release) })
-	f.a.deferAfter = 10 * time.Millisecond
-	in := f.clickIn("UA", "c4:drop:g1:2:3")
-	start := time.Now()
-	if resp := f.send(in); resp.Type != typeDeferUpdate {
-		t.Fatalf("response type %d, want a deferral", resp.Type)
-	}
-	// The move's goroutine stays stuck in the store until the test ends:
-	// wait for the follow-up itself.
-	waitFor(t, "the follow-up", func() bool {
-		for _, o := range f.observations() {
-			if o == "drop/refused" || o == "drop/error" {
-				return true
-			}
+	for _, st := range stores {
+		for _, tc := range []struct {
+			name     string
+			run      func(t *testing.T, f *fixture) (string, bool)
+			deferred bool
+		}{
+			{"http command", viaHTTP(board), false},
+			{"http slow command", viaHTTP(ai), true},
+			{"http click", viaHTTP(accept), false},
+			{"http deferred move", viaHTTP(move), true},
+			{"gateway command", viaGateway(board), false},
+			{"gateway deferred move", viaGateway(move), true},
+		} {
+			t.Run(st.name+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
+				f := newFixture(t, st.make(t), 0)
+				f.a.deferAfter = deferAfter
+				start := time.Now()
+				got, deferred := tc.run(t, f)
+				// A store that is down answers at once, before the
+				// deferral threshold: nothing then needs deferring.
+				if st.name != "redis down" && deferred != tc.deferred {
+					t.Errorf("deferred = %v, want %v", deferred, tc.deferred)
+				}
+				if d := time.Since(start); d > 3*time.Second {
+					t.Errorf("answered after %v, want within 3s", d)
+				}
+				if !strings.Contains(got, sentence) {
+					t.Errorf("shown %q, want %q", got, sentence)
+				}
+				if n := f.problemLines(); n != 1 {
+					f.mu.Lock()
+					t.Errorf("%d log lines at Warn or above, want 1:\n%s", n, f.logs.String())
+					f.mu.Unlock()
+				}
+			})
 		}
-		return false
-	})
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("the follow-up came after %v, want soon after the 200ms deadline", d)
-	}
-	calls := f.fake.take()
-	if len(calls) != 1 {
-		t.Fatalf("REST calls %+v, want one follow-up", calls)
-	}
-	var note gotData
-	if err := json.Unmarshal(calls[0].Body, &note); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(note.Content, bot.ProblemUnavailable.Sentence()) || note.Flags != flagEphemeral {
-		t.Fatalf("follow-up %+v, want the ephemeral store sentence", note)
-	}
-	if got := f.observations(); len(got) != 1 || got[0] != "drop/error" {
-		t.Errorf("observed %v, want the overrun drop as an error", got)
-	}
-	if n := f.problemLines(); n != 1 {
-		t.Errorf("%d log lines at Warn or above, want 1", n)
-	}
-}
-
-// TestCloseCancelsDeferredWork checks that Close waits for deferred work,
-// and that when its context ends first it cancels that work, returns
-// promptly with the context's error, and the interaction counts as an
-// error.
-func TestCloseCancelsDeferredWork(t *testing.T) {
-	f := newFixtureWith(t, hungStore{}, 0, func(c *Config) { c.Timeout = time.Minute })
-	f.a.deferAfter = 10 * time.Millisecond
-	if resp := f.send(f.clickIn("UA", "c4:drop:g1:2:3")); resp.Type != typeDeferUpdate {
-		t.Fatalf("response type %d, want a deferral", resp.Type)
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	if err := f.a.Close(ctx); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Close with a hung deferred move = %v, want a deadline", err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Fatalf("Close took %v after cancelling the work", d)
-	}
-	if got := f.observations(); len(got) != 1 || got[0] != "drop/error" {
-		t.Fatalf("observed %v, want the cancelled drop as an error", got)
-	}
-	// Closed and idle: Close returns at once.
-	if err := f.a.Close(t.Context()); err != nil {
-		t.Fatalf("second Close = %v", err)
 	}
 }

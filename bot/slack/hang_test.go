@@ -56,25 +56,38 @@ func TestHungStoreAnswered(t *testing.T) {
 			return e.only(http.StatusOK, e.received)
 		}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			e := newEnv(t, hungStore{}, Config{AppToken: "xapp-1-test"})
-			e.a.selfPlayer(t.Context()) // learn the bot's id before the clock starts
-			before := problemLines(e.logs.String())
-			start := time.Now()
-			got := tt.run(t, e)
-			elapsed := time.Since(start)
-			if elapsed > 3*time.Second {
-				t.Errorf("answered after %v, want within 3s", elapsed)
-			}
-			if !strings.Contains(got.Text, sentence) {
-				t.Errorf("answered %q, want %q", got.Text, sentence)
-			}
-			if n := problemLines(e.logs.String()) - before; n != 1 {
-				t.Errorf("%d log lines at Warn or above, want 1:\n%s", n, e.logs)
-			}
-		})
+	stores := []struct {
+		name string
+		make func(t *testing.T) bot.Store
+	}{
+		{"hung", func(*testing.T) bot.Store { return hungStore{} }},
+		// A real Redis client, set up as connect4 serve sets it up, on a
+		// server that accepts connections and never answers, and on one
+		// that is not there at all.
+		{"silent redis", func(t *testing.T) bot.Store { return storetest.RedisAt(t, storetest.SilentServer(t)) }},
+		{"redis down", func(t *testing.T) bot.Store { return storetest.RedisAt(t, storetest.ClosedPort(t)) }},
+	}
+	for _, st := range stores {
+		for _, tt := range tests {
+			t.Run(st.name+"/"+tt.name, func(t *testing.T) {
+				t.Parallel()
+				e := newEnv(t, st.make(t), Config{AppToken: "xapp-1-test"})
+				e.a.selfPlayer(t.Context()) // learn the bot's id before the clock starts
+				before := problemLines(e.logs.String())
+				start := time.Now()
+				got := tt.run(t, e)
+				elapsed := time.Since(start)
+				if elapsed > 3*time.Second {
+					t.Errorf("answered after %v, want within 3s", elapsed)
+				}
+				if !strings.Contains(got.Text, sentence) {
+					t.Errorf("answered %q, want %q", got.Text, sentence)
+				}
+				if n := problemLines(e.logs.String()) - before; n != 1 {
+					t.Errorf("%d log lines at Warn or above, want 1:\n%s", n, e.logs)
+				}
+			})
+		}
 	}
 }
 

@@ -3,6 +3,14 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"io"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/connect4/connect4/sessions"
 
 	"github.com/connect4/connect4/bot/match"
 )
@@ -71,4 +79,47 @@ func (Hung) Seasons(ctx context.Context, _ match.Key) ([]match.Season, error) { 
 // Repair blocks until ctx is done.
 func (Hung) Repair(ctx context.Context, _ match.Key) (match.Repair, error) {
 	return match.Repair{}, hang(ctx)
+}
+
+// RedisAt returns a Redis store on addr with the client options connect4
+// serve uses (deadlines that reach the socket, 1 s timeouts, one retry),
+// closed when t ends: with SilentServer or ClosedPort, a real client on a
+// hung or a missing Redis.
+func RedisAt(t testing.TB, addr string) *sessions.Redis {
+	c := redis.NewClient(&redis.Options{Addr: addr, ContextTimeoutEnabled: true,
+		DialTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second, PoolTimeout: time.Second,
+		MaxRetries: 1, DialerRetries: 1})
+	t.Cleanup(func() { c.Close() })
+	return sessions.NewRedis(c, sessions.Options{Prefix: "c4unreachable:"})
+}
+
+// SilentServer returns the address of a server that accepts connections and
+// reads them without ever answering, until t ends.
+func SilentServer(t testing.TB) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() { _, _ = io.Copy(io.Discard, conn); conn.Close() }()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// ClosedPort returns a loopback address nothing listens on.
+func ClosedPort(t testing.TB) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
 }
