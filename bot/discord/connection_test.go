@@ -1,0 +1,120 @@
+package discord
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/discord/gatewayfake"
+)
+
+// lockedBuffer is a log sink safe for concurrent writes and reads.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// waitState polls a.Connection until ok holds, failing t after 10 s.
+func waitState(t *testing.T, a *Adapter, what string, ok func(ConnectionState) bool) ConnectionState {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		st := a.Connection()
+		if ok(st) {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: state %+v", what, st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestGatewayHeals runs RunGateway against a Gateway that is down at
+// first, drops the connection, and then refuses the token.
+func TestGatewayHeals(t *testing.T) {
+	fake, err := gatewayfake.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fake.Close()
+	if err := fake.SetDown(true); err != nil {
+		t.Fatal(err)
+	}
+	logs := &lockedBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, nil))
+	a, err := New(bot.New(sessionsMemory(), bot.Options{Logger: log}),
+		Config{BotToken: "tok", APIURL: fake.URL(), ReconnectMax: 200 * time.Millisecond}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := a.Connection()
+	if start.Connected || start.Since.IsZero() {
+		t.Fatalf("state before RunGateway %+v, want down since New", start)
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.RunGateway(context.Background()) }()
+
+	st := waitState(t, a, "a failed attempt", func(s ConnectionState) bool { return s.Err != nil })
+	if st.Connected || !st.Since.Equal(start.Since) || !strings.Contains(st.Err.Error(), "connection refused") {
+		t.Errorf("while the Gateway is down: %+v, want down since New with connection refused", st)
+	}
+	waitLog(t, logs, "discord gateway connection failed")
+	if err := fake.SetDown(false); err != nil {
+		t.Fatal(err)
+	}
+	st = waitState(t, a, "connected", func(s ConnectionState) bool { return s.Connected })
+	if st.Reconnects != 0 || st.Err != nil {
+		t.Errorf("first connection: %+v, want no reconnects and no error", st)
+	}
+
+	fake.Drop()
+	st = waitState(t, a, "reconnected", func(s ConnectionState) bool { return s.Connected && s.Reconnects == 1 })
+	waitLog(t, logs, "discord gateway reconnected")
+	if got := fake.Resumes(); got < 1 {
+		t.Errorf("resumes = %d, want the reconnect to resume", got)
+	}
+
+	fake.RefuseToken(true)
+	fake.Drop()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrTokenRefused) {
+			t.Errorf("RunGateway on a refused token = %v, want ErrTokenRefused", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("RunGateway kept running on a refused token")
+	}
+	if st := a.Connection(); st.Connected {
+		t.Errorf("after the refusal: %+v, want down", st)
+	}
+}
+
+func waitLog(t *testing.T, logs *lockedBuffer, want string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(logs.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("log lacks %q:\n%s", want, logs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
