@@ -118,3 +118,53 @@ func waitLog(t *testing.T, logs *lockedBuffer, want string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestGatewayEnds checks the two other ways RunGateway ends: a token
+// refused at the first connection (at once, not after retries) and a
+// cancelled context while it retries (nil).
+func TestGatewayEnds(t *testing.T) {
+	fake, err := gatewayfake.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fake.Close()
+	newAdapter := func() *Adapter {
+		a, err := New(bot.New(sessionsMemory(), bot.Options{}),
+			Config{BotToken: "tok", APIURL: fake.URL(), ReconnectMax: 100 * time.Millisecond}, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+
+	fake.RefuseToken(true)
+	start := time.Now()
+	if err := newAdapter().RunGateway(t.Context()); !errors.Is(err, ErrTokenRefused) {
+		t.Errorf("RunGateway with a refused token = %v, want ErrTokenRefused", err)
+	}
+	if got := fake.Identifies(); got != 1 {
+		t.Errorf("identifies = %d, want 1: a refused token is not retried", got)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("RunGateway took %v to give up on a refused token", d)
+	}
+
+	fake.RefuseToken(false)
+	if err := fake.SetDown(true); err != nil {
+		t.Fatal(err)
+	}
+	a := newAdapter()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- a.RunGateway(ctx) }()
+	waitState(t, a, "a failed attempt", func(s ConnectionState) bool { return s.Err != nil })
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("RunGateway after cancel = %v, want nil", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("RunGateway did not stop on cancel")
+	}
+}

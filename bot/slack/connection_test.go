@@ -116,3 +116,51 @@ func TestSocketModeHeals(t *testing.T) {
 	}
 	_ = a.Close(context.Background())
 }
+
+// TestSocketModeEnds checks the two other ways RunSocketMode ends: a token
+// refused at the first connection (at once, not after retries) and a
+// cancelled context while it retries (nil).
+func TestSocketModeEnds(t *testing.T) {
+	fake, err := socketfake.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fake.Close()
+	newAdapter := func() *Adapter {
+		a, err := New(bot.New(sessions.NewMemory(sessions.Options{}), bot.Options{}),
+			Config{AppToken: "xapp-1-test", BotToken: "xoxb-test", APIURL: fake.APIURL(), ReconnectMax: 100 * time.Millisecond},
+			slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = a.Close(context.Background()) })
+		return a
+	}
+
+	fake.RefuseToken(true)
+	if err := newAdapter().RunSocketMode(t.Context()); !errors.Is(err, ErrTokenRefused) {
+		t.Errorf("RunSocketMode with a refused token = %v, want ErrTokenRefused", err)
+	}
+	if got := fake.Opens(); got != 1 {
+		t.Errorf("apps.connections.open calls = %d, want 1: a refused token is not retried", got)
+	}
+
+	fake.RefuseToken(false)
+	if err := fake.SetDown(true); err != nil {
+		t.Fatal(err)
+	}
+	a := newAdapter()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- a.RunSocketMode(ctx) }()
+	waitState(t, a, "a failed attempt", func(s ConnectionState) bool { return s.Err != nil })
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("RunSocketMode after cancel = %v, want nil", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("RunSocketMode did not stop on cancel")
+	}
+}
