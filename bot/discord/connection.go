@@ -52,18 +52,18 @@ func (a *Adapter) Connection() ConnectionState {
 // after the connection is already back, so each one is checked with Open:
 // ErrWSAlreadyOpen means still connected, nil means it was lost and is
 // back. Only keepGateway changes a.gateway.
-func (a *Adapter) keepGateway(ctx context.Context, s *discordgo.Session, lost <-chan struct{}) error {
+func (a *Adapter) keepGateway(ctx context.Context, s *discordgo.Session, lost <-chan time.Time) error {
 	failures := 0
-	afterLost := false // the last Open follows a Disconnect
+	var lostAt time.Time // when the Disconnect that the last Open follows came; zero for none
 	for {
 		err := s.Open()
 		if errors.Is(err, discordgo.ErrWSAlreadyOpen) {
-			afterLost = false // a second signal of a drop already healed
+			lostAt = time.Time{} // a second signal of a drop already healed
 			err = nil
 		}
-		if afterLost {
-			afterLost = false
-			a.gateway.Down(errConnectionLost)
+		if !lostAt.IsZero() {
+			a.gateway.DownSince(errConnectionLost, lostAt)
+			lostAt = time.Time{}
 			a.log.Warn("discord gateway connection lost; reconnecting")
 		}
 		if err == nil {
@@ -72,8 +72,7 @@ func (a *Adapter) keepGateway(ctx context.Context, s *discordgo.Session, lost <-
 			select {
 			case <-ctx.Done():
 				return nil
-			case <-lost:
-				afterLost = true
+			case lostAt = <-lost:
 				continue // at once: a dropped connection usually resumes
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	discordgo "github.com/bwmarrin/discordgo"
 
@@ -40,10 +41,10 @@ func (a *Adapter) RunGateway(ctx context.Context) error {
 		}
 	})
 	defer remove()
-	lost := make(chan struct{}, 1)
+	lost := make(chan time.Time, 1)
 	removeLost := s.AddHandler(func(*discordgo.Session, *discordgo.Disconnect) {
 		select {
-		case lost <- struct{}{}:
+		case lost <- time.Now():
 		default: // one wake-up is enough: keepGateway asks Open what is true
 		}
 	})

@@ -123,11 +123,18 @@ func (t *Tracker) Up() (down time.Duration, again bool) {
 
 // Down records that the connection is down because of err (a failed
 // attempt or a lost connection). Since changes only when it was up.
-func (t *Tracker) Down(err error) {
+func (t *Tracker) Down(err error) { t.DownSince(err, time.Time{}) }
+
+// DownSince is Down for a loss first noticed at (zero: now), which may be
+// a little before the call.
+func (t *Tracker) DownSince(err error, at time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if at.IsZero() {
+		at = t.now()
+	}
 	if t.state.Connected {
-		t.state.Connected, t.state.Since = false, t.now()
+		t.state.Connected, t.state.Since = false, at
 	}
 	t.state.Err = err
 }

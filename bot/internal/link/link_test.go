@@ -92,7 +92,17 @@ func TestTracker(t *testing.T) {
 	if down, again := tr.Up(); down != 5*time.Second || !again {
 		t.Errorf("Up after a loss = %v, %v; want 5s, true", down, again)
 	}
-	if s := tr.State(); !s.Connected || s.Err != nil || s.Reconnects != 1 || !s.Since.Equal(now) {
+	noticed := now.Add(time.Second)
+	now = now.Add(3 * time.Second)
+	tr.DownSince(lost, noticed)
+	if s := tr.State(); s.Connected || !s.Since.Equal(noticed) {
+		t.Errorf("after DownSince: %+v, want down since %v", s, noticed)
+	}
+	now = now.Add(time.Second)
+	if down, again := tr.Up(); down != 3*time.Second || !again {
+		t.Errorf("Up after a loss = %v, %v; want 5s, true", down, again)
+	}
+	if s := tr.State(); !s.Connected || s.Err != nil || s.Reconnects != 2 || !s.Since.Equal(now) {
 		t.Errorf("after reconnecting: %+v", s)
 	}
 }
