@@ -108,6 +108,9 @@ type Adapter struct {
 	bodies  *bodySlots
 	gateway *link.Tracker // the Gateway connection, for Connection
 	backoff link.Backoff  // between Gateway connection attempts
+	// openTimeout bounds the reads of one Gateway Open (Hello, then READY
+	// or RESUMED); the package constant, shortened by tests.
+	openTimeout time.Duration
 
 	// deferAfter is the package constant, shortened or lengthened by tests.
 	deferAfter time.Duration
@@ -165,7 +168,7 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	}
 	return &Adapter{svc: svc, cfg: cfg, pub: pub, rest: rest, log: log.With("platform", Platform),
 		timeout: cfg.Timeout, work: newWork(), bodies: newBodySlots(cfg.MaxBodies), deferAfter: deferAfter,
-		gateway: link.NewTracker(), backoff: link.Backoff{Max: cfg.ReconnectMax}}, nil
+		gateway: link.NewTracker(), backoff: link.Backoff{Max: cfg.ReconnectMax}, openTimeout: openTimeout}, nil
 }
 
 // Close stops taking new background work (later slow commands run before

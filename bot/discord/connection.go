@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"sync"
 	"time"
 
 	discordgo "github.com/bwmarrin/discordgo"
@@ -52,11 +54,18 @@ func (a *Adapter) Connection() ConnectionState {
 // after the connection is already back, so each one is checked with Open:
 // ErrWSAlreadyOpen means still connected, nil means it was lost and is
 // back. Only keepGateway changes a.gateway.
-func (a *Adapter) keepGateway(ctx context.Context, s *discordgo.Session, lost <-chan time.Time) error {
+func (a *Adapter) keepGateway(ctx context.Context, s *discordgo.Session, guard *openGuard, lost <-chan time.Time) error {
 	failures := 0
 	var lostAt time.Time // when the Disconnect that the last Open follows came; zero for none
 	for {
+		guard.arm(time.Now().Add(a.openTimeout))
+		stop := context.AfterFunc(ctx, guard.abort)
 		err := s.Open()
+		stop()
+		guard.disarm()
+		if err != nil && ctx.Err() != nil {
+			return nil
+		}
 		if errors.Is(err, discordgo.ErrWSAlreadyOpen) {
 			lostAt = time.Time{} // a second signal of a drop already healed
 			err = nil
@@ -101,6 +110,92 @@ func (a *Adapter) connected() {
 		return
 	}
 	a.log.Info("discord gateway connected", "after", down.Round(time.Millisecond))
+}
+
+// openTimeout bounds the reads of one Gateway Open.
+const openTimeout = 30 * time.Second
+
+// openGuard puts a read deadline on the Gateway connection while Open
+// runs (discordgo reads Hello and READY without one), and lets a shutdown
+// cut a hung Open short. It is safe for concurrent use.
+type openGuard struct {
+	mu    sync.Mutex
+	conn  net.Conn  // the newest connection dialled
+	until time.Time // the read deadline while Open runs; zero once it has returned
+}
+
+// dialer returns a copy of base (nil: gorilla's default) whose connections
+// obey the guard.
+func (g *openGuard) dialer(base *websocket.Dialer) *websocket.Dialer {
+	d := *websocket.DefaultDialer
+	if base != nil {
+		d = *base
+	}
+	next := d.NetDialContext
+	if next == nil {
+		var nd net.Dialer
+		next = nd.DialContext
+	}
+	d.NetDialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := next(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		gc := &guardedConn{Conn: c, g: g}
+		g.mu.Lock()
+		g.conn = gc
+		g.mu.Unlock()
+		return gc, nil
+	}
+	return &d
+}
+
+// arm sets the read deadline of the Open about to run.
+func (g *openGuard) arm(until time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.until = until
+}
+
+// abort makes the reads of a running Open fail at once.
+func (g *openGuard) abort() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.until.IsZero() {
+		return // Open has returned
+	}
+	g.until = time.Now()
+	if g.conn != nil {
+		_ = g.conn.SetReadDeadline(g.until)
+	}
+}
+
+// disarm lifts the read deadline once Open has returned, from the live
+// connection too.
+func (g *openGuard) disarm() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.until = time.Time{}
+	if g.conn != nil {
+		_ = g.conn.SetReadDeadline(time.Time{})
+	}
+}
+
+// guardedConn is a Gateway connection that applies its guard's deadline
+// before every read while Open runs. The deadline is set under the guard's
+// lock, so that disarm cannot be overtaken by a read that set it late.
+type guardedConn struct {
+	net.Conn
+	g *openGuard
+}
+
+func (c *guardedConn) Read(p []byte) (int, error) {
+	c.g.mu.Lock()
+	if !c.g.until.IsZero() {
+		_ = c.Conn.SetReadDeadline(c.g.until)
+	}
+	c.g.mu.Unlock()
+	return c.Conn.Read(p)
 }
 
 // refused reports whether err is Discord refusing the token: close code

@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gorilla/websocket"
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/discord/gatewayfake"
@@ -167,4 +172,83 @@ func TestGatewayEnds(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("RunGateway did not stop on cancel")
 	}
+}
+
+// TestGatewayHungOpen runs RunGateway against a Gateway that accepts the
+// websocket and then says nothing: each Open gives up after the open
+// timeout and is retried, and a shutdown cuts a hung Open short.
+func TestGatewayHungOpen(t *testing.T) {
+	var upgrader websocket.Upgrader
+	hold := make(chan struct{})
+	accepted := make(chan struct{}, 100)
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/v9/gateway":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"url":"ws://%s/ws"}`, srv.Listener.Addr())
+		case "/ws", "/ws/":
+			c, err := upgrader.Upgrade(w, r, nil)
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			accepted <- struct{}{}
+			<-hold // no Hello
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	defer close(hold)
+	logs := &lockedBuffer{}
+	newAdapter := func(timeout time.Duration) *Adapter {
+		a, err := New(bot.New(sessionsMemory(), bot.Options{}),
+			Config{BotToken: "tok", APIURL: srv.URL, ReconnectMax: 100 * time.Millisecond}, slog.New(slog.NewTextHandler(logs, nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.openTimeout = timeout
+		return a
+	}
+	run := func(a *Adapter) (context.CancelFunc, chan error) {
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- a.RunGateway(ctx) }()
+		return cancel, done
+	}
+	stopped := func(done chan error) {
+		t.Helper()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("RunGateway after cancel = %v, want nil", err)
+			}
+		case <-time.After(3 * time.Second):
+			t.Fatal("a hung Open held RunGateway after cancel")
+		}
+	}
+
+	a := newAdapter(200 * time.Millisecond)
+	cancel, done := run(a)
+	st := waitState(t, a, "a timed-out Open", func(s ConnectionState) bool { return s.Err != nil })
+	if !strings.Contains(st.Err.Error(), "timeout") {
+		t.Errorf("state after a hung Open: %+v, want an i/o timeout", st)
+	}
+	waitLog(t, logs, "attempt=2")
+	cancel()
+	stopped(done)
+
+	cancel, done = run(newAdapter(time.Hour))
+	select {
+	case <-accepted:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no websocket dialled")
+	}
+	for len(accepted) > 0 { // the first adapter's
+		<-accepted
+	}
+	time.Sleep(50 * time.Millisecond) // Open is waiting for Hello now
+	cancel()
+	stopped(done)
 }

@@ -33,6 +33,10 @@ func (a *Adapter) RunGateway(ctx context.Context) error {
 	// discordgo's own reconnect loop never gives up, not even on a refused
 	// token, and tells nobody; keepGateway runs its own.
 	s.ShouldReconnectOnError = false
+	// Open reads Hello and READY without a deadline: a Gateway that
+	// accepts the connection and says nothing would hold it forever.
+	guard := &openGuard{}
+	s.Dialer = guard.dialer(s.Dialer)
 	// Interactions in flight finish after ctx is done, under the work
 	// context; Close waits for them.
 	remove := s.AddHandler(func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
@@ -49,7 +53,7 @@ func (a *Adapter) RunGateway(ctx context.Context) error {
 		}
 	})
 	defer removeLost()
-	err := a.keepGateway(ctx, s, lost)
+	err := a.keepGateway(ctx, s, guard, lost)
 	if cerr := s.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("discord: close gateway: %w", cerr)
 	}
