@@ -13,6 +13,7 @@ import (
 	discordgo "github.com/bwmarrin/discordgo"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/internal/link"
 )
 
 // Platform is the match.Key platform of Discord channels.
@@ -87,6 +88,10 @@ type Config struct {
 	// "refused", "error", "unauthorized", "bad_request" or "too_large")
 	// and how long it took. It must be safe for concurrent use.
 	Observe func(kind, outcome string, elapsed time.Duration)
+	// ReconnectMax is the longest wait between two Gateway connection
+	// attempts (the waits start at 500 ms and double, with full jitter); 0
+	// means one minute.
+	ReconnectMax time.Duration
 }
 
 // Adapter serves Discord interactions with a bot.Service. It is safe for
@@ -101,6 +106,11 @@ type Adapter struct {
 	timeout time.Duration
 	work    *work // commands still running or delivering after their first response
 	bodies  *bodySlots
+	gateway *link.Tracker // the Gateway connection, for Connection
+	backoff link.Backoff  // between Gateway connection attempts
+	// openTimeout bounds the reads of one Gateway Open (Hello, then READY
+	// or RESUMED); the package constant, shortened by tests.
+	openTimeout time.Duration
 
 	// deferAfter is the package constant, shortened or lengthened by tests.
 	deferAfter time.Duration
@@ -140,6 +150,9 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	if cfg.MaxBodies < 0 {
 		errs = append(errs, fmt.Errorf("discord: negative MaxBodies %d", cfg.MaxBodies))
 	}
+	if cfg.ReconnectMax < 0 {
+		errs = append(errs, fmt.Errorf("discord: negative ReconnectMax %v", cfg.ReconnectMax))
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -154,7 +167,8 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 		cfg.MaxBodies = DefaultMaxBodies
 	}
 	return &Adapter{svc: svc, cfg: cfg, pub: pub, rest: rest, log: log.With("platform", Platform),
-		timeout: cfg.Timeout, work: newWork(), bodies: newBodySlots(cfg.MaxBodies), deferAfter: deferAfter}, nil
+		timeout: cfg.Timeout, work: newWork(), bodies: newBodySlots(cfg.MaxBodies), deferAfter: deferAfter,
+		gateway: link.NewTracker(), backoff: link.Backoff{Max: cfg.ReconnectMax}, openTimeout: openTimeout}, nil
 }
 
 // Close stops taking new background work (later slow commands run before

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	discordgo "github.com/bwmarrin/discordgo"
 
@@ -13,14 +14,29 @@ import (
 // RunGateway connects to the Discord Gateway with Config.BotToken and
 // answers the interactions it delivers (through the same code as the HTTP
 // endpoint, replying over REST with InteractionRespond) until ctx is done.
-// It returns nil after a clean shutdown, or an error when the token is
-// missing or the connection cannot be opened. discordgo reconnects on its
-// own after network errors. Call it at most once at a time.
+//
+// It connects, and reconnects after every lost connection, for as long as
+// ctx lasts: a failed attempt is logged at Warn with its reason and tried
+// again after a wait that starts at 500 ms and doubles up to
+// Config.ReconnectMax, with full jitter; a success is logged at Info with
+// how long the connection was down. Connection reports the state meanwhile.
+//
+// It returns nil after a clean shutdown, an error when the token is
+// missing, and an error wrapping ErrTokenRefused when Discord refuses the
+// token (close code 4004), at the first connection or at a later one:
+// retrying cannot help then. Call it at most once at a time.
 func (a *Adapter) RunGateway(ctx context.Context) error {
 	if a.cfg.BotToken == "" {
 		return errors.New("discord: DISCORD_BOT_TOKEN is not set")
 	}
 	s := a.rest
+	// discordgo's own reconnect loop never gives up, not even on a refused
+	// token, and tells nobody; keepGateway runs its own.
+	s.ShouldReconnectOnError = false
+	// Open reads Hello and READY without a deadline: a Gateway that
+	// accepts the connection and says nothing would hold it forever.
+	guard := &openGuard{}
+	s.Dialer = guard.dialer(s.Dialer)
 	// Interactions in flight finish after ctx is done, under the work
 	// context; Close waits for them.
 	remove := s.AddHandler(func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
@@ -29,15 +45,19 @@ func (a *Adapter) RunGateway(ctx context.Context) error {
 		}
 	})
 	defer remove()
-	if err := s.Open(); err != nil {
-		return fmt.Errorf("discord: open gateway: %w", err)
+	lost := make(chan time.Time, 1)
+	removeLost := s.AddHandler(func(*discordgo.Session, *discordgo.Disconnect) {
+		select {
+		case lost <- time.Now():
+		default: // one wake-up is enough: keepGateway asks Open what is true
+		}
+	})
+	defer removeLost()
+	err := a.keepGateway(ctx, s, guard, lost)
+	if cerr := s.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("discord: close gateway: %w", cerr)
 	}
-	a.log.Info("discord gateway connected")
-	<-ctx.Done()
-	if err := s.Close(); err != nil {
-		return fmt.Errorf("discord: close gateway: %w", err)
-	}
-	return nil
+	return err
 }
 
 // gatewayInteraction answers an interaction from the Gateway with

@@ -16,6 +16,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/internal/link"
 )
 
 // Platform is the match.Key platform of Slack channels.
@@ -80,6 +81,10 @@ type Config struct {
 	// "error", "unauthorized", "bad_request", "too_large") and the time from
 	// arrival to the last reply. It must be safe for concurrent use.
 	Observe func(kind, outcome string, elapsed time.Duration)
+	// ReconnectMax is the longest wait between two Socket Mode connection
+	// attempts (the waits start at 500 ms and double, with full jitter); 0
+	// means one minute.
+	ReconnectMax time.Duration
 }
 
 // webAPI is the part of the Slack Web API client the adapter calls.
@@ -103,6 +108,8 @@ type Adapter struct {
 	timeout time.Duration
 	work    *work
 	bodies  *bodySlots
+	socket  *link.Tracker // the Socket Mode connection, for Connection
+	backoff link.Backoff  // between Socket Mode connection attempts
 
 	selfMu    sync.Mutex
 	self      match.Player
@@ -146,6 +153,9 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	if cfg.MaxBodies < 0 {
 		errs = append(errs, fmt.Errorf("slack: negative MaxBodies %d", cfg.MaxBodies))
 	}
+	if cfg.ReconnectMax < 0 {
+		errs = append(errs, fmt.Errorf("slack: negative ReconnectMax %v", cfg.ReconnectMax))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -156,7 +166,8 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 		cfg.MaxBodies = DefaultMaxBodies
 	}
 	a := &Adapter{svc: svc, cfg: cfg, log: log.With("platform", Platform), httpc: cfg.HTTPClient, apiURL: apiURL,
-		timeout: cfg.Timeout, work: newWork(), bodies: newBodySlots(cfg.MaxBodies)}
+		timeout: cfg.Timeout, work: newWork(), bodies: newBodySlots(cfg.MaxBodies),
+		socket: link.NewTracker(), backoff: link.Backoff{Max: cfg.ReconnectMax}}
 	if a.timeout == 0 {
 		a.timeout = DefaultTimeout
 	}

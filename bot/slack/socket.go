@@ -4,9 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"log/slog"
 	"time"
 
 	slackapi "github.com/slack-go/slack"
@@ -25,55 +23,13 @@ type acker interface {
 
 var _ acker = (*socketmode.Client)(nil)
 
-// RunSocketMode connects to Slack over Socket Mode (with the app token) and
-// serves slash commands and button clicks through the same code as the
-// HTTP endpoints, until ctx is done (returning nil) or the connection
-// fails for good (returning the error). It needs Config.AppToken and
-// Config.BotToken.
-func (a *Adapter) RunSocketMode(ctx context.Context) error {
-	if a.cfg.AppToken == "" || a.cfg.BotToken == "" {
-		return errors.New("slack: Socket Mode needs SLACK_APP_TOKEN and SLACK_BOT_TOKEN")
-	}
-	sm := socketmode.New(a.client(),
-		socketmode.OptionLog(slog.NewLogLogger(a.log.Handler(), slog.LevelDebug)))
-	a.selfPlayer(ctx) // learn our user id before the first command
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	errc := make(chan error, 1)
-	go func() { errc <- sm.RunContext(ctx) }()
-	for {
-		select {
-		case evt := <-sm.Events:
-			a.dispatch(ctx, sm, evt)
-		case err := <-errc:
-			if ctx.Err() != nil {
-				return nil
-			}
-			return fmt.Errorf("slack: socket mode: %w", err)
-		case <-ctx.Done():
-			<-errc
-			return nil
-		}
-	}
-}
-
 // dispatch routes one Socket Mode event. Slash commands are answered in
 // their ack, from the background so that one slow command does not hold up
 // the others; clicks are acked at once and then handled like HTTP clicks.
 func (a *Adapter) dispatch(ctx context.Context, ack acker, evt socketmode.Event) {
 	switch evt.Type {
-	case socketmode.EventTypeConnecting:
-		a.log.Info("slack socket mode connecting")
-		return
-	case socketmode.EventTypeConnected:
-		a.log.Info("slack socket mode connected")
-		return
-	case socketmode.EventTypeConnectionError, socketmode.EventTypeIncomingError,
-		socketmode.EventTypeErrorBadMessage, socketmode.EventTypeErrorWriteFailed:
-		a.log.Warn("slack socket mode trouble", "event", string(evt.Type))
-		return
-	case socketmode.EventTypeInvalidAuth:
-		a.log.Error("slack socket mode: the app token was refused")
+	case socketmode.EventTypeIncomingError, socketmode.EventTypeErrorBadMessage, socketmode.EventTypeErrorWriteFailed:
+		a.log.Warn("slack socket mode trouble", "event", string(evt.Type), "err", troubleCause(evt.Data))
 		return
 	}
 	if evt.Request == nil || evt.Request.EnvelopeID == "" {
@@ -121,6 +77,21 @@ func (a *Adapter) dispatch(ctx context.Context, ack acker, evt socketmode.Event)
 	default:
 		a.ack(ctx, ack, envelope, nil) // events we did not subscribe to
 	}
+}
+
+// troubleCause is the error inside the Data of a socketmode trouble event.
+func troubleCause(data any) error {
+	switch d := data.(type) {
+	case *slackapi.IncomingEventError:
+		return d.ErrorObj
+	case *socketmode.ErrorBadMessage:
+		return d.Cause
+	case *socketmode.ErrorWriteFailed:
+		return d.Cause
+	case error:
+		return d
+	}
+	return fmt.Errorf("slack: %T", data)
 }
 
 // ack acknowledges an envelope, with payload (nil for none), logging a

@@ -21,6 +21,10 @@ type config struct {
 	Addr            string
 	PprofAddr       string
 	ShutdownTimeout time.Duration
+	// UnhealthyAfter is how long a platform connection may be down before
+	// /healthz fails; ReconnectMax the longest wait between two attempts.
+	UnhealthyAfter time.Duration
+	ReconnectMax   time.Duration
 
 	// Redis: at most one of URL, cluster addresses, sentinel addresses.
 	RedisURL            string
@@ -72,6 +76,8 @@ const (
 var envVars = []envVar{
 	{"CONNECT4_ADDR", ":8080", "listen address of `connect4 serve`", forServe},
 	{"CONNECT4_SHUTDOWN_TIMEOUT", "10s", "how long shutdown waits for in-flight requests", forServe},
+	{"CONNECT4_UNHEALTHY_AFTER", "5m", "/healthz fails once the Discord Gateway or Slack Socket Mode connection has been down this long, so that the orchestrator restarts the process", forServe},
+	{"CONNECT4_RECONNECT_MAX", "1m", "longest wait between two attempts to connect to the Gateway or Socket Mode (the waits start at 500ms and double, with jitter)", forServe},
 	{"CONNECT4_PPROF_ADDR", "", "if set, serve Go's /debug/pprof on this address (keep it on loopback)", forServe},
 	{"REDIS_URL", "", "redis:// or rediss:// URL of a single Redis; unset (and no cluster or sentinel): in-memory store", forStore},
 	{"REDIS_CLUSTER_ADDRS", "", "comma-separated host:port seeds of a Redis Cluster", forStore},
@@ -166,6 +172,8 @@ func loadConfig(getenv func(string) string, u uses) (config, error) {
 		Addr:                get("CONNECT4_ADDR"),
 		PprofAddr:           get("CONNECT4_PPROF_ADDR"),
 		ShutdownTimeout:     dur("CONNECT4_SHUTDOWN_TIMEOUT", time.Second, 10*time.Minute),
+		UnhealthyAfter:      dur("CONNECT4_UNHEALTHY_AFTER", time.Second, 24*time.Hour),
+		ReconnectMax:        dur("CONNECT4_RECONNECT_MAX", 100*time.Millisecond, time.Hour),
 		RedisURL:            get("REDIS_URL"),
 		RedisClusterAddrs:   list("REDIS_CLUSTER_ADDRS"),
 		RedisSentinelAddrs:  list("REDIS_SENTINEL_ADDRS"),

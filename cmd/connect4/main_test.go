@@ -222,13 +222,25 @@ func TestServeHealthAndReady(t *testing.T) {
 		dead := freeAddr(t) // nothing listens here
 		addr := freeAddr(t)
 		base, _ := startServe(t, env("CONNECT4_ADDR", addr, "REDIS_URL", "redis://"+dead+"/0"))
+		// The store is shared: an outage would take every replica out of
+		// the Service at once, so it is reported but keeps the replica ready.
 		resp, err := http.Get(base + "/readyz")
 		if err != nil {
 			t.Fatal(err)
 		}
+		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusServiceUnavailable {
-			t.Errorf("/readyz with Redis down = %d, want 503", resp.StatusCode)
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "store: unavailable") {
+			t.Errorf("/readyz with Redis down = %d %q, want 200 naming the store unavailable", resp.StatusCode, body)
+		}
+		resp, err = http.Get(base + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(body), "connect4_store_up 0") {
+			t.Errorf("/metrics after a failed store check lacks connect4_store_up 0")
 		}
 	})
 	t.Run("redis", func(t *testing.T) {

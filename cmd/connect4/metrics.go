@@ -34,6 +34,7 @@ type metrics struct {
 	conflicts     prometheus.Counter
 	retries       prometheus.Counter
 	storeErrors   *prometheus.CounterVec // op
+	storeUp       prometheus.Gauge
 }
 
 // newMetrics returns the metrics, registered with a new registry together
@@ -75,8 +76,13 @@ func newMetrics() *metrics {
 			Help: "Failures of the game store (unreachable, timed out, corrupt record), by operation.",
 		}, []string{"op"}),
 	}
+	m.storeUp = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "connect4_store_up",
+		Help: "1 when the game store answered the last /readyz check, else 0.",
+	})
+	m.storeUp.Set(1) // until a check says otherwise: openStore logs a failed first ping
 	m.reg.MustRegister(m.requests, m.latency, m.moves, m.gamesStarted, m.gamesFinished,
-		m.conflicts, m.retries, m.storeErrors,
+		m.conflicts, m.retries, m.storeErrors, m.storeUp,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, p := range platforms {
@@ -111,6 +117,39 @@ func (m *metrics) storeHooks() sessions.Hooks {
 		Retry:    m.retries.Inc,
 		Error:    func(op string, _ error) { m.storeErrors.WithLabelValues(op).Inc() },
 	}
+}
+
+// setStoreUp records the result of a store check.
+func (m *metrics) setStoreUp(up bool) {
+	if up {
+		m.storeUp.Set(1)
+	} else {
+		m.storeUp.Set(0)
+	}
+}
+
+// watch exports the state of a platform connection: connect4_connected
+// and connect4_reconnects_total with its platform label, read from the
+// adapter at every scrape. Call it once per platform.
+func (m *metrics) watch(c watched) {
+	labels := prometheus.Labels{"platform": c.platform}
+	m.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name:        "connect4_connected",
+			Help:        "1 while the platform's long-lived connection (Discord Gateway, Slack Socket Mode) is up, else 0.",
+			ConstLabels: labels,
+		}, func() float64 {
+			if c.state().Connected {
+				return 1
+			}
+			return 0
+		}),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name:        "connect4_reconnects_total",
+			Help:        "Times the platform's long-lived connection came back after it was lost or an attempt failed.",
+			ConstLabels: labels,
+		}, func() float64 { return float64(c.state().Reconnects) }),
+	)
 }
 
 // observe returns the Observe func of a chat adapter's Config for

@@ -52,28 +52,28 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	svc := bot.New(store, botOptions(cfg, log, m.botHooks()))
 
+	// The adapters' connections run under runCtx, which a connection that
+	// fails for good (a refused token) cancels too.
+	runCtx, stopRun := context.WithCancel(ctx)
+	defer stopRun()
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintln(w, "ok")
-	})
-	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
-		pctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-		defer cancel()
-		if err := store.Ping(pctx); err != nil {
-			log.Warn("readiness check failed", "err", err)
-			http.Error(w, "store unavailable", http.StatusServiceUnavailable)
-			return
-		}
-		fmt.Fprintln(w, "ready")
-	})
-	mux.Handle("GET /metrics", m.handler())
-	adapters, err := mountAdapters(ctx, cfg, svc, mux, log, m)
+	adapters, err := mountAdapters(runCtx, cfg, svc, mux, log, m)
 	if err != nil {
 		return err
 	}
+	h := &health{store: store, conns: adapters.watched, unhealthyAfter: cfg.UnhealthyAfter,
+		storeUp: m.setStoreUp, log: log, now: time.Now}
+	for _, c := range adapters.watched {
+		m.watch(c)
+	}
+	mux.HandleFunc("GET /healthz", h.live)
+	mux.HandleFunc("GET /readyz", h.ready)
+	mux.Handle("GET /metrics", m.handler())
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
+		stopRun()
+		adapters.stop(ctx)
 		return fmt.Errorf("CONNECT4_ADDR: %w", err)
 	}
 	srv := &http.Server{
@@ -89,6 +89,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		stopPprof, err := servePprof(cfg.PprofAddr, log)
 		if err != nil {
 			ln.Close()
+			stopRun()
+			adapters.stop(ctx)
 			return err
 		}
 		defer stopPprof()
@@ -100,9 +102,14 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	select {
 	case err := <-served:
 		runErr = err
+	case err := <-adapters.fatal:
+		log.Error("shutting down: a platform connection cannot recover", "err", err)
+		runErr = err
 	case <-ctx.Done():
 		log.Info("shutting down")
 	}
+	h.stopping.Store(true)
+	stopRun()
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
@@ -116,10 +123,15 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 }
 
 // adapterSet is what mountAdapters started: the adapters' background
-// connections and their stop functions.
+// connections, the connections to watch, and their stop functions.
 type adapterSet struct {
 	running sync.WaitGroup
 	stops   []func(context.Context)
+	watched []watched
+	// fatal receives the error of a background connection that stopped
+	// before its context ended: it cannot recover (a refused token), and
+	// the server stops with it.
+	fatal chan error
 }
 
 // stop waits for in-flight work of every adapter (bounded by ctx) and for
@@ -132,12 +144,18 @@ func (a *adapterSet) stop(ctx context.Context) {
 }
 
 // background runs f (a Socket Mode or Gateway connection) until ctx ends.
-func (a *adapterSet) background(ctx context.Context, log *slog.Logger, what string, f func(context.Context) error) {
+// The connections retry by themselves for as long as ctx lasts, so an
+// error they return before it ends is fatal: it goes to a.fatal, and runServe
+// stops.
+func (a *adapterSet) background(ctx context.Context, f func(context.Context) error) {
 	a.running.Add(1)
 	go func() {
 		defer a.running.Done()
 		if err := f(ctx); err != nil && ctx.Err() == nil {
-			log.Error(what+" stopped", "err", err)
+			select {
+			case a.fatal <- err: // it names its platform
+			default: // the server is stopping already
+			}
 		}
 	}()
 }
@@ -147,7 +165,7 @@ func (a *adapterSet) background(ctx context.Context, log *slog.Logger, what stri
 // (SLACK_APP_TOKEN), Discord over HTTP (DISCORD_PUBLIC_KEY) and/or the
 // Gateway (DISCORD_BOT_TOKEN).
 func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.ServeMux, log *slog.Logger, m *metrics) (*adapterSet, error) {
-	set := &adapterSet{}
+	set := &adapterSet{fatal: make(chan error, 1)}
 	slackOn := cfg.SlackSigningSecret != "" || cfg.SlackAppToken != ""
 	discordOn := cfg.DiscordPublicKey != "" || cfg.DiscordBotToken != ""
 	if !slackOn && !discordOn {
@@ -156,7 +174,7 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 	if slackOn {
 		a, err := slack.New(svc, slack.Config{
 			SigningSecret: cfg.SlackSigningSecret, BotToken: cfg.SlackBotToken, AppToken: cfg.SlackAppToken,
-			APIURL: cfg.SlackAPIURL, Observe: m.observe("slack"),
+			APIURL: cfg.SlackAPIURL, Observe: m.observe("slack"), ReconnectMax: cfg.ReconnectMax,
 		}, log)
 		if err != nil {
 			return nil, err
@@ -166,7 +184,11 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 			log.Info("slack: serving POST /slack/commands and /slack/interactions")
 		}
 		if cfg.SlackAppToken != "" {
-			set.background(ctx, log, "slack socket mode", a.RunSocketMode)
+			set.background(ctx, a.RunSocketMode)
+			set.watched = append(set.watched, watched{name: "slack socket mode", platform: "slack", state: func() connState {
+				st := a.Connection()
+				return connState{Connected: st.Connected, Since: st.Since, Err: st.Err, Reconnects: st.Reconnects}
+			}})
 			log.Info("slack: connecting in Socket Mode")
 		}
 		set.stops = append(set.stops, func(ctx context.Context) {
@@ -179,6 +201,7 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 		a, err := discord.New(svc, discord.Config{
 			PublicKey: cfg.DiscordPublicKey, BotToken: cfg.DiscordBotToken, ApplicationID: cfg.DiscordAppID,
 			GuildID: cfg.DiscordGuildID, APIURL: cfg.DiscordAPIURL, Observe: m.observe("discord"),
+			ReconnectMax: cfg.ReconnectMax,
 		}, log)
 		if err != nil {
 			return nil, err
@@ -188,7 +211,11 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 			log.Info("discord: serving POST /discord/interactions")
 		}
 		if cfg.DiscordBotToken != "" {
-			set.background(ctx, log, "discord gateway", a.RunGateway)
+			set.background(ctx, a.RunGateway)
+			set.watched = append(set.watched, watched{name: "discord gateway", platform: "discord", state: func() connState {
+				st := a.Connection()
+				return connState{Connected: st.Connected, Since: st.Since, Err: st.Err, Reconnects: st.Reconnects}
+			}})
 			log.Info("discord: connecting to the Gateway")
 		}
 		set.stops = append(set.stops, func(ctx context.Context) { _ = a.Close(ctx) })

@@ -1,0 +1,206 @@
+package discord
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	discordgo "github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
+
+	"github.com/connect4/connect4/bot/internal/link"
+)
+
+// ErrTokenRefused is wrapped by the error RunGateway returns when Discord
+// refuses DISCORD_BOT_TOKEN (Gateway close code 4004, "Authentication
+// failed"): the server cannot recover by retrying and should stop.
+var ErrTokenRefused = errors.New("discord: the Gateway refused DISCORD_BOT_TOKEN (close code 4004 Authentication failed)")
+
+// closeAuthenticationFailed is the Gateway close code of a refused token.
+const closeAuthenticationFailed = 4004
+
+// errConnectionLost is the reason recorded when a live connection drops.
+var errConnectionLost = errors.New("discord: gateway connection lost")
+
+// ConnectionState is the state of the Gateway connection at one moment,
+// for readiness checks and metrics.
+type ConnectionState struct {
+	// Connected reports whether the Gateway connection is up.
+	Connected bool
+	// Since is when Connected last changed, or when the Adapter was made.
+	Since time.Time
+	// Err is why the last attempt failed or the connection was lost; nil
+	// while connected.
+	Err error
+	// Reconnects counts the times the connection came back after it was
+	// lost or an attempt failed; the first connection does not count.
+	Reconnects int
+}
+
+// Connection returns the state of the Gateway connection. It is down
+// (since New) until RunGateway has connected. It is safe for concurrent
+// use.
+func (a *Adapter) Connection() ConnectionState {
+	st := a.gateway.State()
+	return ConnectionState{Connected: st.Connected, Since: st.Since, Err: st.Err, Reconnects: st.Reconnects}
+}
+
+// keepGateway opens s and opens it again whenever it is lost, until ctx is
+// done (returning nil) or the token is refused. lost is signalled by the
+// Disconnect handler; one drop may signal it twice, and a signal may come
+// after the connection is already back, so each one is checked with Open:
+// ErrWSAlreadyOpen means still connected, nil means it was lost and is
+// back. Only keepGateway changes a.gateway.
+func (a *Adapter) keepGateway(ctx context.Context, s *discordgo.Session, guard *openGuard, lost <-chan time.Time) error {
+	failures := 0
+	var lostAt time.Time // when the Disconnect that the last Open follows came; zero for none
+	for {
+		guard.arm(time.Now().Add(a.openTimeout))
+		stop := context.AfterFunc(ctx, guard.abort)
+		err := s.Open()
+		stop()
+		guard.disarm()
+		if err != nil && ctx.Err() != nil {
+			return nil
+		}
+		if errors.Is(err, discordgo.ErrWSAlreadyOpen) {
+			lostAt = time.Time{} // a second signal of a drop already healed
+			err = nil
+		}
+		if !lostAt.IsZero() {
+			a.gateway.DownSince(errConnectionLost, lostAt)
+			lostAt = time.Time{}
+			a.log.Warn("discord gateway connection lost; reconnecting")
+		}
+		if err == nil {
+			failures = 0
+			a.connected()
+			select {
+			case <-ctx.Done():
+				return nil
+			case lostAt = <-lost:
+				continue // at once: a dropped connection usually resumes
+			}
+		}
+		a.gateway.Down(err)
+		if refused(err) {
+			return fmt.Errorf("%w: %w", ErrTokenRefused, err)
+		}
+		wait := a.backoff.Delay(failures)
+		failures++
+		a.log.Warn("discord gateway connection failed", "err", err, "attempt", failures, "retry_in", wait.Round(time.Millisecond))
+		if link.Sleep(ctx, wait) != nil {
+			return nil
+		}
+	}
+}
+
+// connected records a successful connection, and logs it unless the
+// connection was up already.
+func (a *Adapter) connected() {
+	if a.gateway.State().Connected {
+		return
+	}
+	down, again := a.gateway.Up()
+	if again {
+		a.log.Info("discord gateway reconnected", "down_for", down.Round(time.Millisecond))
+		return
+	}
+	a.log.Info("discord gateway connected", "after", down.Round(time.Millisecond))
+}
+
+// openTimeout bounds the reads of one Gateway Open.
+const openTimeout = 30 * time.Second
+
+// openGuard puts a read deadline on the Gateway connection while Open
+// runs (discordgo reads Hello and READY without one), and lets a shutdown
+// cut a hung Open short. It is safe for concurrent use.
+type openGuard struct {
+	mu    sync.Mutex
+	conn  net.Conn  // the newest connection dialled
+	until time.Time // the read deadline while Open runs; zero once it has returned
+}
+
+// dialer returns a copy of base (nil: gorilla's default) whose connections
+// obey the guard.
+func (g *openGuard) dialer(base *websocket.Dialer) *websocket.Dialer {
+	d := *websocket.DefaultDialer
+	if base != nil {
+		d = *base
+	}
+	next := d.NetDialContext
+	if next == nil {
+		var nd net.Dialer
+		next = nd.DialContext
+	}
+	d.NetDialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := next(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		gc := &guardedConn{Conn: c, g: g}
+		g.mu.Lock()
+		g.conn = gc
+		g.mu.Unlock()
+		return gc, nil
+	}
+	return &d
+}
+
+// arm sets the read deadline of the Open about to run.
+func (g *openGuard) arm(until time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.until = until
+}
+
+// abort makes the reads of a running Open fail at once.
+func (g *openGuard) abort() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.until.IsZero() {
+		return // Open has returned
+	}
+	g.until = time.Now()
+	if g.conn != nil {
+		_ = g.conn.SetReadDeadline(g.until)
+	}
+}
+
+// disarm lifts the read deadline once Open has returned, from the live
+// connection too.
+func (g *openGuard) disarm() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.until = time.Time{}
+	if g.conn != nil {
+		_ = g.conn.SetReadDeadline(time.Time{})
+	}
+}
+
+// guardedConn is a Gateway connection that applies its guard's deadline
+// before every read while Open runs. The deadline is set under the guard's
+// lock, so that disarm cannot be overtaken by a read that set it late.
+type guardedConn struct {
+	net.Conn
+	g *openGuard
+}
+
+func (c *guardedConn) Read(p []byte) (int, error) {
+	c.g.mu.Lock()
+	if !c.g.until.IsZero() {
+		_ = c.Conn.SetReadDeadline(c.g.until)
+	}
+	c.g.mu.Unlock()
+	return c.Conn.Read(p)
+}
+
+// refused reports whether err is Discord refusing the token: close code
+// 4004, which discordgo returns from Open as gorilla's CloseError.
+func refused(err error) bool {
+	var ce *websocket.CloseError
+	return errors.As(err, &ce) && ce.Code == closeAuthenticationFailed
+}
