@@ -13,6 +13,8 @@ import (
 	discordgo "github.com/bwmarrin/discordgo"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/internal/bg"
+	"github.com/connect4/connect4/bot/internal/bodies"
 	"github.com/connect4/connect4/bot/internal/link"
 )
 
@@ -23,6 +25,10 @@ const Platform = "discord"
 // that its answer (the reply, or the store's "try again" sentence) is
 // delivered within Discord's 3 seconds even when the store hangs.
 const DefaultTimeout = 2500 * time.Millisecond
+
+// MaxBody is the largest request body accepted, in bytes; larger ones get
+// 413. Discord's payloads are a few KiB.
+const MaxBody = bodies.Max
 
 // DefaultMaxBodies is how many request bodies are read at once by default.
 const DefaultMaxBodies = 64
@@ -104,8 +110,8 @@ type Adapter struct {
 	rest    *discordgo.Session
 	log     *slog.Logger // with platform=discord
 	timeout time.Duration
-	work    *work // commands still running or delivering after their first response
-	bodies  *bodySlots
+	work    *bg.Work // commands still running or delivering after their first response
+	bodies  *bodies.Slots
 	gateway *link.Tracker // the Gateway connection, for Connection
 	backoff link.Backoff  // between Gateway connection attempts
 	// openTimeout bounds the reads of one Gateway Open (Hello, then READY
@@ -167,7 +173,7 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 		cfg.MaxBodies = DefaultMaxBodies
 	}
 	return &Adapter{svc: svc, cfg: cfg, pub: pub, rest: rest, log: log.With("platform", Platform),
-		timeout: cfg.Timeout, work: newWork(), bodies: newBodySlots(cfg.MaxBodies), deferAfter: deferAfter,
+		timeout: cfg.Timeout, work: bg.New(), bodies: bodies.NewSlots(cfg.MaxBodies), deferAfter: deferAfter,
 		gateway: link.NewTracker(), backoff: link.Backoff{Max: cfg.ReconnectMax}, openTimeout: openTimeout}, nil
 }
 
@@ -178,7 +184,7 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 // stop, and returns ctx.Err(). Call it after the HTTP server and
 // RunGateway have stopped. Closing twice is harmless.
 func (a *Adapter) Close(ctx context.Context) error {
-	return a.work.close(ctx)
+	return a.work.Close(ctx)
 }
 
 // Kinds of interaction that are not commands, for Config.Observe and the log.

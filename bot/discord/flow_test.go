@@ -215,7 +215,7 @@ func TestAIGameDeferred(t *testing.T) {
 		if ack.Type != typeDeferUpdate || ack.Data != nil {
 			t.Fatalf("AI click answered %+v, want a bare type 6", ack)
 		}
-		f.a.work.wait(t.Context())
+		f.a.work.Wait(t.Context())
 		calls := f.fake.take()
 		if len(calls) != 1 || calls[0].Method != "PATCH" || calls[0].Path != "/api/v9/webhooks/"+appID+"/tok-2/messages/@original" {
 			t.Fatalf("REST calls %+v, want one PATCH of the original message", calls)
@@ -252,7 +252,7 @@ func TestSlowCommandDeferred(t *testing.T) {
 	if ack.Type != typeDeferMessage || ack.Data != nil {
 		t.Fatalf("slow /connect4 ai answered %+v, want a bare type 5", ack)
 	}
-	f.a.work.wait(t.Context())
+	f.a.work.Wait(t.Context())
 	calls := f.fake.take()
 	if len(calls) != 1 || calls[0].Method != "PATCH" || calls[0].Path != "/api/v9/webhooks/"+appID+"/tok-1/messages/@original" {
 		t.Fatalf("REST calls %+v, want one PATCH of the original response", calls)

@@ -40,7 +40,7 @@ func (a *Adapter) RunGateway(ctx context.Context) error {
 	// Interactions in flight finish after ctx is done, under the work
 	// context; Close waits for them.
 	remove := s.AddHandler(func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
-		if !a.work.goCtx(func(wctx context.Context) { a.gatewayInteraction(wctx, s, ic) }) {
+		if !a.work.Go(func(wctx context.Context) { a.gatewayInteraction(wctx, s, ic) }) {
 			a.gatewayInteraction(context.WithoutCancel(ctx), s, ic)
 		}
 	})

@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/connect4/connect4/bot/internal/bodies"
 )
 
 // mustNotRead is a request body that fails the test when read.
@@ -146,14 +148,14 @@ func TestBodySlots(t *testing.T) {
 	}
 	stall(t, f.mux, MaxBody)
 	stall(t, f.mux, -1)
-	waitFor(t, "two large bodies in flight", func() bool { return len(f.a.bodies.large) == 2 })
+	waitFor(t, "two large bodies in flight", func() bool { return inUseLarge(f.a.bodies) == 2 })
 	refused("a third large upload", MaxBody)
 	want(t, f.slash("UA", "help", nil), typeMessage, flagEphemeral, "Connect Four")
 	stall(t, f.mux, 1000)
 	stall(t, f.mux, 1000)
-	waitFor(t, "four bodies in flight", func() bool { return len(f.a.bodies.all) == 4 })
+	waitFor(t, "four bodies in flight", func() bool { return inUseAll(f.a.bodies) == 4 })
 	refused("a small request with every slot taken", 1000)
-	if got := len(f.a.bodies.large); got != 2 {
+	if got := inUseLarge(f.a.bodies); got != 2 {
 		t.Fatalf("%d large slots taken after refusals, want 2", got)
 	}
 	// A body declared over MaxBody is refused before it is read, whatever
@@ -242,7 +244,7 @@ func stalledUploads(t *testing.T, maxBodies, uploads int) int64 {
 	}()
 	want := int64(uploads - min(uploads, slots))
 	waitFor(t, "the uploads beyond the slots refused", func() bool {
-		return refused.Load() == want && len(f.a.bodies.large) == min(uploads, slots)
+		return refused.Load() == want && inUseLarge(f.a.bodies) == min(uploads, slots)
 	})
 	time.Sleep(300 * time.Millisecond) // the bodies in the slots arrive
 	runtime.GC()
@@ -314,3 +316,6 @@ func TestNonce(t *testing.T) {
 		t.Error("different ids share a nonce")
 	}
 }
+
+func inUseAll(s *bodies.Slots) int   { n, _ := s.InUse(); return n }
+func inUseLarge(s *bodies.Slots) int { _, n := s.InUse(); return n }

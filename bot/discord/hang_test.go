@@ -60,7 +60,7 @@ func TestHungStoreAnswered(t *testing.T) {
 	viaHTTP := func(in func(f *fixture) map[string]any) func(t *testing.T, f *fixture) (string, bool) {
 		return func(t *testing.T, f *fixture) (string, bool) {
 			resp := f.send(in(f))
-			if err := f.a.work.wait(t.Context()); err != nil {
+			if err := f.a.work.Wait(t.Context()); err != nil {
 				t.Fatal(err)
 			}
 			return shown(t, f, resp, f.fake.take())
@@ -69,7 +69,7 @@ func TestHungStoreAnswered(t *testing.T) {
 	viaGateway := func(in func(f *fixture) map[string]any) func(t *testing.T, f *fixture) (string, bool) {
 		return func(t *testing.T, f *fixture) (string, bool) {
 			f.a.gatewayInteraction(t.Context(), gatewaySession(t, f), gatewayEvent(t, in(f)))
-			if err := f.a.work.wait(t.Context()); err != nil {
+			if err := f.a.work.Wait(t.Context()); err != nil {
 				t.Fatal(err)
 			}
 			calls := f.fake.take()

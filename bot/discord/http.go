@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/internal/bodies"
 )
 
 // InteractionsPath is where Register mounts the interactions endpoint; the
@@ -41,11 +42,11 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return
 	}
-	body, err := a.readBody(w, r)
+	body, err := a.bodies.Read(w, r)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		switch {
-		case errors.Is(err, errBusy):
+		case errors.Is(err, bodies.ErrBusy):
 			rep.outcome, rep.reason = bot.OutcomeError, "too many bodies in flight"
 			a.done(rep)
 			w.Header().Set("Retry-After", "1")

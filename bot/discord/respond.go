@@ -81,7 +81,7 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 	// the response acknowledges it and later delivers the reply.
 	deadline := time.Now().Add(a.timeout)
 	replies := make(chan bot.Reply, 1)
-	if !a.work.goCtx(func(wctx context.Context) {
+	if !a.work.Go(func(wctx context.Context) {
 		wctx, cancel := context.WithDeadline(wctx, deadline)
 		defer cancel()
 		replies <- a.svc.Handle(wctx, cmd)
@@ -142,7 +142,7 @@ func (a *Adapter) runLater(rep *report, later laterFunc, send bool) {
 		rep.outcome = later(ctx, send)
 		a.done(rep)
 	}
-	if !a.work.goCtx(f) {
+	if !a.work.Go(f) {
 		f(context.Background()) // every wait in later is bounded
 	}
 }

@@ -16,6 +16,8 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/internal/bg"
+	"github.com/connect4/connect4/bot/internal/bodies"
 	"github.com/connect4/connect4/bot/internal/link"
 )
 
@@ -27,6 +29,10 @@ const Platform = "slack"
 // sentence) reaches the response_url within Slack's 3 seconds even when the
 // store hangs.
 const DefaultTimeout = 2500 * time.Millisecond
+
+// MaxBody is the largest request body accepted, in bytes; larger ones get
+// 413. Slack's payloads are a few KiB.
+const MaxBody = bodies.Max
 
 // DefaultMaxBodies is how many request bodies are read at once by default.
 const DefaultMaxBodies = 64
@@ -106,8 +112,8 @@ type Adapter struct {
 	api     webAPI // nil without a bot token
 	apiURL  string
 	timeout time.Duration
-	work    *work
-	bodies  *bodySlots
+	work    *bg.Work
+	bodies  *bodies.Slots
 	socket  *link.Tracker // the Socket Mode connection, for Connection
 	backoff link.Backoff  // between Socket Mode connection attempts
 
@@ -166,7 +172,7 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 		cfg.MaxBodies = DefaultMaxBodies
 	}
 	a := &Adapter{svc: svc, cfg: cfg, log: log.With("platform", Platform), httpc: cfg.HTTPClient, apiURL: apiURL,
-		timeout: cfg.Timeout, work: newWork(), bodies: newBodySlots(cfg.MaxBodies),
+		timeout: cfg.Timeout, work: bg.New(), bodies: bodies.NewSlots(cfg.MaxBodies),
 		socket: link.NewTracker(), backoff: link.Backoff{Max: cfg.ReconnectMax}}
 	if a.timeout == 0 {
 		a.timeout = DefaultTimeout
@@ -227,7 +233,7 @@ func (a *Adapter) selfPlayer(ctx context.Context) match.Player {
 	}
 	if a.selfCall == nil {
 		call := make(chan struct{})
-		if !a.work.goCtx(func(ctx context.Context) { a.lookupSelf(ctx, call) }) {
+		if !a.work.Go(func(ctx context.Context) { a.lookupSelf(ctx, call) }) {
 			a.selfMu.Unlock()
 			return match.Player{} // shutting down
 		}
@@ -292,5 +298,5 @@ func (a *Adapter) isBot(ctx context.Context, id string) bool {
 // ctx.Err(). Call it after the HTTP server and RunSocketMode have stopped.
 // Closing twice is harmless.
 func (a *Adapter) Close(ctx context.Context) error {
-	return a.work.close(ctx)
+	return a.work.Close(ctx)
 }

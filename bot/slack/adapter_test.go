@@ -106,7 +106,7 @@ func TestCloseWaitsForClicks(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
-	if err := e.a.work.wait(ctx); !errors.Is(err, context.DeadlineExceeded) {
+	if err := e.a.work.Wait(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Wait with the post held = %v, want a deadline", err)
 	}
 	ctx, cancel = context.WithTimeout(t.Context(), 100*time.Millisecond)

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/internal/bodies"
 	"github.com/connect4/connect4/sessions"
 )
 
@@ -141,7 +142,7 @@ func TestBodySlots(t *testing.T) {
 	// Two large uploads (one of unknown length) take the two large slots.
 	stall(t, mux, "/slack/commands", MaxBody)
 	stall(t, mux, "/slack/interactions", -1)
-	waitFor(t, "two large bodies in flight", func() bool { return len(e.a.bodies.large) == 2 })
+	waitFor(t, "two large bodies in flight", func() bool { return inUseLarge(e.a.bodies) == 2 })
 	refused("a third large upload", MaxBody)
 	if w := signed(); w.Code != http.StatusOK {
 		t.Fatalf("a signed command beside two stalled large uploads: %d %q, want 200", w.Code, w.Body)
@@ -149,9 +150,9 @@ func TestBodySlots(t *testing.T) {
 	// Two small stalled uploads take the rest: now everything waits.
 	stall(t, mux, "/slack/commands", 1000)
 	stall(t, mux, "/slack/commands", 1000)
-	waitFor(t, "four bodies in flight", func() bool { return len(e.a.bodies.all) == 4 })
+	waitFor(t, "four bodies in flight", func() bool { return inUseAll(e.a.bodies) == 4 })
 	refused("a small request with every slot taken", 1000)
-	if got := len(e.a.bodies.large); got != 2 {
+	if got := inUseLarge(e.a.bodies); got != 2 {
 		t.Fatalf("%d large slots taken after refusals, want 2 (a refusal gives its slot back)", got)
 	}
 }
@@ -228,7 +229,7 @@ func stalledUploads(t *testing.T, cfg Config, uploads int) int64 {
 	}()
 	want := int64(uploads - min(uploads, slots))
 	waitFor(t, "the uploads beyond the slots refused", func() bool {
-		return refused.Load() == want && len(e.a.bodies.large) == min(uploads, slots)
+		return refused.Load() == want && inUseLarge(e.a.bodies) == min(uploads, slots)
 	})
 	time.Sleep(300 * time.Millisecond) // the bodies in the slots arrive
 	runtime.GC()
@@ -243,3 +244,6 @@ func stalledUploads(t *testing.T, cfg Config, uploads int) int64 {
 	}
 	return int64(during.HeapInuse) - int64(before.HeapInuse)
 }
+
+func inUseAll(s *bodies.Slots) int   { n, _ := s.InUse(); return n }
+func inUseLarge(s *bodies.Slots) int { _, n := s.InUse(); return n }

@@ -320,7 +320,7 @@ func (e *env) wait() {
 	e.t.Helper()
 	ctx, cancel := context.WithTimeout(e.t.Context(), 10*time.Second)
 	defer cancel()
-	if err := e.a.work.wait(ctx); err != nil {
+	if err := e.a.work.Wait(ctx); err != nil {
 		e.t.Fatalf("Wait: %v", err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/internal/bodies"
 )
 
 // Register mounts POST /slack/commands (slash commands) and POST
@@ -88,11 +89,11 @@ func (a *Adapter) verified(w http.ResponseWriter, r *http.Request, rep *report) 
 		a.unauthorized(w, rep, err)
 		return "", false
 	}
-	body, err := a.readBody(w, r)
+	body, err := a.bodies.Read(w, r)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		switch {
-		case errors.Is(err, errBusy):
+		case errors.Is(err, bodies.ErrBusy):
 			w.Header().Set("Retry-After", "1")
 			http.Error(w, "busy, try again", http.StatusServiceUnavailable)
 			rep.outcome, rep.reason = bot.OutcomeError, "too many bodies in flight"

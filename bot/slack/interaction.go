@@ -93,7 +93,7 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback, nonce string, rep *r
 	if err == nil {
 		rep.kind = c.cmd.Kind.String()
 	}
-	started := a.work.goCtx(func(wctx context.Context) {
+	started := a.work.Go(func(wctx context.Context) {
 		defer a.done(rep)
 		if err != nil { // a foreign button: say so, privately
 			rep.outcome, rep.reason = bot.OutcomeRefused, "foreign button"

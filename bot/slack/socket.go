@@ -47,7 +47,7 @@ func (a *Adapter) dispatch(ctx context.Context, ack acker, evt socketmode.Event)
 			a.done(rep)
 			return
 		}
-		if !a.work.goCtx(func(wctx context.Context) {
+		if !a.work.Go(func(wctx context.Context) {
 			msg, _ := a.command(wctx, sc, nonce, rep)
 			var payload any
 			if msg != nil {

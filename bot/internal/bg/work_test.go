@@ -1,4 +1,4 @@
-package discord
+package bg
 
 import (
 	"context"
@@ -12,12 +12,12 @@ import (
 // and waits; when its context ends first it cancels the work context and
 // still waits for the goroutines to stop.
 func TestWork(t *testing.T) {
-	w := newWork()
+	w := New()
 	release := make(chan struct{})
 	finished := make(chan struct{}, 2)
-	w.goCtx(func(ctx context.Context) {
+	w.Go(func(ctx context.Context) {
 		<-release
-		if !w.goCtx(func(ctx context.Context) { // started while wait waits
+		if !w.Go(func(ctx context.Context) { // started while wait waits
 			time.Sleep(10 * time.Millisecond)
 			finished <- struct{}{}
 		}) {
@@ -26,7 +26,7 @@ func TestWork(t *testing.T) {
 		finished <- struct{}{}
 	})
 	waited := make(chan error, 1)
-	go func() { waited <- w.wait(t.Context()) }()
+	go func() { waited <- w.Wait(t.Context()) }()
 	select {
 	case err := <-waited:
 		t.Fatalf("wait returned %v with work in flight", err)
@@ -40,13 +40,13 @@ func TestWork(t *testing.T) {
 		t.Fatalf("wait returned before %d goroutines finished", 2-len(finished))
 	}
 	hold := make(chan struct{})
-	w.goCtx(func(context.Context) { <-hold })
+	w.Go(func(context.Context) { <-hold })
 	closed := make(chan error, 1)
-	go func() { closed <- w.close(t.Context()) }()
+	go func() { closed <- w.Close(t.Context()) }()
 	for !func() bool { w.mu.Lock(); defer w.mu.Unlock(); return w.closing }() {
 		time.Sleep(time.Millisecond)
 	}
-	if w.goCtx(func(context.Context) { t.Error("ran after close began") }) {
+	if w.Go(func(context.Context) { t.Error("ran after close began") }) {
 		t.Fatal("goCtx after close began reported true")
 	}
 	close(hold)
@@ -55,15 +55,15 @@ func TestWork(t *testing.T) {
 	}
 
 	// A context that ends first cancels the work, which is waited for.
-	w = newWork()
+	w = New()
 	stopped := make(chan struct{})
-	w.goCtx(func(ctx context.Context) {
+	w.Go(func(ctx context.Context) {
 		<-ctx.Done()
 		close(stopped)
 	})
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
 	defer cancel()
-	if err := w.close(ctx); !errors.Is(err, context.DeadlineExceeded) {
+	if err := w.Close(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("close with stuck work = %v, want a deadline", err)
 	}
 	select {
@@ -71,7 +71,7 @@ func TestWork(t *testing.T) {
 	default:
 		t.Fatal("close returned before the cancelled goroutine stopped")
 	}
-	if err := w.close(t.Context()); err != nil {
+	if err := w.Close(t.Context()); err != nil {
 		t.Fatalf("second close = %v", err)
 	}
 }

@@ -1,15 +1,17 @@
-package discord
+// Package bg owns an adapter's background goroutines: they all run under
+// one context that only Close cancels, and Close waits for them. Both chat
+// adapters use it (they must not import each other). It knows nothing of
+// chat platforms.
+package bg
 
 import (
 	"context"
 	"sync"
 )
 
-// work owns an adapter's background goroutines: they all run under one
-// context that only close cancels, and close waits for them. The same
-// shape is written once in each adapter, which must not import each other.
-// It is safe for concurrent use.
-type work struct {
+// Work is a set of background goroutines under one context that only Close
+// cancels. It is safe for concurrent use; make one with New.
+type Work struct {
 	ctx    context.Context // the parent of every background context
 	cancel context.CancelFunc
 
@@ -19,14 +21,15 @@ type work struct {
 	idle    chan struct{} // closed when running drops to 0
 }
 
-func newWork() *work {
+// New returns an empty Work.
+func New() *Work {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &work{ctx: ctx, cancel: cancel}
+	return &Work{ctx: ctx, cancel: cancel}
 }
 
-// goCtx runs f in a goroutine with the work context and reports true; once
-// close has begun it runs nothing and reports false.
-func (w *work) goCtx(f func(ctx context.Context)) bool {
+// Go runs f in a goroutine with the work context and reports true; once
+// Close has begun it runs nothing and reports false.
+func (w *Work) Go(f func(ctx context.Context)) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closing {
@@ -43,7 +46,7 @@ func (w *work) goCtx(f func(ctx context.Context)) bool {
 	return true
 }
 
-func (w *work) done() {
+func (w *Work) done() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.running--
@@ -52,9 +55,9 @@ func (w *work) done() {
 	}
 }
 
-// wait blocks until no goroutine is in flight, or ctx is done (returning
+// Wait blocks until no goroutine is in flight, or ctx is done (returning
 // ctx.Err()). Goroutines started while it waits are waited for too.
-func (w *work) wait(ctx context.Context) error {
+func (w *Work) Wait(ctx context.Context) error {
 	for {
 		w.mu.Lock()
 		if w.running == 0 {
@@ -71,18 +74,18 @@ func (w *work) wait(ctx context.Context) error {
 	}
 }
 
-// close stops taking new goroutines and waits for those in flight. When ctx
+// Close stops taking new goroutines and waits for those in flight. When ctx
 // ends first it cancels the work context, waits for them to return (they
 // must honour their context) and returns ctx.Err(). Closing twice is
 // harmless.
-func (w *work) close(ctx context.Context) error {
+func (w *Work) Close(ctx context.Context) error {
 	w.mu.Lock()
 	w.closing = true
 	w.mu.Unlock()
-	err := w.wait(ctx)
+	err := w.Wait(ctx)
 	w.cancel()
 	if err != nil {
-		_ = w.wait(context.Background()) // cancelled goroutines return promptly
+		_ = w.Wait(context.Background()) // cancelled goroutines return promptly
 	}
 	return err
 }
