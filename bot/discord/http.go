@@ -3,7 +3,6 @@ package discord
 import (
 	"crypto/ed25519"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -81,7 +80,7 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "malformed interaction", http.StatusBadRequest)
 		return
 	}
-	out, err := json.Marshal(resp)
+	out, err := encodeResponse(resp)
 	if err != nil { // cannot happen: a response is plain data
 		a.log.Error("encode interaction response", "err", err)
 		out = []byte(`{"type":6}`)
