@@ -117,7 +117,10 @@ func TestHungStoreAnswered(t *testing.T) {
 		} {
 			t.Run(st.name+"/"+tc.name, func(t *testing.T) {
 				t.Parallel()
-				f := newFixture(t, st.make(t), 0)
+				// The adapter's own deadline, shortened from DefaultTimeout
+				// (2.5 s, inside Discord's 3 s: TestDefaultTimeoutFits) to
+				// keep the suite quick; what is tested is that it holds.
+				f := newFixtureWith(t, st.make(t), 0, func(c *Config) { c.Timeout = 1200 * time.Millisecond })
 				f.a.deferAfter = deferAfter
 				start := time.Now()
 				got, deferred := tc.run(t, f)
@@ -139,5 +142,13 @@ func TestHungStoreAnswered(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestDefaultTimeoutFits: the adapter's default deadline for a command
+// leaves room inside Discord's 3 s for the answer to travel.
+func TestDefaultTimeoutFits(t *testing.T) {
+	if DefaultTimeout > 2500*time.Millisecond || handleTimeout > 2500*time.Millisecond {
+		t.Errorf("DefaultTimeout %v, handleTimeout %v: want at most 2.5 s, inside Discord's 3 s", DefaultTimeout, handleTimeout)
 	}
 }

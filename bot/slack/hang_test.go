@@ -71,7 +71,10 @@ func TestHungStoreAnswered(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(st.name+"/"+tt.name, func(t *testing.T) {
 				t.Parallel()
-				e := newEnv(t, st.make(t), Config{AppToken: "xapp-1-test"})
+				// The adapter's own deadline, shortened from DefaultTimeout
+				// (2.5 s, inside Slack's 3 s: TestDefaultTimeoutFits) to keep
+				// the suite quick; what is tested is that it holds.
+				e := newEnv(t, st.make(t), Config{AppToken: "xapp-1-test", Timeout: 1200 * time.Millisecond})
 				e.a.selfPlayer(t.Context()) // learn the bot's id before the clock starts
 				before := problemLines(e.logs.String())
 				start := time.Now()
@@ -99,4 +102,12 @@ func (e *env) only(status int, got []posted) posted {
 		e.t.Fatalf("status %d, response_url got %+v, want 200 and one message", status, got)
 	}
 	return got[0]
+}
+
+// TestDefaultTimeoutFits: the adapter's default deadline for a command
+// leaves room inside Slack's 3 s for the answer to travel.
+func TestDefaultTimeoutFits(t *testing.T) {
+	if DefaultTimeout > 2500*time.Millisecond || commandBudget > 2500*time.Millisecond {
+		t.Errorf("DefaultTimeout %v, commandBudget %v: want at most 2.5 s, inside Slack's 3 s", DefaultTimeout, commandBudget)
+	}
 }
