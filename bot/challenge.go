@@ -50,7 +50,7 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 		ExpiresAt: s.opt.Now().Add(s.opt.ChallengeTTL),
 	}
 	if err := s.store.Create(ctx, rec); err != nil {
-		return Reply{}, busy(err)
+		return Reply{}, busy(cmd, err)
 	}
 	return challengeView(rec, Public, duration(s.opt.ChallengeTTL)), nil
 }
@@ -58,7 +58,7 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 // busy turns a *match.BusyError into a refusal naming the game the busy
 // player is in, and a *match.FullError into one saying the channel is
 // full; other errors pass through.
-func busy(err error) error {
+func busy(cmd Command, err error) error {
 	var fe *match.FullError
 	if errors.As(err, &fe) {
 		return userErr(ProblemChannelFull, fe.Max)
@@ -68,10 +68,37 @@ func busy(err error) error {
 		return err
 	}
 	e := be.Existing
-	if e.Status == match.StatusPending {
-		return userErr(ProblemBusy, fmt.Sprintf("%s has challenged %s", mention(e.Challenger), mention(e.Opponent)))
+	// Several games share a channel: it is a player who is busy, in one
+	// game, so say who and in which.
+	p, ok := e.PlayerByID(be.Player)
+	if !ok {
+		p = e.Challenger
 	}
-	return userErr(ProblemBusy, fmt.Sprintf("%s and %s are playing", mention(e.Challenger), mention(e.Opponent)))
+	you := p.ID == cmd.User.ID
+	var what string
+	switch {
+	case e.Status == match.StatusPending && e.Opponent.ID == "":
+		what = "You have an open challenge"
+		if !you {
+			what = mention(p) + " has an open challenge"
+		}
+	case e.Status == match.StatusPending && p.ID == e.Challenger.ID:
+		what = "You've challenged " + mention(e.Opponent)
+		if !you {
+			what = mention(p) + " has challenged " + mention(e.Opponent)
+		}
+	case e.Status == match.StatusPending:
+		what = "You've a challenge from " + mention(e.Challenger) + " to answer"
+		if !you {
+			what = mention(p) + " has a challenge from " + mention(e.Challenger) + " to answer"
+		}
+	default:
+		what = "You're playing " + mention(other(e, p.ID))
+		if !you {
+			what = mention(p) + " is playing " + mention(other(e, p.ID))
+		}
+	}
+	return userErr(ProblemBusy, what)
 }
 
 // aiID is the id the AI plays under where the platform does not say who
@@ -127,7 +154,7 @@ func (s *Service) startAI(ctx context.Context, cmd Command, level solver.Level) 
 		Game: g, FirstTo: 1, AILevel: level, Message: cmd.Message,
 	}
 	if err := s.store.Create(ctx, rec); err != nil {
-		return Reply{}, busy(err)
+		return Reply{}, busy(cmd, err)
 	}
 	s.started(cmd, true)
 	text := fmt.Sprintf("<@%s> takes on the AI (%s). You're red and you go first.", cmd.User.ID, level)
@@ -212,7 +239,7 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 		if errors.Is(err, match.ErrNoGame) {
 			return Reply{}, userErr(ProblemNoChallenge)
 		}
-		return Reply{}, busy(err) // an accepter already in another game
+		return Reply{}, busy(cmd, err) // an accepter already in another game
 	}
 	vis := Public
 	if cmd.FromButton() {
@@ -256,7 +283,7 @@ func (s *Service) rematch(ctx context.Context, cmd Command) (Reply, error) {
 	}
 	switch {
 	case old.Status != match.StatusFinished:
-		return Reply{}, busy(&match.BusyError{Existing: old})
+		return Reply{}, busy(cmd, &match.BusyError{Existing: old, Player: cmd.User.ID})
 	case !old.Started():
 		return Reply{}, userErr(ProblemNothingToRematch)
 	case old.ColorOf(cmd.User.ID) == engine.NoPlayer:
@@ -283,7 +310,7 @@ func (s *Service) startRematch(ctx context.Context, cmd Command, old *match.Reco
 		Rematches: old.Rematches + 1, Message: cmd.Message,
 	}
 	if err := s.store.Create(ctx, rec); err != nil {
-		return Reply{}, busy(err)
+		return Reply{}, busy(cmd, err)
 	}
 	s.started(cmd, rec.AILevel != solver.LevelNone)
 	vis := Public

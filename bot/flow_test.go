@@ -139,7 +139,7 @@ func flowChallengeAnswers(t *testing.T, h *harness) {
 	c := h.say("UA", "<@UB>")
 	h.want(c, Public, ProblemNone, "<@UA> challenges <@UB> to Connect Four", "10 minutes")
 	// Others may play beside them, but not a player of the open challenge.
-	h.want(h.say("UC", "challenge <@UA>"), Ephemeral, ProblemBusy, "<@UA> has challenged <@UB>")
+	h.want(h.say("UC", "challenge <@UA>"), Ephemeral, ProblemBusy, "<@UA> has challenged <@UB> in this channel already")
 	h.want(h.click("UC", c, "Accept"), Ephemeral, ProblemNotForYou, "<@UB>")
 	h.want(h.click("UA", c, "Accept"), Ephemeral, ProblemOwnChallenge)
 	h.want(h.click("UB", c, "Cancel"), Ephemeral, ProblemOnlyChallenger, "<@UA>")
@@ -181,7 +181,7 @@ func flowRefusals(t *testing.T, h *harness) {
 	h.want(h.say("UA", "help"), Ephemeral, ProblemNone, "/connect4 leaderboard")
 
 	r := h.start("UA", "UB")
-	h.want(h.say("UC", "<@UB>"), Ephemeral, ProblemBusy, "<@UA> and <@UB> are playing")
+	h.want(h.say("UC", "<@UB>"), Ephemeral, ProblemBusy, "<@UB> is playing <@UA> in this channel already")
 	h.want(h.click("UC", r, "1"), Ephemeral, ProblemNotInGame)
 	h.want(h.click("UB", r, "1"), Ephemeral, ProblemNotYourTurn, "<@UA>")
 	after := h.drops(r, 3)

@@ -120,12 +120,12 @@ func flowManyGames(t *testing.T, h *harness) {
 // racing challenges around one player start exactly one.
 func flowGameLimits(t *testing.T, h *harness) {
 	h.start("UA", "UB")
-	h.want(h.say("UA", "<@UC>"), Ephemeral, ProblemBusy, "<@UA> and <@UB> are playing")
-	h.want(h.say("UC", "<@UB>"), Ephemeral, ProblemBusy, "<@UA> and <@UB> are playing")
-	h.want(h.say("UB", "ai"), Ephemeral, ProblemBusy, "<@UA> and <@UB> are playing")
+	h.want(h.say("UA", "<@UC>"), Ephemeral, ProblemBusy, "You're playing <@UB> in this channel already")
+	h.want(h.say("UC", "<@UB>"), Ephemeral, ProblemBusy, "<@UB> is playing <@UA> in this channel already")
+	h.want(h.say("UB", "ai"), Ephemeral, ProblemBusy, "You're playing <@UA> in this channel already")
 	c := h.say("UC", "<@UD>")
 	h.want(c, Public, ProblemNone, "<@UC> challenges <@UD>")
-	h.want(h.say("UE", "<@UD>"), Ephemeral, ProblemBusy, "<@UC> has challenged <@UD>")
+	h.want(h.say("UE", "<@UD>"), Ephemeral, ProblemBusy, "<@UD> has a challenge from <@UC> to answer")
 	h.want(h.say("UD", "decline"), Public, ProblemNone, "<@UD> declined the challenge from <@UC>")
 	h.want(h.say("UE", "<@UD>"), Public, ProblemNone, "<@UE> challenges <@UD>")
 	h.want(h.say("UD", "accept"), Public, ProblemNone, "accepted")
@@ -144,7 +144,7 @@ func flowGameLimits(t *testing.T, h *harness) {
 		switch {
 		case r.Problem == ProblemNone:
 			made++
-		case r.Problem != ProblemBusy || !strings.Contains(r.Text, "has challenged <@UZ>"):
+		case r.Problem != ProblemBusy || !strings.Contains(r.Text, "<@UZ> has a challenge from"):
 			t.Errorf("racing challenge: %v %q, want ProblemBusy naming the challenge to UZ", r.Problem, r.Text)
 		}
 	}
