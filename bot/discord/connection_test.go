@@ -1,7 +1,6 @@
 package discord
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,25 +15,8 @@ import (
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/discord/gatewayfake"
+	"github.com/connect4/connect4/bot/internal/adaptertest"
 )
-
-// lockedBuffer is a log sink safe for concurrent writes and reads.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // waitState polls a.Connection until ok holds, failing t after 10 s.
 func waitState(t *testing.T, a *Adapter, what string, ok func(ConnectionState) bool) ConnectionState {
@@ -64,7 +45,7 @@ func TestGatewayHeals(t *testing.T) {
 	if err := fake.SetDown(true); err != nil {
 		t.Fatal(err)
 	}
-	logs := &lockedBuffer{}
+	logs := &adaptertest.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	a, err := New(bot.New(sessionsMemory(), bot.Options{Logger: log}),
 		Config{BotToken: "tok", APIURL: fake.URL(), ReconnectMax: 200 * time.Millisecond}, log)
@@ -113,7 +94,7 @@ func TestGatewayHeals(t *testing.T) {
 	}
 }
 
-func waitLog(t *testing.T, logs *lockedBuffer, want string) {
+func waitLog(t *testing.T, logs *adaptertest.Buffer, want string) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(logs.String(), want) {
@@ -201,7 +182,7 @@ func TestGatewayHungOpen(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(hold)
-	logs := &lockedBuffer{}
+	logs := &adaptertest.Buffer{}
 	newAdapter := func(timeout time.Duration) *Adapter {
 		a, err := New(bot.New(sessionsMemory(), bot.Options{}),
 			Config{BotToken: "tok", APIURL: srv.URL, ReconnectMax: 100 * time.Millisecond}, slog.New(slog.NewTextHandler(logs, nil)))

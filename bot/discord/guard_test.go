@@ -17,18 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/internal/adaptertest"
 	"github.com/connect4/connect4/bot/internal/bodies"
 )
-
-// mustNotRead is a request body that fails the test when read.
-type mustNotRead struct{ t *testing.T }
-
-func (r mustNotRead) Read([]byte) (int, error) {
-	r.t.Error("the body of a request refused on its headers was read")
-	return 0, io.ErrUnexpectedEOF
-}
-
-func (mustNotRead) Close() error { return nil }
 
 // anySignature is a well-formed signature that verifies nothing.
 var anySignature = strings.Repeat("ab", 64)
@@ -60,7 +51,7 @@ func TestRefusedBeforeBody(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := httptest.NewRequestWithContext(t.Context(), http.MethodPost, InteractionsPath, nil)
-			r.Body, r.ContentLength = mustNotRead{t}, 100
+			r.Body, r.ContentLength = adaptertest.MustNotRead{T: t}, 100
 			for k, v := range tc.headers {
 				r.Header.Set(k, v)
 			}
@@ -118,17 +109,6 @@ func stall(t *testing.T, mux http.Handler, length int64) {
 	t.Cleanup(func() { pw.CloseWithError(io.ErrUnexpectedEOF); <-done })
 }
 
-// waitFor polls cond for up to 5 s.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !cond(); {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // TestBodySlots checks that beyond MaxBodies bodies being read a request
 // gets 503 with Retry-After: 1 before its body is read, and that large
 // uploads can take only half of the slots.
@@ -137,7 +117,7 @@ func TestBodySlots(t *testing.T) {
 	refused := func(what string, length int64) {
 		t.Helper()
 		r := httptest.NewRequestWithContext(t.Context(), http.MethodPost, InteractionsPath, nil)
-		r.Body, r.ContentLength = mustNotRead{t}, length
+		r.Body, r.ContentLength = adaptertest.MustNotRead{T: t}, length
 		r.Header.Set("X-Signature-Timestamp", strconv.FormatInt(time.Now().Unix(), 10))
 		r.Header.Set("X-Signature-Ed25519", anySignature)
 		w := httptest.NewRecorder()
@@ -148,12 +128,12 @@ func TestBodySlots(t *testing.T) {
 	}
 	stall(t, f.mux, MaxBody)
 	stall(t, f.mux, -1)
-	waitFor(t, "two large bodies in flight", func() bool { return inUseLarge(f.a.bodies) == 2 })
+	adaptertest.WaitFor(t, "two large bodies in flight", func() bool { return inUseLarge(f.a.bodies) == 2 })
 	refused("a third large upload", MaxBody)
 	want(t, f.slash("UA", "help", nil), typeMessage, flagEphemeral, "Connect Four")
 	stall(t, f.mux, 1000)
 	stall(t, f.mux, 1000)
-	waitFor(t, "four bodies in flight", func() bool { return inUseAll(f.a.bodies) == 4 })
+	adaptertest.WaitFor(t, "four bodies in flight", func() bool { return inUseAll(f.a.bodies) == 4 })
 	refused("a small request with every slot taken", 1000)
 	if got := inUseLarge(f.a.bodies); got != 2 {
 		t.Fatalf("%d large slots taken after refusals, want 2", got)
@@ -161,7 +141,7 @@ func TestBodySlots(t *testing.T) {
 	// A body declared over MaxBody is refused before it is read, whatever
 	// the slots.
 	r := httptest.NewRequestWithContext(t.Context(), http.MethodPost, InteractionsPath, nil)
-	r.Body, r.ContentLength = mustNotRead{t}, MaxBody+1
+	r.Body, r.ContentLength = adaptertest.MustNotRead{T: t}, MaxBody+1
 	r.Header.Set("X-Signature-Timestamp", strconv.FormatInt(time.Now().Unix(), 10))
 	r.Header.Set("X-Signature-Ed25519", anySignature)
 	w := httptest.NewRecorder()
@@ -243,7 +223,7 @@ func stalledUploads(t *testing.T, maxBodies, uploads int) int64 {
 		wg.Wait()
 	}()
 	want := int64(uploads - min(uploads, slots))
-	waitFor(t, "the uploads beyond the slots refused", func() bool {
+	adaptertest.WaitFor(t, "the uploads beyond the slots refused", func() bool {
 		return refused.Load() == want && inUseLarge(f.a.bodies) == min(uploads, slots)
 	})
 	time.Sleep(300 * time.Millisecond) // the bodies in the slots arrive

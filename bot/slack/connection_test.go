@@ -1,39 +1,20 @@
 package slack
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/internal/adaptertest"
 	"github.com/connect4/connect4/bot/slack/socketfake"
 	"github.com/connect4/connect4/sessions"
 )
-
-// lockedBuffer is a log sink safe for concurrent writes and reads.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // waitState polls a.Connection until ok holds, failing t after 10 s.
 func waitState(t *testing.T, a *Adapter, what string, ok func(ConnectionState) bool) ConnectionState {
@@ -62,7 +43,7 @@ func TestSocketModeHeals(t *testing.T) {
 	if err := fake.SetDown(true); err != nil {
 		t.Fatal(err)
 	}
-	logs := &lockedBuffer{}
+	logs := &adaptertest.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	a, err := New(bot.New(sessions.NewMemory(sessions.Options{}), bot.Options{Logger: log}),
 		Config{AppToken: "xapp-1-test", BotToken: "xoxb-test", APIURL: fake.APIURL(), ReconnectMax: 200 * time.Millisecond}, log)

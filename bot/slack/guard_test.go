@@ -16,19 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/internal/adaptertest"
 	"github.com/connect4/connect4/bot/internal/bodies"
 	"github.com/connect4/connect4/sessions"
 )
-
-// mustNotRead is a request body that fails the test when read.
-type mustNotRead struct{ t *testing.T }
-
-func (r mustNotRead) Read([]byte) (int, error) {
-	r.t.Error("the body of a request refused on its headers was read")
-	return 0, io.ErrUnexpectedEOF
-}
-
-func (mustNotRead) Close() error { return nil }
 
 // TestRefusedBeforeBody checks that requests without well-formed signature
 // headers, or with a timestamp outside the 5-minute window, are answered
@@ -57,7 +48,7 @@ func TestRefusedBeforeBody(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(path+"/"+tt.name, func(t *testing.T) {
 				r := httptest.NewRequestWithContext(t.Context(), http.MethodPost, path, nil)
-				r.Body, r.ContentLength = mustNotRead{t}, 100
+				r.Body, r.ContentLength = adaptertest.MustNotRead{T: t}, 100
 				for k, v := range tt.headers {
 					r.Header.Set(k, v)
 				}
@@ -97,17 +88,6 @@ func stall(t *testing.T, mux http.Handler, path string, length int64) *stalledRe
 	return s
 }
 
-// waitFor polls cond for up to 5 s.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !cond(); {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // TestBodySlots checks that beyond MaxBodies bodies being read a request
 // gets 503 with Retry-After: 1 before its body is read, and that large
 // uploads can take only half of the slots, leaving room for real
@@ -130,7 +110,7 @@ func TestBodySlots(t *testing.T) {
 	refused := func(what string, length int64) {
 		t.Helper()
 		r := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "/slack/commands", nil)
-		r.Body, r.ContentLength = mustNotRead{t}, length
+		r.Body, r.ContentLength = adaptertest.MustNotRead{T: t}, length
 		r.Header.Set(headerTimestamp, strconv.FormatInt(time.Now().Unix(), 10))
 		r.Header.Set(headerSignature, "v0="+strings.Repeat("ab", 32))
 		w := httptest.NewRecorder()
@@ -142,7 +122,7 @@ func TestBodySlots(t *testing.T) {
 	// Two large uploads (one of unknown length) take the two large slots.
 	stall(t, mux, "/slack/commands", MaxBody)
 	stall(t, mux, "/slack/interactions", -1)
-	waitFor(t, "two large bodies in flight", func() bool { return inUseLarge(e.a.bodies) == 2 })
+	adaptertest.WaitFor(t, "two large bodies in flight", func() bool { return inUseLarge(e.a.bodies) == 2 })
 	refused("a third large upload", MaxBody)
 	if w := signed(); w.Code != http.StatusOK {
 		t.Fatalf("a signed command beside two stalled large uploads: %d %q, want 200", w.Code, w.Body)
@@ -150,7 +130,7 @@ func TestBodySlots(t *testing.T) {
 	// Two small stalled uploads take the rest: now everything waits.
 	stall(t, mux, "/slack/commands", 1000)
 	stall(t, mux, "/slack/commands", 1000)
-	waitFor(t, "four bodies in flight", func() bool { return inUseAll(e.a.bodies) == 4 })
+	adaptertest.WaitFor(t, "four bodies in flight", func() bool { return inUseAll(e.a.bodies) == 4 })
 	refused("a small request with every slot taken", 1000)
 	if got := inUseLarge(e.a.bodies); got != 2 {
 		t.Fatalf("%d large slots taken after refusals, want 2 (a refusal gives its slot back)", got)
@@ -228,7 +208,7 @@ func stalledUploads(t *testing.T, cfg Config, uploads int) int64 {
 		wg.Wait()
 	}()
 	want := int64(uploads - min(uploads, slots))
-	waitFor(t, "the uploads beyond the slots refused", func() bool {
+	adaptertest.WaitFor(t, "the uploads beyond the slots refused", func() bool {
 		return refused.Load() == want && inUseLarge(e.a.bodies) == min(uploads, slots)
 	})
 	time.Sleep(300 * time.Millisecond) // the bodies in the slots arrive

@@ -24,6 +24,7 @@ import (
 	"github.com/slack-go/slack/slacktest"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/internal/adaptertest"
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/engine/solver"
 	"github.com/connect4/connect4/sessions"
@@ -64,24 +65,6 @@ func lowestColumn(_ context.Context, g *engine.Game, _ solver.Level, _ time.Dura
 	return g.LegalColumns()[0], nil
 }
 
-// syncBuffer is a bytes.Buffer safe for concurrent writes, for logs.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // posted is a message received on a response_url.
 type posted struct {
 	Path            string          `json:"-"`
@@ -103,7 +86,7 @@ type env struct {
 	store    bot.Store
 	srv      *httptest.Server // the adapter's endpoints
 	hooks    *httptest.Server // response_url
-	logs     *syncBuffer
+	logs     *adaptertest.Buffer
 	mu       sync.Mutex
 	hookErr  int // status the response_url server answers; 0 means 200
 	received []posted
@@ -128,7 +111,7 @@ func forEachStore(t *testing.T, f func(t *testing.T, e *env)) {
 // and fake Web API.
 func newEnv(t *testing.T, st bot.Store, cfg Config) *env {
 	t.Helper()
-	e := &env{t: t, store: st, logs: &syncBuffer{}}
+	e := &env{t: t, store: st, logs: &adaptertest.Buffer{}}
 	e.hooks = httptest.NewServer(http.HandlerFunc(e.hook))
 	t.Cleanup(e.hooks.Close)
 

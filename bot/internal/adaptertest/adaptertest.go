@@ -1,0 +1,59 @@
+// Package adaptertest is test support that the chat adapters' tests share
+// (they must not import each other): a log sink safe for concurrent use, a
+// request body that fails the test when read, and polling. Nothing outside
+// tests imports it.
+package adaptertest
+
+import (
+	"bytes"
+	"io"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Buffer is a bytes.Buffer safe for concurrent writes and reads, for logs
+// written by background goroutines.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+// Write appends p.
+func (l *Buffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// String returns what was written so far.
+func (l *Buffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// MustNotRead is a request body that fails T when read: for requests that
+// must be refused on their headers alone.
+type MustNotRead struct{ T testing.TB }
+
+// Read fails the test.
+func (r MustNotRead) Read([]byte) (int, error) {
+	r.T.Error("the body of a request refused on its headers was read")
+	return 0, io.ErrUnexpectedEOF
+}
+
+// Close does nothing.
+func (MustNotRead) Close() error { return nil }
+
+// WaitFor polls cond every millisecond for up to 5 s, failing t if it never
+// holds.
+func WaitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
