@@ -172,15 +172,7 @@ func (s *Service) startOffered(ctx context.Context, cmd Command, rec *match.Reco
 // the AI it takes back the player's move and the AI's reply at once.
 func (s *Service) takeback(ctx context.Context, cmd Command) (Reply, error) {
 	var ai bool
-	id, err := s.target(ctx, cmd)
-	if err != nil {
-		return Reply{}, noGame(cmd, err)
-	}
-	rec, err := s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
-		me, err := s.playable(r, cmd)
-		if err != nil {
-			return match.Tally{}, err
-		}
+	rec, err := s.updatePlayable(ctx, cmd, func(r *match.Record, me engine.Player) (match.Tally, error) {
 		g := r.Game
 		ai = r.AILevel != solver.LevelNone
 		if ai {
@@ -188,8 +180,12 @@ func (s *Service) takeback(ctx context.Context, cmd Command) (Reply, error) {
 			if g.Turn() != me || g.Moves() < 2 {
 				return match.Tally{}, userErr(ProblemNothingToTakeBack, r.Opponent.ID)
 			}
-			r.Game, err = undo(g, 2)
-			return match.Tally{}, err
+			u, err := undo(g, 2)
+			if err != nil {
+				return match.Tally{}, err
+			}
+			r.Game = u
+			return match.Tally{}, nil
 		}
 		if g.Turn() == me || g.Moves() == 0 {
 			return match.Tally{}, userErr(ProblemNothingToTakeBack, other(r, cmd.User.ID).ID)

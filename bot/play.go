@@ -16,15 +16,7 @@ import (
 func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
 	var text string
 	var over bool
-	id, err := s.target(ctx, cmd)
-	if err != nil {
-		return Reply{}, noGame(cmd, err)
-	}
-	rec, err := s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
-		me, err := s.playable(r, cmd)
-		if err != nil {
-			return match.Tally{}, err
-		}
+	rec, err := s.updatePlayable(ctx, cmd, func(r *match.Record, me engine.Player) (match.Tally, error) {
 		g := r.Game
 		if cmd.Move != g.Moves() {
 			return match.Tally{}, userErr(ProblemStale)
@@ -63,6 +55,23 @@ func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
 		s.finished(cmd, rec.Finish)
 	}
 	return s.afterHuman(ctx, cmd, rec, Update, text)
+}
+
+// updatePlayable runs fn in the store's compare-and-set on the game cmd
+// acts on (its button's, or the caller's own), once playable says the
+// caller may act in its current round, with the caller's color.
+func (s *Service) updatePlayable(ctx context.Context, cmd Command, fn func(r *match.Record, me engine.Player) (match.Tally, error)) (*match.Record, error) {
+	id, err := s.target(ctx, cmd)
+	if err != nil {
+		return nil, err
+	}
+	return s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
+		me, err := s.playable(r, cmd)
+		if err != nil {
+			return match.Tally{}, err
+		}
+		return fn(r, me)
+	})
 }
 
 // playable checks that cmd's user may act in rec's current round and
@@ -182,15 +191,7 @@ func matchText(r *match.Record, lastWinner string, over bool) string {
 func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 	now := s.opt.Now()
 	var text string
-	id, err := s.target(ctx, cmd)
-	if err != nil {
-		return Reply{}, noGame(cmd, err)
-	}
-	rec, err := s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
-		me, err := s.playable(r, cmd)
-		if err != nil {
-			return match.Tally{}, err
-		}
+	rec, err := s.updatePlayable(ctx, cmd, func(r *match.Record, me engine.Player) (match.Tally, error) {
 		g := r.Game
 		finish := match.FinishResign
 		if cmd.Kind == KindResign {
