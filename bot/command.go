@@ -370,6 +370,7 @@ var buttonKinds = map[string]Kind{
 	"drop": KindDrop, humanDrop: KindDrop, "rematch": KindRematch, "next": KindNextRound,
 	"offer_accept": KindOfferAccept, "offer_decline": KindOfferDecline, "offer_withdraw": KindOfferWithdraw,
 	"takeback_accept": KindTakebackAccept, "takeback_decline": KindTakebackDecline,
+	"claim": KindClaim,
 }
 
 var gameIDPattern = regexp.MustCompile(`^[A-Za-z0-9_\-]{1,64}$`)

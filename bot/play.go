@@ -203,7 +203,7 @@ func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 			if idle == me {
 				return match.Tally{}, userErr(ProblemYourMove)
 			}
-			if left := r.Updated.Add(s.opt.TurnTimeout).Sub(now); left > 0 {
+			if left := s.claimableAt(r).Sub(now); left > 0 {
 				return match.Tally{}, userErr(ProblemTooEarly, r.PlayerOf(idle).ID, duration(left))
 			}
 			if err := g.Resign(idle); err != nil {

@@ -37,8 +37,16 @@ type Hooks struct {
 type Options struct {
 	ChallengeTTL time.Duration // how long a challenge waits for an answer
 	TurnTimeout  time.Duration // idle time after which the waiting player may claim the game
-	AIBudget     time.Duration // thinking time of the AI per move
-	AI           MoveFunc      // the AI; nil means the engine/solver levels, with tables the Service keeps
+	// RemindAfter is how long after a turn began the player to move is
+	// reminded, once (see RunSchedule); 0 means never, as does a value
+	// not below TurnTimeout.
+	RemindAfter time.Duration
+	// IdleAfter is how long after its last write a game being played is
+	// closed as abandoned; 0 means never. Keep it below the store's idle
+	// TTL, so that the game is closed before its record expires.
+	IdleAfter time.Duration
+	AIBudget  time.Duration // thinking time of the AI per move
+	AI        MoveFunc      // the AI; nil means the engine/solver levels, with tables the Service keeps
 	// AIConcurrency bounds the AI searches running at once (default: the
 	// number of CPUs); human moves never wait for them.
 	AIConcurrency int
@@ -89,7 +97,9 @@ func New(store Store, opt Options) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{store: store, opt: opt, log: log, slots: newAISlots(opt.AIConcurrency, opt.AIQueueWait)}
+	s := &Service{opt: opt, log: log, slots: newAISlots(opt.AIConcurrency, opt.AIQueueWait)}
+	s.store = timedStore{Store: store, s: s}
+	return s
 }
 
 // Slow reports whether cmd may take longer than a chat platform's

@@ -49,6 +49,7 @@ type recordJSON struct {
 	Rating     *changeJSON   `json:"rating,omitempty"`
 	Offer      *offerJSON    `json:"offer,omitempty"`
 	Takeback   *takebackJSON `json:"takeback,omitempty"`
+	Timers     []timerJSON   `json:"timers,omitempty"`
 	Created    time.Time     `json:"created"`
 	Updated    time.Time     `json:"updated"`
 }
@@ -86,6 +87,14 @@ type offerJSON struct {
 type takebackJSON struct {
 	From string `json:"from"`
 	Move int    `json:"move"`
+}
+
+// timerJSON is the stored form of a match.Timer, its due time in Unix
+// milliseconds as the schedule's sorted sets score it.
+type timerJSON struct {
+	Kind  match.TimerKind `json:"kind"`
+	DueMS int64           `json:"due_ms"`
+	Fired bool            `json:"fired,omitempty"`
 }
 
 type messageJSON struct {
@@ -139,6 +148,9 @@ func encodeRecord(r *match.Record, op string) ([]byte, error) {
 	}
 	for _, rr := range r.Rounds {
 		j.Rounds = append(j.Rounds, roundJSON(rr))
+	}
+	for _, t := range r.Timers {
+		j.Timers = append(j.Timers, timerJSON{Kind: t.Kind, DueMS: t.Due.UnixMilli(), Fired: t.Fired})
 	}
 	return json.Marshal(&j)
 }
@@ -207,6 +219,12 @@ func parseRecord(b []byte) (*match.Record, error) {
 	}
 	if tb := j.Takeback; tb != nil {
 		r.Takeback = &match.Takeback{From: tb.From, Move: tb.Move}
+	}
+	if len(j.Timers) > match.MaxTimers {
+		return nil, fmt.Errorf("%d timers, more than %d", len(j.Timers), match.MaxTimers)
+	}
+	for _, t := range j.Timers {
+		r.Timers = append(r.Timers, match.Timer{Kind: t.Kind, Due: time.UnixMilli(t.DueMS).UTC(), Fired: t.Fired})
 	}
 	if c := j.Rating; c != nil {
 		r.Rating = &match.RatingChange{Players: c.Players}

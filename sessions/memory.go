@@ -35,6 +35,7 @@ type Memory struct {
 	boards  map[match.Key]*memBoard
 	seen    map[seenKey]time.Time        // nonces of requests that wrote, until when they are kept
 	seasons map[match.Key][]match.Season // archived, newest first; never expire
+	entries map[memEntryKey]*memEntry    // the schedule (schedule.go)
 }
 
 type memGame struct {
@@ -58,7 +59,7 @@ type memBoard struct {
 // NewMemory returns an empty in-memory store. Invalid options (see
 // Options.Validate) make every operation, Ping included, return the problem.
 func NewMemory(opt Options) *Memory {
-	return &Memory{cfg: newConfig(opt), games: map[match.Key]map[string]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}, seasons: map[match.Key][]match.Season{}}
+	return &Memory{cfg: newConfig(opt), games: map[match.Key]map[string]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}, seasons: map[match.Key][]match.Season{}, entries: map[memEntryKey]*memEntry{}}
 }
 
 // game returns the live record id of k, dropping it if expired. Call with mu held.
@@ -191,6 +192,7 @@ func (m *Memory) Create(ctx context.Context, rec *match.Record) error {
 		return &match.FullError{Key: n.Key, Max: m.cfg.maxGames}
 	}
 	m.put(n.Clone(), now)
+	m.schedule(nil, n, now)
 	m.see(ctx, n.Key, now)
 	*rec = *n
 	return nil
@@ -271,6 +273,7 @@ func (m *Memory) cas(ctx context.Context, cur, next *match.Record, t match.Tally
 		next.Rating = &ch
 	}
 	m.put(next.Clone(), now)
+	m.schedule(stored, next, now)
 	m.see(ctx, next.Key, now)
 	if !t.IsZero() {
 		m.tally(next.Key, t, now)

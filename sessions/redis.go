@@ -135,12 +135,18 @@ func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 		return fmt.Errorf("sessions: create %s: %w: %w", n.Key, match.ErrInvalid, err)
 	}
 	k := n.Key
+	sched := newScheduleChange(nil, n)
+	if due, ok := sched.earliest(); ok {
+		if err := s.hint(ctx, k, due); err != nil { // before the write: see schedule.go
+			return err
+		}
+	}
 	for attempt := 0; ; attempt++ {
 		now := s.cfg.now()
 		ttl := s.cfg.ttl(n)
-		keys := []string{s.gameKey(k, n.ID), s.indexKey(k), s.playersKey(k), s.legacyKey(k)}
+		keys := []string{s.gameKey(k, n.ID), s.indexKey(k), s.playersKey(k), s.legacyKey(k), s.dueKey(k), s.leaseKey(k)}
 		args := []any{b, ttl.Milliseconds(), now.UnixMilli(), op, replayWindow.Milliseconds(), s.cfg.maxGames,
-			n.ID, newIndexEntry(n, now, ttl), s.cfg.idleTTL.Milliseconds()}
+			n.ID, newIndexEntry(n, now, ttl), s.cfg.idleTTL.Milliseconds(), sched.arg()}
 		if nc := match.Nonce(ctx); nc != "" {
 			keys = append(keys, s.onceKey(k, nc))
 		}
@@ -155,6 +161,7 @@ func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 		case code == 1:
 			s.cache.put(n.Clone(), false)
 			*rec = *n
+			s.hintAfter(ctx, k, sched)
 			return nil
 		case code == 0 && len(res) == 2:
 			cur, err := s.Load(ctx, k, arg)
@@ -442,13 +449,19 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally,
 	case next.Active(now):
 		entry = newIndexEntry(next, now, ttl)
 	}
-	keys := append(append([]string{recKey}, s.tallyKeys(k)...), s.indexKey(k), s.playersKey(k))
+	sched := newScheduleChange(cur, next)
+	if due, ok := sched.earliest(); ok {
+		if err := s.hint(ctx, k, due); err != nil { // before the write: see schedule.go
+			return false, nil, err
+		}
+	}
+	keys := append(append([]string{recKey}, s.tallyKeys(k)...), s.indexKey(k), s.playersKey(k), s.dueKey(k), s.leaseKey(k))
 	args := []any{cur.Version, b, ttl.Milliseconds(), op, tallyKind(t),
 		t.Winner.ID, t.Winner.Name, t.Loser.ID, t.Loser.Name, s.cfg.lbTTL.Milliseconds(), cur.ID, replayWindow.Milliseconds()}
 	if n := match.Nonce(ctx); n != "" {
 		keys = append(keys, s.onceKey(k, n))
 	}
-	args = append(append(args, rated...), entry, s.cfg.idleTTL.Milliseconds(), now.UnixMilli())
+	args = append(append(args, rated...), entry, s.cfg.idleTTL.Milliseconds(), now.UnixMilli(), sched.arg())
 	for _, p := range next.Bound() {
 		args = append(args, p)
 	}
@@ -459,6 +472,7 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally,
 	switch code, arg := scriptReply(res); code {
 	case 1, 2:
 		s.cache.put(next.Clone(), legacy)
+		s.hintAfter(ctx, k, sched)
 		return true, nil, nil
 	case 0:
 		stored, err := decodeRecord(k, []byte(arg))

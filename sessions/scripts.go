@@ -45,10 +45,12 @@ end
 //
 //	KEYS[1] the record   KEYS[2] the index (hash id → entry JSON)
 //	KEYS[3] the players (hash player id → game id)   KEYS[4] the legacy record
-//	KEYS[5] (optional) the request's nonce
+//	KEYS[5] the schedule's entries   KEYS[6] their leases (see scheduleLua)
+//	KEYS[7] (optional) the request's nonce
 //	ARGV[1] the JSON   ARGV[2] TTL in ms   ARGV[3] now in Unix ms   ARGV[4] the write token
 //	ARGV[5] the nonce's TTL in ms   ARGV[6] the channel's limit   ARGV[7] the game id
-//	ARGV[8] its index entry   ARGV[9] the indexes' TTL in ms   ARGV[10..] the players it binds
+//	ARGV[8] its index entry   ARGV[9] the indexes' TTL in ms   ARGV[10] the schedule change
+//	ARGV[11..] the players it binds
 //
 // Replies:
 //
@@ -59,22 +61,26 @@ end
 //	{-2, key}   key holds the wrong type
 //	{-5}        the record key is taken by another write (a game id drawn twice)
 //	{-6}        the legacy record cannot be read
-var createScript = redis.NewScript(liveLua + `
+var createScript = redis.NewScript(liveLua + scheduleLua + `
 local want = {'string', 'hash', 'hash', 'string'}
 for i = 1, 4 do
   local t = redis.call('TYPE', KEYS[i]).ok
   if t ~= 'none' and t ~= want[i] then return {-2, KEYS[i]} end
 end
+local bad = sched_bad(KEYS[5], KEYS[6])
+if bad then return {-2, bad} end
+local sched = sched_parse(ARGV[10])
+if not sched then return {-2, KEYS[5]} end
 local cur = redis.call('GET', KEYS[1])
 if cur then
   local r = entry(cur)
   if r and r['op'] == ARGV[4] then return {1} end
   return {-5}
 end
-if KEYS[5] and redis.call('EXISTS', KEYS[5]) == 1 then return {3} end
+if KEYS[7] and redis.call('EXISTS', KEYS[7]) == 1 then return {3} end
 local now = tonumber(ARGV[3])
 local mine = {}
-for i = 10, #ARGV do mine[ARGV[i]] = true end
+for i = 11, #ARGV do mine[ARGV[i]] = true end
 local n, busy, alive, stale = 0, nil, {}, {}
 local flat = redis.call('HGETALL', KEYS[2])
 for i = 1, #flat, 2 do
@@ -116,10 +122,11 @@ for i = 1, #pf, 2 do
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[7], ARGV[8])
-for i = 10, #ARGV do redis.call('HSET', KEYS[3], ARGV[i], ARGV[7]) end
+for i = 11, #ARGV do redis.call('HSET', KEYS[3], ARGV[i], ARGV[7]) end
 redis.call('PEXPIRE', KEYS[2], ARGV[9])
 redis.call('PEXPIRE', KEYS[3], ARGV[9])
-if KEYS[5] then redis.call('SET', KEYS[5], '1', 'PX', ARGV[5]) end
+if KEYS[7] then redis.call('SET', KEYS[7], '1', 'PX', ARGV[5]) end
+sched_apply(KEYS[5], KEYS[6], sched, now, ARGV[9])
 return {1}
 `)
 
@@ -135,7 +142,8 @@ return {1}
 //	KEYS[3] ratings (hash id → rating JSON)   KEYS[4] ratings by value (sorted set)
 //	KEYS[5] rating histories (hash id → csv)  KEYS[6] head to head (hash of counts)
 //	KEYS[7] the season's write counter       KEYS[8] the index   KEYS[9] the players
-//	KEYS[10] (optional) the request's nonce
+//	KEYS[10] the schedule's entries   KEYS[11] their leases (see scheduleLua)
+//	KEYS[12] (optional) the request's nonce
 //	ARGV[1] expected version   ARGV[2] new JSON   ARGV[3] record TTL in ms   ARGV[4] write token
 //	ARGV[5] tally: "" none, "w" win, "d" draw   ARGV[6..9] winner id, name, loser id, name
 //	ARGV[10] leaderboard TTL in ms, ≤ 0 for none   ARGV[11] expected game id
@@ -145,7 +153,8 @@ return {1}
 //	ARGV[20..21] their stored histories as read   ARGV[22..23] their new histories
 //	ARGV[24] the head-to-head count to increment
 //	ARGV[25] the new index entry, "-" to remove it, "" for a legacy record (not indexed)
-//	ARGV[26] the indexes' TTL in ms   ARGV[27] now in Unix ms   ARGV[28..] the players of the record
+//	ARGV[26] the indexes' TTL in ms   ARGV[27] now in Unix ms   ARGV[28] the schedule change
+//	ARGV[29..] the players of the record
 //
 // Replies:
 //
@@ -162,7 +171,7 @@ return {1}
 //	{-2, type}     the record key holds a non-string
 //	{-3, key}      a leaderboard, rating or index key holds the wrong type
 //	{-4, field}    a count to increment is not a whole number
-var casScript = redis.NewScript(liveLua + `
+var casScript = redis.NewScript(liveLua + scheduleLua + `
 local t = redis.call('TYPE', KEYS[1]).ok
 if t == 'none' then return {-1} end
 if t ~= 'string' then return {-2, t} end
@@ -170,7 +179,11 @@ local cur = redis.call('GET', KEYS[1])
 local ok, r = pcall(cjson.decode, cur)
 if not ok or type(r) ~= 'table' then return {0, cur} end
 if r['op'] == ARGV[4] then return {2} end
-if KEYS[10] and redis.call('EXISTS', KEYS[10]) == 1 then return {3} end
+if KEYS[12] and redis.call('EXISTS', KEYS[12]) == 1 then return {3} end
+local sbad = sched_bad(KEYS[10], KEYS[11])
+if sbad then return {-3, sbad} end
+local sched = sched_parse(ARGV[28])
+if not sched then return {-3, KEYS[10]} end
 if r['id'] ~= ARGV[11] or tonumber(r['version']) ~= tonumber(ARGV[1]) then return {0, cur} end
 local indexed = ARGV[25] ~= ''
 if indexed then
@@ -180,7 +193,7 @@ if indexed then
   end
   if ARGV[25] ~= '-' then
     local now = tonumber(ARGV[27])
-    for i = 28, #ARGV do
+    for i = 29, #ARGV do
       local g = redis.call('HGET', KEYS[9], ARGV[i])
       if g and g ~= ARGV[11] then
         local e = redis.call('HGET', KEYS[8], g)
@@ -218,16 +231,17 @@ if kind ~= '' then
   end
 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-if KEYS[10] then redis.call('SET', KEYS[10], '1', 'PX', ARGV[12]) end
+if KEYS[12] then redis.call('SET', KEYS[12], '1', 'PX', ARGV[12]) end
+sched_apply(KEYS[10], KEYS[11], sched, tonumber(ARGV[27]), ARGV[26])
 if indexed then
   if ARGV[25] == '-' then
     redis.call('HDEL', KEYS[8], ARGV[11])
-    for i = 28, #ARGV do
+    for i = 29, #ARGV do
       if redis.call('HGET', KEYS[9], ARGV[i]) == ARGV[11] then redis.call('HDEL', KEYS[9], ARGV[i]) end
     end
   else
     redis.call('HSET', KEYS[8], ARGV[11], ARGV[25])
-    for i = 28, #ARGV do redis.call('HSET', KEYS[9], ARGV[i], ARGV[11]) end
+    for i = 29, #ARGV do redis.call('HSET', KEYS[9], ARGV[i], ARGV[11]) end
     redis.call('PEXPIRE', KEYS[8], ARGV[26])
     redis.call('PEXPIRE', KEYS[9], ARGV[26])
   end

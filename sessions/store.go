@@ -144,6 +144,14 @@ func normTime(t time.Time) time.Time {
 	return t.UTC().Round(0)
 }
 
+// normTimers rounds r's timers down to whole milliseconds in UTC, as the
+// schedule scores them and as they read back.
+func normTimers(r *match.Record) {
+	for i := range r.Timers {
+		r.Timers[i].Due = normTime(r.Timers[i].Due).Truncate(time.Millisecond)
+	}
+}
+
 // ttl returns how long rec lives after being written.
 func (c *config) ttl(rec *match.Record) time.Duration {
 	if rec.Status == match.StatusFinished {
@@ -190,6 +198,7 @@ func (c *config) prepareCreate(ctx context.Context, rec *match.Record) (*match.R
 	n.Created = c.now()
 	n.Updated = n.Created
 	n.ExpiresAt = normTime(n.ExpiresAt)
+	normTimers(n)
 	if err := n.Validate(); err != nil {
 		return nil, fmt.Errorf("sessions: create %s: %w: %w", rec.Key, match.ErrInvalid, err)
 	}
@@ -254,6 +263,7 @@ func (c *config) update(ctx context.Context, k match.Key, gameID string, fn func
 		next.Version = cur.Version + 1
 		next.Updated = c.now()
 		next.ExpiresAt = normTime(next.ExpiresAt)
+		normTimers(next)
 		if err := next.Validate(); err != nil {
 			return nil, fmt.Errorf("sessions: update %s: %w: %w", k, match.ErrInvalid, err)
 		}

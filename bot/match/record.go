@@ -151,6 +151,9 @@ type Record struct {
 
 	Created, Updated time.Time
 	ExpiresAt        time.Time // when a pending challenge lapses; zero means never
+	// Timers are the record's timed events (see timer.go), at most one of
+	// each kind; the bot sets them, a store schedules them.
+	Timers []Timer
 }
 
 // Config returns the record's variant: the size and line length of its game.
@@ -191,6 +194,10 @@ func (r *Record) Clone() *Record {
 	if r.Takeback != nil {
 		tb := *r.Takeback
 		c.Takeback = &tb
+	}
+	c.Timers = nil
+	if len(r.Timers) > 0 {
+		c.Timers = slices.Clone(r.Timers)
 	}
 	return &c
 }
@@ -394,7 +401,7 @@ func (r *Record) Validate() error {
 			return fmt.Errorf("message reference part longer than %d bytes", MaxRefLen)
 		}
 	}
-	return nil
+	return r.validTimers()
 }
 
 func (r *Record) validRound(rr RoundResult) error {

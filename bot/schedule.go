@@ -1,0 +1,368 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/connect4/connect4/bot/match"
+)
+
+// Schedule is what the worker needs of a store's schedule (see package
+// sessions): entries claimed with a lease, and removed once handled.
+type Schedule interface {
+	// Claim leases up to max due entries to the caller for lease. An
+	// entry not Done by the end of its lease is claimed again.
+	Claim(ctx context.Context, max int, lease time.Duration) ([]match.Due, error)
+	// Done removes a claimed entry, if the lease is still the caller's.
+	Done(ctx context.Context, d match.Due) error
+}
+
+// Notifier changes a platform's messages without a click: the bot's own
+// edits and posts, made with the bot's token. Adapters implement it.
+type Notifier interface {
+	// Edit replaces the message ref with r.
+	Edit(ctx context.Context, k match.Key, ref match.MessageRef, r Reply) error
+	// Post sends r as a new message in k's channel; ref is the game's
+	// message, for platforms that reply in its thread.
+	Post(ctx context.Context, k match.Key, ref match.MessageRef, r Reply) error
+}
+
+// ErrUndeliverable marks a Notifier error that no retry can mend (no token,
+// the message or channel is gone, the bot was removed): the worker drops
+// the notice at once.
+var ErrUndeliverable = errors.New("bot: notice cannot be delivered")
+
+// RateLimitError is a Notifier error for a platform's rate limit (HTTP
+// 429): the worker waits After before it tries again.
+type RateLimitError struct {
+	After time.Duration
+	Err   error
+}
+
+func (e *RateLimitError) Error() string {
+	return fmt.Sprintf("rate limited, retry after %v: %v", e.After, e.Err)
+}
+
+func (e *RateLimitError) Unwrap() error { return e.Err }
+
+// Notice is what a fired timer changes on a platform: an edit of the
+// game's message, a new message, or both; the zero Notice changes nothing.
+type Notice struct {
+	Message match.MessageRef // the game's message
+	Edit    *Reply           // replaces Message
+	Post    *Reply           // a new message in the channel
+}
+
+// IsZero reports whether n changes nothing.
+func (n Notice) IsZero() bool { return n.Edit == nil && n.Post == nil }
+
+// Fire carries out the schedule entry d, as a normal versioned update of
+// its record, and returns what to show. An entry made stale by a later
+// write (the record no longer carries that timer at that time: a move was
+// made, the challenge answered) changes nothing and returns the zero
+// Notice. An entry whose update landed before (the timer is marked fired,
+// and the worker that fired it died before its notice went out) returns
+// the notice again without writing. It returns match.ErrNoGame when the
+// record is gone.
+func (s *Service) Fire(ctx context.Context, d match.Due) (Notice, error) {
+	now := s.opt.Now()
+	var fired, again bool
+	var text string
+	rec, err := s.store.Update(context.WithValue(ctx, firingKey{}, true), d.Key, d.GameID, func(r *match.Record) (match.Tally, error) {
+		fired, again, text = false, false, ""
+		t, ok := r.Timer(d.Kind)
+		if !ok || t.Due.UnixMilli() != d.Due.UnixMilli() {
+			return match.Tally{}, match.ErrNoChange // stale
+		}
+		if t.Fired {
+			again = true
+			return match.Tally{}, match.ErrNoChange
+		}
+		if t.Due.After(now) { // claimed by a replica whose clock runs ahead
+			return match.Tally{}, match.ErrNoChange
+		}
+		var ok2 bool
+		if text, ok2 = s.fire(r, d.Kind, now); !ok2 {
+			return match.Tally{}, match.ErrNoChange
+		}
+		t.Fired = true
+		r.SetTimer(t)
+		fired = true
+		return match.Tally{}, nil
+	})
+	if err != nil {
+		return Notice{}, err
+	}
+	if !fired && !again {
+		return Notice{}, nil
+	}
+	if fired && rec.Status == match.StatusFinished {
+		s.finished(Command{Key: d.Key}, rec.Finish)
+	}
+	return s.notice(rec, d.Kind, text), nil
+}
+
+// fire changes r for a due timer of kind k and returns the words of the
+// notice; ok is false when there is nothing to do (what the timer was for
+// is already over).
+func (s *Service) fire(r *match.Record, k match.TimerKind, now time.Time) (string, bool) {
+	switch k {
+	case match.TimerExpire:
+		switch {
+		case r.Status == match.StatusPending:
+			r.Status, r.Finish = match.StatusFinished, match.FinishExpired
+			r.Timers = nil
+			if r.Opponent.ID == "" {
+				return fmt.Sprintf("%s's open challenge expired: nobody accepted it.", mention(r.Challenger)), true
+			}
+			return fmt.Sprintf("<@%s>'s challenge to <@%s> expired unanswered.", r.Challenger.ID, r.Opponent.ID), true
+		case r.Offer != nil && !now.Before(r.Offer.ExpiresAt):
+			what := "rematch"
+			if r.Offer.Kind == match.OfferNextRound {
+				what = "next round"
+			}
+			from, _ := r.PlayerByID(r.Offer.From)
+			r.Offer = nil
+			return fmt.Sprintf("%s's %s offer expired.", mention(from), what), true
+		case r.Takeback != nil:
+			from, _ := r.PlayerByID(r.Takeback.From)
+			r.Takeback = nil
+			return fmt.Sprintf("%s's takeback request expired.", mention(from)), true
+		}
+	case match.TimerRemind:
+		if turnOf(r).playing {
+			return "", true
+		}
+	case match.TimerTimeout:
+		if turnOf(r).playing {
+			return "", true
+		}
+	case match.TimerAbandon:
+		if r.Status == match.StatusPlaying {
+			r.Status, r.Finish, r.Offer, r.Takeback = match.StatusFinished, match.FinishCancelled, nil, nil
+			return fmt.Sprintf("This game was abandoned: nobody played for %s.", duration(s.opt.IdleAfter)), true
+		}
+	}
+	return "", false
+}
+
+// notice is what to show for r's fired timer of kind k.
+func (s *Service) notice(r *match.Record, k match.TimerKind, text string) Notice {
+	n := Notice{Message: r.Message}
+	switch k {
+	case match.TimerExpire:
+		var v Reply
+		if r.Status == match.StatusFinished && r.Finish == match.FinishExpired && !r.Started() {
+			v = Reply{Visibility: Update, Text: text, People: []match.Player{r.Challenger, r.Opponent}}
+		} else {
+			v = gameView(r, Update, text)
+			if r.Status == match.StatusFinished {
+				v.Buttons = columnsOnly(v.Buttons) // the rematch was offered once: no Rematch button
+			}
+		}
+		if text == "" { // fired before, by a worker that died: say it again
+			v.Text = "This expired."
+		}
+		n.Edit = &v
+	case match.TimerRemind:
+		mover := r.PlayerOf(r.Game.Turn())
+		opp := other(r, mover.ID)
+		v := Reply{Visibility: Public, Notify: []string{mover.ID}, People: []match.Player{mover, opp},
+			Text: fmt.Sprintf("%s, it's your move in your Connect Four game against %s%s.", mention(mover), opp.Name, variantText(r))}
+		n.Post = &v
+	case match.TimerTimeout:
+		idle := r.PlayerOf(r.Game.Turn())
+		waiting := other(r, idle.ID)
+		v := gameView(r, Update, fmt.Sprintf("%s has not moved for %s: %s may claim the game.", mention(idle), duration(s.opt.TurnTimeout), mention(waiting)))
+		v.Buttons = append(v.Buttons, Button{Label: "Claim", Style: StyleDanger,
+			Value: Action{Kind: KindClaim, GameID: r.ID, Move: r.Game.Moves()}.String()})
+		n.Edit = &v
+	case match.TimerAbandon:
+		if text == "" {
+			text = "This game was abandoned."
+		}
+		v := gameView(r, Update, text)
+		v.Buttons = nil
+		n.Edit = &v
+	}
+	return n
+}
+
+// WorkerOptions configure RunSchedule. Zero fields take the defaults.
+type WorkerOptions struct {
+	Poll     time.Duration // how often to look for due entries (default 500 ms)
+	Lease    time.Duration // how long a claimed entry is this worker's (default 2 min)
+	Batch    int           // entries claimed at once (default 32)
+	Parallel int           // entries handled at once (default 8)
+	Attempts int           // deliveries of a notice before it is dropped (default 5)
+	Backoff  time.Duration // the wait before the first retry, doubled each time (default 1 s)
+	MaxWait  time.Duration // the longest wait between attempts, a platform's retry-after included (default 30 s)
+	Hooks    WorkerHooks
+}
+
+// WorkerHooks observe the worker, for metrics; nil funcs are skipped. They
+// get the entry's kind ("expire", "remind", "timeout", "abandon") and must
+// be safe for concurrent use.
+type WorkerHooks struct {
+	Due     func(kind string) // an entry was claimed
+	Handled func(kind string) // an entry was carried out (or found stale) and removed
+	Failed  func(kind string) // an entry's update or notice failed for good; it was dropped
+	Retried func(kind string) // a notice is tried again
+}
+
+func call(f func(string), kind match.TimerKind) {
+	if f != nil {
+		f(kind.String())
+	}
+}
+
+// RunSchedule runs the schedule's worker until ctx is done: every Poll it
+// claims the due entries, fires each (Fire) and delivers the notice with
+// the Notifier of the entry's platform, retrying a failed delivery with
+// backoff a bounded number of times, then removes the entry. Any number of
+// workers, in any number of processes, may share one schedule: each entry
+// is claimed by one of them at a time. When ctx is done it stops claiming,
+// cancels the deliveries in flight (their entries are claimed again after
+// their lease) and returns once they have stopped.
+func (s *Service) RunSchedule(ctx context.Context, sched Schedule, notifiers map[string]Notifier, opt WorkerOptions) {
+	opt = opt.withDefaults()
+	slots := make(chan struct{}, opt.Parallel)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	tick := time.NewTicker(opt.Poll)
+	defer tick.Stop()
+	for {
+		if free := opt.Parallel - len(slots); free > 0 {
+			due, err := sched.Claim(ctx, min(opt.Batch, free), opt.Lease)
+			if err != nil && ctx.Err() == nil {
+				s.log.Warn("schedule claim failed", "err", err)
+			}
+			for _, d := range due {
+				call(opt.Hooks.Due, d.Kind)
+				slots <- struct{}{}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					defer func() { <-slots }()
+					s.handleDue(ctx, sched, notifiers, opt, d)
+				}()
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+func (o WorkerOptions) withDefaults() WorkerOptions {
+	o.Poll = orDefault(o.Poll, 500*time.Millisecond)
+	o.Lease = orDefault(o.Lease, 2*time.Minute)
+	o.Batch = orDefault(o.Batch, 32)
+	o.Parallel = orDefault(o.Parallel, 8)
+	o.Attempts = orDefault(o.Attempts, 5)
+	o.Backoff = orDefault(o.Backoff, time.Second)
+	o.MaxWait = orDefault(o.MaxWait, 30*time.Second)
+	return o
+}
+
+func orDefault[T int | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// handleDue fires d, delivers its notice and removes it.
+func (s *Service) handleDue(ctx context.Context, sched Schedule, notifiers map[string]Notifier, opt WorkerOptions, d match.Due) {
+	log := s.log.With("timer", d.Kind.String(), "channel", d.Key.String(), "game", d.GameID)
+	n, err := s.Fire(ctx, d)
+	switch {
+	case ctx.Err() != nil:
+		return // shutting down: the entry is claimed again after its lease
+	case errors.Is(err, match.ErrNoGame):
+		n = Notice{} // the record is gone: nothing left to show
+	case errors.Is(err, match.ErrUnavailable) || errors.Is(err, match.ErrConflict):
+		log.Warn("scheduled update failed: it is tried again after its lease", "err", err)
+		call(opt.Hooks.Retried, d.Kind)
+		return
+	case err != nil:
+		log.Error("scheduled update failed: entry dropped", "err", err)
+		call(opt.Hooks.Failed, d.Kind)
+		s.done(ctx, sched, d, log)
+		return
+	}
+	if !n.IsZero() {
+		if err := s.deliver(ctx, notifiers[d.Key.Platform], n, d, opt, log); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			log.Error("scheduled notice dropped", "err", err)
+			call(opt.Hooks.Failed, d.Kind)
+			s.done(ctx, sched, d, log)
+			return
+		}
+	}
+	call(opt.Hooks.Handled, d.Kind)
+	s.done(ctx, sched, d, log)
+}
+
+func (s *Service) done(ctx context.Context, sched Schedule, d match.Due, log *slog.Logger) {
+	if err := sched.Done(context.WithoutCancel(ctx), d); err != nil {
+		log.Warn("schedule entry not removed: it is claimed again after its lease", "err", err)
+	}
+}
+
+// deliver sends n with nf, retrying a failure up to opt.Attempts times.
+func (s *Service) deliver(ctx context.Context, nf Notifier, n Notice, d match.Due, opt WorkerOptions, log *slog.Logger) error {
+	if nf == nil {
+		return fmt.Errorf("%w: no notifier for platform %q", ErrUndeliverable, d.Key.Platform)
+	}
+	send := func() error {
+		var errs []error
+		if n.Edit != nil && !n.Message.IsZero() {
+			if err := nf.Edit(ctx, d.Key, n.Message, *n.Edit); err != nil {
+				errs = append(errs, fmt.Errorf("edit: %w", err))
+			} else {
+				n.Edit = nil // done: a retry only sends what failed
+			}
+		}
+		if n.Post != nil {
+			if err := nf.Post(ctx, d.Key, n.Message, *n.Post); err != nil {
+				errs = append(errs, fmt.Errorf("post: %w", err))
+			} else {
+				n.Post = nil
+			}
+		}
+		return errors.Join(errs...)
+	}
+	wait := opt.Backoff
+	for attempt := 1; ; attempt++ {
+		err := send()
+		if err == nil || errors.Is(err, ErrUndeliverable) || attempt >= opt.Attempts {
+			return err
+		}
+		pause := wait/2 + rand.N(wait/2+1) // jittered, so replicas do not retry in step
+		var rl *RateLimitError
+		if errors.As(err, &rl) {
+			pause = max(pause, rl.After)
+		}
+		pause = min(pause, opt.MaxWait)
+		wait = min(2*wait, opt.MaxWait)
+		log.Warn("scheduled notice failed: trying again", "attempt", attempt, "wait", pause, "err", err)
+		call(opt.Hooks.Retried, d.Kind)
+		t := time.NewTimer(pause)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package bot
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine/solver"
+)
+
+// timedStore is the Service's Store with the records' timers kept: every
+// Create and every Update the use cases make sets the timers the new
+// record carries (see plan), so that the store schedules them in the same
+// atomic step as the record. The writes of the timers' own handlers (see
+// Fire) set theirs themselves.
+type timedStore struct {
+	Store
+	s *Service
+}
+
+// Create sets rec's timers and creates it.
+func (t timedStore) Create(ctx context.Context, rec *match.Record) error {
+	t.s.plan(nil, rec, t.s.opt.Now())
+	return t.Store.Create(ctx, rec)
+}
+
+// Update runs fn and then sets the timers of the record it returns.
+func (t timedStore) Update(ctx context.Context, k match.Key, gameID string, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error) {
+	if firing(ctx) {
+		return t.Store.Update(ctx, k, gameID, fn)
+	}
+	return t.Store.Update(ctx, k, gameID, func(r *match.Record) (match.Tally, error) {
+		prev := snapshot(r)
+		tally, err := fn(r)
+		if err == nil {
+			t.s.plan(&prev, r, t.s.opt.Now())
+		}
+		return tally, err
+	})
+}
+
+type firingKey struct{}
+
+// firing reports whether ctx carries a timer handler's write.
+func firing(ctx context.Context) bool { return ctx.Value(firingKey{}) != nil }
+
+// before is what plan needs of a record before a write.
+type before struct {
+	turn     turn
+	takeback *match.Takeback
+	timers   []match.Timer
+}
+
+// turn identifies whose move it is in which round: a reminder and a
+// timeout belong to one turn.
+type turn struct {
+	playing       bool
+	rounds, moves int
+	red           string
+}
+
+func turnOf(r *match.Record) turn {
+	return turn{playing: r.Status == match.StatusPlaying && !r.Game.State().Over(), rounds: len(r.Rounds), moves: r.Game.Moves(), red: r.RedID}
+}
+
+func snapshot(r *match.Record) before {
+	b := before{turn: turnOf(r), timers: slices.Clone(r.Timers)}
+	if r.Takeback != nil {
+		tb := *r.Takeback
+		b.takeback = &tb
+	}
+	return b
+}
+
+func timerOf(ts []match.Timer, k match.TimerKind) (match.Timer, bool) {
+	for _, t := range ts {
+		if t.Kind == k {
+			return t, true
+		}
+	}
+	return match.Timer{}, false
+}
+
+// plan sets r's timers after a write at now from prev (nil for a new
+// record):
+//
+//   - expire: a pending challenge at its ExpiresAt, a pending offer at its
+//     ExpiresAt, a takeback request ChallengeTTL after it was made;
+//   - remind (RemindAfter > 0) and timeout: in a game between two people,
+//     RemindAfter and TurnTimeout after the move that began the turn; the
+//     turn's timers (fired or not) carry over writes within the turn;
+//   - abandon (IdleAfter > 0): a game being played, IdleAfter after its
+//     last write.
+func (s *Service) plan(prev *before, r *match.Record, now time.Time) {
+	var ts []match.Timer
+	var expire time.Time
+	soonest := func(t time.Time) {
+		if !t.IsZero() && (expire.IsZero() || t.Before(expire)) {
+			expire = t
+		}
+	}
+	if r.Status == match.StatusPending {
+		soonest(r.ExpiresAt)
+	}
+	if r.Offer != nil {
+		soonest(r.Offer.ExpiresAt)
+	}
+	if tb := r.Takeback; tb != nil {
+		due := now.Add(s.opt.ChallengeTTL)
+		if prev != nil && prev.takeback != nil && *prev.takeback == *tb {
+			if t, ok := timerOf(prev.timers, match.TimerExpire); ok {
+				due = t.Due
+			}
+		}
+		soonest(due)
+	}
+	if !expire.IsZero() {
+		ts = append(ts, match.Timer{Kind: match.TimerExpire, Due: expire})
+	}
+	if cur := turnOf(r); cur.playing && r.AILevel == solver.LevelNone {
+		if prev != nil && prev.turn == cur {
+			for _, k := range [...]match.TimerKind{match.TimerRemind, match.TimerTimeout} {
+				if t, ok := timerOf(prev.timers, k); ok {
+					ts = append(ts, t)
+				}
+			}
+		}
+		if _, ok := timerOf(ts, match.TimerTimeout); !ok {
+			if s.opt.RemindAfter > 0 && s.opt.RemindAfter < s.opt.TurnTimeout {
+				ts = append(ts, match.Timer{Kind: match.TimerRemind, Due: now.Add(s.opt.RemindAfter)})
+			}
+			ts = append(ts, match.Timer{Kind: match.TimerTimeout, Due: now.Add(s.opt.TurnTimeout)})
+		}
+	}
+	if r.Status == match.StatusPlaying && s.opt.IdleAfter > 0 {
+		ts = append(ts, match.Timer{Kind: match.TimerAbandon, Due: now.Add(s.opt.IdleAfter)})
+	}
+	r.Timers = ts
+}
+
+// claimableAt returns when the player waiting in r may claim the game.
+func (s *Service) claimableAt(r *match.Record) time.Time {
+	if t, ok := r.Timer(match.TimerTimeout); ok {
+		return t.Due
+	}
+	return r.Updated.Add(s.opt.TurnTimeout)
+}

@@ -1,0 +1,376 @@
+package sessions
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/connect4/connect4/bot/match"
+)
+
+// The schedule: every timer a record carries that has not fired (see
+// match.Timer) is an entry due at its time, written in the same atomic step
+// as the record (the record scripts take the change as an argument), so no
+// crash leaves a game without its timer nor a timer without its game. A
+// worker claims due entries with Claim, leasing each for a while, carries
+// them out as normal versioned updates of their record, and removes them
+// with Done. An entry whose worker dies is claimed again when its lease
+// ends.
+//
+// On Redis the layout is, for a channel (the same hash tag as its records):
+//
+//	<prefix>{<platform>:<workspace>:<channel>}:due    sorted set "<game id>/<kind>" → due, Unix ms
+//	<prefix>{<platform>:<workspace>:<channel>}:lease  hash "<game id>/<kind>" → "<token>/<lease end ms>"
+//
+// and, to find the channels with something due without one key holding
+// every game, ScheduleBuckets buckets of hints, each under its own tag:
+//
+//	<prefix>{sched:<n>}      sorted set channel → when to look at it, Unix ms
+//	<prefix>{sched:<n>}:gen  hash channel → how many writes have hinted it
+//
+// Why this is safe on a Cluster: every script touches the keys of one hash
+// tag. The entries, which are the truth, live under the channel's tag with
+// the records, so the write of a record and of its entries is one script on
+// one node, and so is the claim of an entry (a lease taken in the same hash
+// slot as the entry), which is what makes it once-only: two workers' claims
+// of one entry run one after the other on the node that owns the channel,
+// and the second sees the first one's lease. The hints are only hints: a
+// worker that follows a hint to a channel with nothing due does nothing. A
+// record write hints its bucket before its script (so that a crash after
+// the script still leaves a hint) and again after it, bumping the
+// generation; a worker that claimed a hint (moving it to the end of its
+// lease, so that another looks if it dies) sets it to when the channel next
+// needs a look only if no write hinted since the claim, and otherwise only
+// lowers it. So a hint is never raised past an entry the worker did not
+// see. The one window left is a writer that dies between its script and its
+// second hint while a worker is between its claim of the first hint and
+// its read of the channel (a few milliseconds): that entry waits for the
+// channel's next write or look.
+
+// ScheduleBuckets is how many buckets of hints a Redis store spreads the
+// schedule's channels over.
+const ScheduleBuckets = 16
+
+// member is an entry's name within its channel.
+func member(gameID string, k match.TimerKind) string {
+	return gameID + "/" + strconv.Itoa(int(k))
+}
+
+// parseMember reads a member back; ok is false for one that does not parse.
+func parseMember(m string) (gameID string, k match.TimerKind, ok bool) {
+	id, ks, found := strings.Cut(m, "/")
+	n, err := strconv.Atoi(ks)
+	if !found || err != nil || !match.ValidGameID(id) || n <= 0 || n > int(match.TimerAbandon) {
+		return "", 0, false
+	}
+	return id, match.TimerKind(n), true
+}
+
+// scheduleChange is what a write from cur (nil for a create) to next does to
+// the schedule: the entries of cur's pending timers that next does not carry
+// (or carries fired), and next's pending timers.
+type scheduleChange struct {
+	Remove []string `json:"rm"`
+	Add    [][2]any `json:"add"`
+	adds   []match.Timer
+}
+
+func newScheduleChange(cur, next *match.Record) scheduleChange {
+	var c scheduleChange
+	for _, t := range next.Timers {
+		if !t.Fired {
+			c.Add = append(c.Add, [2]any{member(next.ID, t.Kind), t.Due.UnixMilli()})
+			c.adds = append(c.adds, t)
+		}
+	}
+	if cur != nil {
+		for _, t := range cur.Timers {
+			if nt, ok := next.Timer(t.Kind); !t.Fired && (!ok || nt.Fired) {
+				c.Remove = append(c.Remove, member(cur.ID, t.Kind))
+			}
+		}
+	}
+	return c
+}
+
+// arg returns the change as the record scripts read it: "" for none.
+func (c scheduleChange) arg() string {
+	if len(c.Remove) == 0 && len(c.Add) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(c) // strings and numbers: never fails
+	return string(b)
+}
+
+// earliest returns the first due time the change adds, and whether it adds any.
+func (c scheduleChange) earliest() (time.Time, bool) {
+	if len(c.adds) == 0 {
+		return time.Time{}, false
+	}
+	return slices.MinFunc(c.adds, func(a, b match.Timer) int { return a.Due.Compare(b.Due) }).Due, true
+}
+
+func (s *Redis) dueKey(k match.Key) string   { return s.tagged(k, "due") }
+func (s *Redis) leaseKey(k match.Key) string { return s.tagged(k, "lease") }
+
+// bucket returns the keys of the bucket of hints for channel k.
+func (s *Redis) bucket(k match.Key) (zset, gen string) {
+	return s.bucketKeys(int(crc32.ChecksumIEEE([]byte(k.String())) % ScheduleBuckets))
+}
+
+func (s *Redis) bucketKeys(n int) (zset, gen string) {
+	b := s.cfg.prefix + "{sched:" + strconv.Itoa(n) + "}"
+	return b, b + ":gen"
+}
+
+// hint tells k's bucket that k has an entry due at due.
+func (s *Redis) hint(ctx context.Context, k match.Key, due time.Time) error {
+	z, g := s.bucket(k)
+	ttl := s.cfg.idleTTL + s.cfg.finishedTTL
+	n, err := hintScript.Run(ctx, s.c, []string{z, g}, k.String(), due.UnixMilli(), "1", ttl.Milliseconds()).Int()
+	switch {
+	case err != nil:
+		return s.fail("schedule", k, err)
+	case n != 1:
+		return s.corrupt("schedule", &match.CorruptError{Key: k, Err: fmt.Errorf("schedule bucket %s holds the wrong type", z)})
+	}
+	return nil
+}
+
+// hintAfter hints k's bucket again after a write that added entries. The
+// write has landed, so a failure is only logged through the Error hook: the
+// hint written before it stands.
+func (s *Redis) hintAfter(ctx context.Context, k match.Key, c scheduleChange) {
+	if due, ok := c.earliest(); ok {
+		s.hint(context.WithoutCancel(ctx), k, due)
+	}
+}
+
+// Claim leases to the caller up to max entries that are due (across every
+// channel), each for lease, and returns them, oldest first. The caller
+// carries each out and then calls Done; an entry not done by the end of its
+// lease is claimed again. Errors of some channels are returned joined,
+// beside the entries of the others. It is safe for concurrent use, by any
+// number of processes.
+func (s *Redis) Claim(ctx context.Context, max int, lease time.Duration) ([]match.Due, error) {
+	if s.cfg.invalid != nil {
+		return nil, s.cfg.invalid
+	}
+	if max <= 0 || lease < time.Millisecond {
+		return nil, fmt.Errorf("sessions: claim: max %d and lease %v must be positive", max, lease)
+	}
+	now := s.cfg.now().UnixMilli()
+	cmds := make([]*redis.Cmd, ScheduleBuckets)
+	_, err := s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i := range cmds {
+			z, g := s.bucketKeys(i)
+			cmds[i] = claimBucketScript.Run(ctx, p, []string{z, g}, now, lease.Milliseconds(), max)
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) && !isNoScript(err) {
+		return nil, s.fail("claim", match.Key{}, err)
+	}
+	for i, cmd := range cmds {
+		if isNoScript(cmd.Err()) { // a pipeline does not fall back to EVAL: Run does, and loads it
+			z, g := s.bucketKeys(i)
+			cmds[i] = claimBucketScript.Run(ctx, s.c, []string{z, g}, now, lease.Milliseconds(), max)
+		}
+	}
+	token := newID()
+	var out []match.Due
+	var errs []error
+	for i, cmd := range cmds {
+		pairs, err := cmd.StringSlice()
+		if err != nil {
+			errs = append(errs, s.fail("claim", match.Key{}, err))
+			continue
+		}
+		z, g := s.bucketKeys(i)
+		for j := 0; j+1 < len(pairs); j += 2 {
+			ch, gen := pairs[j], pairs[j+1]
+			k, ok := parseKey(ch)
+			if !ok {
+				s.c.ZRem(ctx, z, ch) // not a channel: nothing to look at
+				continue
+			}
+			if len(out) >= max { // look again at once: settle lowers the hint to now
+				s.settle(ctx, z, g, ch, gen, now)
+				continue
+			}
+			got, next, err := s.claimChannel(ctx, k, now, lease, token, max-len(out))
+			if err != nil {
+				errs = append(errs, err)
+				continue // the hint stays at the end of the lease: a look then
+			}
+			out = append(out, got...)
+			s.settle(ctx, z, g, ch, gen, next)
+		}
+	}
+	slices.SortFunc(out, func(a, b match.Due) int { return a.Due.Compare(b.Due) })
+	return out, errors.Join(errs...)
+}
+
+func isNoScript(err error) bool {
+	return err != nil && strings.HasPrefix(err.Error(), "NOSCRIPT")
+}
+
+// settle sets channel ch's hint after a look (see settleScript); a failure
+// leaves the hint at the end of the lease, which only costs a look.
+func (s *Redis) settle(ctx context.Context, z, g, ch, gen string, next int64) {
+	if err := settleScript.Run(ctx, s.c, []string{z, g}, ch, gen, next).Err(); err != nil {
+		s.fail("claim", match.Key{}, err)
+	}
+}
+
+func (s *Redis) claimChannel(ctx context.Context, k match.Key, now int64, lease time.Duration, token string, max int) ([]match.Due, int64, error) {
+	res, err := claimChannelScript.Run(ctx, s.c, []string{s.dueKey(k), s.leaseKey(k)}, now, lease.Milliseconds(), token, max).Slice()
+	if err != nil {
+		return nil, 0, s.fail("claim", k, err)
+	}
+	code, arg := scriptReply(res[:min(len(res), 2)])
+	if code == -2 {
+		return nil, 0, s.corrupt("claim", wrongKeyType(k, arg))
+	}
+	next, perr := strconv.ParseInt(arg, 10, 64)
+	if code != 1 || perr != nil {
+		return nil, 0, s.fail("claim", k, fmt.Errorf("unexpected script reply %v", res))
+	}
+	var out []match.Due
+	for i := 2; i+1 < len(res); i += 2 {
+		m, _ := res[i].(string)
+		sc, _ := res[i+1].(string)
+		ms, err := strconv.ParseInt(sc, 10, 64)
+		id, kind, ok := parseMember(m)
+		if !ok || err != nil { // not ours: drop it so that it is not claimed for ever
+			s.c.ZRem(ctx, s.dueKey(k), m)
+			continue
+		}
+		out = append(out, match.Due{Key: k, GameID: id, Kind: kind, Due: time.UnixMilli(ms).UTC(), Token: token})
+	}
+	return out, next, nil
+}
+
+// Done removes entry d, claimed by Claim, if the claim's lease still holds
+// and the entry was not moved since; otherwise it does nothing. It is safe
+// for concurrent use.
+func (s *Redis) Done(ctx context.Context, d match.Due) error {
+	if err := s.begin(d.Key); err != nil {
+		return err
+	}
+	err := doneScript.Run(ctx, s.c, []string{s.dueKey(d.Key), s.leaseKey(d.Key)}, member(d.GameID, d.Kind), d.Token, d.Due.UnixMilli()).Err()
+	if err != nil {
+		return s.fail("done", d.Key, err)
+	}
+	return nil
+}
+
+// parseKey reads a channel key back from its String form.
+func parseKey(s string) (match.Key, bool) {
+	p := strings.Split(s, ":")
+	if len(p) != 3 {
+		return match.Key{}, false
+	}
+	k := match.Key{Platform: p[0], Workspace: p[1], Channel: p[2]}
+	return k, k.Validate() == nil
+}
+
+// memEntry is a schedule entry of Memory.
+type memEntry struct {
+	due        time.Time
+	token      string
+	leaseUntil time.Time
+}
+
+type memEntryKey struct {
+	key  match.Key
+	game string
+	kind match.TimerKind
+}
+
+// schedule applies the change from cur (nil: none) to next to the
+// schedule, as sched_apply does. Call with mu held.
+func (m *Memory) schedule(cur, next *match.Record, now time.Time) {
+	c := newScheduleChange(cur, next)
+	for _, mem := range c.Remove {
+		id, kind, _ := parseMember(mem)
+		ek := memEntryKey{next.Key, id, kind}
+		if e, ok := m.entries[ek]; ok && !e.leaseUntil.After(now) {
+			delete(m.entries, ek)
+		}
+	}
+	for _, t := range c.adds {
+		ek := memEntryKey{next.Key, next.ID, t.Kind}
+		if e, ok := m.entries[ek]; !ok || !e.due.Equal(t.Due) {
+			m.entries[ek] = &memEntry{due: t.Due}
+		}
+	}
+}
+
+// Claim implements the schedule's Claim on the store's clock (see
+// Redis.Claim).
+func (m *Memory) Claim(ctx context.Context, max int, lease time.Duration) ([]match.Due, error) {
+	if err := m.begin(ctx, "claim", match.Key{}, false); err != nil {
+		return nil, err
+	}
+	if max <= 0 || lease < time.Millisecond {
+		return nil, fmt.Errorf("sessions: claim: max %d and lease %v must be positive", max, lease)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.cfg.now()
+	var due []memEntryKey
+	for ek, e := range m.entries {
+		if !e.due.After(now) && !e.leaseUntil.After(now) {
+			due = append(due, ek)
+		}
+	}
+	slices.SortFunc(due, func(a, b memEntryKey) int {
+		return cmp.Or(m.entries[a].due.Compare(m.entries[b].due), cmp.Compare(a.game, b.game), cmp.Compare(a.kind, b.kind))
+	})
+	token := newID()
+	var out []match.Due
+	for _, ek := range due[:min(len(due), max)] {
+		e := m.entries[ek]
+		e.token, e.leaseUntil = token, now.Add(lease)
+		out = append(out, match.Due{Key: ek.key, GameID: ek.game, Kind: ek.kind, Due: e.due, Token: token})
+	}
+	return out, nil
+}
+
+// Done implements the schedule's Done (see Redis.Done).
+func (m *Memory) Done(ctx context.Context, d match.Due) error {
+	if err := m.begin(ctx, "done", d.Key, true); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ek := memEntryKey{d.Key, d.GameID, d.Kind}
+	e, ok := m.entries[ek]
+	if !ok || e.token != d.Token {
+		return nil
+	}
+	if e.due.Equal(d.Due) {
+		delete(m.entries, ek)
+	} else {
+		e.token, e.leaseUntil = "", time.Time{}
+	}
+	return nil
+}
+
+// Pending returns how many schedule entries the store holds, claimed or
+// not: for tests and metrics.
+func (m *Memory) Pending() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.entries)
+}

@@ -1,0 +1,181 @@
+package sessions
+
+import "github.com/redis/go-redis/v9"
+
+// The schedule's Lua. See schedule.go for the layout and why it is safe on
+// a Cluster: every script here touches keys of one hash tag only, either a
+// channel's (the entries, with the records) or a bucket's (the hints).
+//
+// A lease is stored as "<token>/<until ms>" in the channel's lease hash,
+// under the entry's member "<game id>/<kind>".
+
+// scheduleLua is what createScript and casScript share to write a record's
+// schedule entries in the same step as the record: sched_parse and
+// sched_bad run before the script's first write, sched_apply after.
+//
+// The change is JSON {"rm": [member...], "add": [[member, due ms]...]}: rm
+// removes an entry unless a worker holds its lease (it removes the entry
+// itself when done, and a record that no longer carries the timer makes its
+// handling a no-op); add writes an entry and cancels its lease when the due
+// time changed, so a worker handling the old one never removes the new one.
+const scheduleLua = `
+local function sched_parse(spec)
+  if spec == '' then return {rm = {}, add = {}} end
+  local ok, s = pcall(cjson.decode, spec)
+  if not ok or type(s) ~= 'table' then return nil end
+  if type(s['rm']) ~= 'table' then s['rm'] = {} end
+  if type(s['add']) ~= 'table' then s['add'] = {} end
+  return s
+end
+local function sched_bad(kd, kl)
+  local td = redis.call('TYPE', kd).ok
+  if td ~= 'none' and td ~= 'zset' then return kd end
+  local tl = redis.call('TYPE', kl).ok
+  if tl ~= 'none' and tl ~= 'hash' then return kl end
+  return nil
+end
+local function lease_until(l)
+  if not l then return 0 end
+  return tonumber(string.match(l, '/(%d+)$')) or 0
+end
+local function sched_apply(kd, kl, s, now, ttl)
+  for _, m in ipairs(s['rm']) do
+    if lease_until(redis.call('HGET', kl, m)) <= now then
+      redis.call('ZREM', kd, m)
+      redis.call('HDEL', kl, m)
+    end
+  end
+  for _, a in ipairs(s['add']) do
+    local cur = redis.call('ZSCORE', kd, a[1])
+    if not cur or tonumber(cur) ~= tonumber(a[2]) then
+      redis.call('ZADD', kd, a[2], a[1])
+      redis.call('HDEL', kl, a[1])
+    end
+  end
+  if #s['add'] > 0 then
+    redis.call('PEXPIRE', kd, ttl)
+    if redis.call('EXISTS', kl) == 1 then redis.call('PEXPIRE', kl, ttl) end
+  end
+end
+`
+
+// claimChannelScript leases a channel's due entries to one worker.
+//
+//	KEYS[1] the channel's entries (sorted set member → due ms)   KEYS[2] its leases (hash)
+//	ARGV[1] now in Unix ms   ARGV[2] the lease in ms   ARGV[3] the worker's token   ARGV[4] at most this many
+//
+// Replies {1, next, member, due, member, due, ...}: the entries claimed, and
+// when the channel next needs a look in Unix ms (the next due entry or the
+// end of a lease; -1 for never, now when more were due than claimed);
+// {-2, key} when a key holds the wrong type.
+var claimChannelScript = redis.NewScript(scheduleLua + `
+local bad = sched_bad(KEYS[1], KEYS[2])
+if bad then return {-2, bad} end
+local now, upto, max = tonumber(ARGV[1]), tonumber(ARGV[1]) + tonumber(ARGV[2]), tonumber(ARGV[4])
+local out, nextAt = {1, ''}, -1
+local function soon(t) if nextAt < 0 or t < nextAt then nextAt = t end end
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES')
+for i = 1, #due, 2 do
+  local lu = lease_until(redis.call('HGET', KEYS[2], due[i]))
+  if lu > now then
+    soon(lu)
+  elseif (#out - 2) / 2 < max then
+    redis.call('HSET', KEYS[2], due[i], ARGV[3] .. "/" .. upto)
+    table.insert(out, due[i])
+    table.insert(out, due[i + 1])
+    soon(upto)
+  else
+    soon(now)
+  end
+end
+local nx = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+if #nx > 0 then soon(tonumber(nx[2])) end
+if #out > 2 and redis.call('PTTL', KEYS[2]) < 2 * tonumber(ARGV[2]) then
+  redis.call('PEXPIRE', KEYS[2], 2 * tonumber(ARGV[2]))
+end
+out[2] = tostring(nextAt)
+return out
+`)
+
+// doneScript removes an entry its worker has handled, if the worker still
+// holds its lease and the entry is still due when it was claimed (a record
+// write that moved it cancelled the lease).
+//
+//	KEYS[1] the channel's entries   KEYS[2] its leases   ARGV[1] the member   ARGV[2] the token   ARGV[3] the due ms claimed
+//
+// It returns 1 when removed, 0 when the lease was no longer the worker's.
+var doneScript = redis.NewScript(scheduleLua + `
+if sched_bad(KEYS[1], KEYS[2]) then return 0 end
+local l = redis.call('HGET', KEYS[2], ARGV[1])
+if not l or string.sub(l, 1, #ARGV[2] + 1) ~= ARGV[2] .. '/' then return 0 end
+redis.call('HDEL', KEYS[2], ARGV[1])
+local sc = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if sc and tonumber(sc) == tonumber(ARGV[3]) then redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 1
+`)
+
+// hintScript tells a bucket that a channel has an entry due at ARGV[2]: it
+// lowers the channel's score to that time (never raises it), and bumps the
+// channel's generation when ARGV[3] is "1", so that a worker that read the
+// channel before this write does not raise the hint past it (see
+// settleScript).
+//
+//	KEYS[1] the bucket (sorted set channel → when to look, ms)   KEYS[2] its generations (hash)
+//	ARGV[1] the channel   ARGV[2] due ms   ARGV[3] "1" to bump   ARGV[4] TTL in ms
+//
+// It returns 1, or -2 when a key holds the wrong type (nothing written).
+var hintScript = redis.NewScript(`
+local tb, tg = redis.call('TYPE', KEYS[1]).ok, redis.call('TYPE', KEYS[2]).ok
+if (tb ~= 'none' and tb ~= 'zset') or (tg ~= 'none' and tg ~= 'hash') then return -2 end
+redis.call('ZADD', KEYS[1], 'LT', ARGV[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+if ARGV[3] == '1' then
+  redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
+  redis.call('PEXPIRE', KEYS[2], ARGV[4])
+end
+return 1
+`)
+
+// claimBucketScript leases a bucket's channels that need a look to one
+// worker: their hint moves to the end of the lease, so a worker that dies
+// leaves them to another then.
+//
+//	KEYS[1] the bucket   KEYS[2] its generations   ARGV[1] now ms   ARGV[2] lease ms   ARGV[3] at most this many
+//
+// It returns {channel, generation, ...}, or {} when a key holds the wrong type.
+var claimBucketScript = redis.NewScript(`
+local tb, tg = redis.call('TYPE', KEYS[1]).ok, redis.call('TYPE', KEYS[2]).ok
+if (tb ~= 'none' and tb ~= 'zset') or (tg ~= 'none' and tg ~= 'hash') then return {} end
+local chans = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+local out = {}
+for _, c in ipairs(chans) do
+  redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), c)
+  table.insert(out, c)
+  table.insert(out, redis.call('HGET', KEYS[2], c) or '0')
+end
+return out
+`)
+
+// settleScript sets a channel's hint to when it next needs a look, as read
+// by the worker that claimed it, if no write has hinted the bucket since the
+// claim (same generation); else it only lowers the hint, so a write the
+// worker may not have seen is looked at by its own hint or by the end of the
+// worker's lease.
+//
+//	KEYS[1] the bucket   KEYS[2] its generations
+//	ARGV[1] the channel   ARGV[2] the generation claimed   ARGV[3] next ms, -1 for never
+var settleScript = redis.NewScript(`
+local tb, tg = redis.call('TYPE', KEYS[1]).ok, redis.call('TYPE', KEYS[2]).ok
+if (tb ~= 'none' and tb ~= 'zset') or (tg ~= 'none' and tg ~= 'hash') then return 0 end
+local nx = tonumber(ARGV[3])
+if (redis.call('HGET', KEYS[2], ARGV[1]) or '0') == ARGV[2] then
+  if nx < 0 then
+    redis.call('ZREM', KEYS[1], ARGV[1])
+  else
+    redis.call('ZADD', KEYS[1], nx, ARGV[1])
+  end
+elseif nx >= 0 then
+  redis.call('ZADD', KEYS[1], 'LT', nx, ARGV[1])
+end
+return 1
+`)
