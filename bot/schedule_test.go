@@ -1,0 +1,403 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine"
+	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
+)
+
+// Timings of the schedule tests.
+const (
+	testTTL     = 10 * time.Minute
+	testRemind  = time.Hour
+	testTimeout = 24 * time.Hour
+	testIdle    = 6 * 24 * time.Hour
+)
+
+// timedHarness is a harness on Memory with a fake clock and every timer on.
+func timedHarness(t *testing.T) (*harness, *sessions.Memory) {
+	clk := storetest.NewClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
+	m := sessions.NewMemory(sessions.Options{Now: clk.Now})
+	h := newHarness(t, m, clk, "")
+	h.svc = New(m, Options{Now: clk.Now, AI: lowestColumn, ChallengeTTL: testTTL, TurnTimeout: testTimeout,
+		RemindAfter: testRemind, IdleAfter: testIdle})
+	return h, m
+}
+
+// fired claims what is due, fires each entry and marks it done, and
+// returns the notices with their kinds.
+func fired(t *testing.T, h *harness, sched Schedule) (kinds []string, notices []Notice) {
+	t.Helper()
+	due, err := sched.Claim(t.Context(), 100, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range due {
+		n, err := h.svc.Fire(t.Context(), d)
+		if err != nil {
+			t.Fatalf("Fire(%v): %v", d.Kind, err)
+		}
+		if err := sched.Done(t.Context(), d); err != nil {
+			t.Fatal(err)
+		}
+		if !n.IsZero() {
+			kinds = append(kinds, d.Kind.String())
+			notices = append(notices, n)
+		}
+	}
+	return kinds, notices
+}
+
+func wantFired(t *testing.T, h *harness, sched Schedule, want ...string) []Notice {
+	t.Helper()
+	kinds, ns := fired(t, h, sched)
+	if !slices.Equal(kinds, want) {
+		t.Fatalf("fired %v at %v, want %v", kinds, h.clock.Now().Format(time.TimeOnly), want)
+	}
+	return ns
+}
+
+func newTestGame(t *testing.T) *engine.Game {
+	g, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func hasButton(r *Reply, label string) bool {
+	return slices.ContainsFunc(r.Buttons, func(b Button) bool { return b.Label == label })
+}
+
+func TestChallengeExpires(t *testing.T) {
+	h, m := timedHarness(t)
+	r := h.say("UA", "<@UB>")
+	rec := h.record(r)
+	h.clock.Advance(testTTL - time.Second)
+	wantFired(t, h, m)
+	h.clock.Advance(time.Second)
+	n := wantFired(t, h, m, "expire")[0]
+	if n.Edit == nil || n.Post != nil || len(n.Edit.Buttons) != 0 || !strings.Contains(n.Edit.Text, "expired") {
+		t.Fatalf("notice %+v, want an edit saying it expired, without buttons", n.Edit)
+	}
+	got, _ := h.store.Load(t.Context(), h.key, rec.ID)
+	if got.Status != match.StatusFinished || got.Finish != match.FinishExpired {
+		t.Fatalf("record %v/%v, want finished/expired", got.Status, got.Finish)
+	}
+	h.clock.Advance(testIdle)
+	wantFired(t, h, m)
+	if m.Pending() != 0 {
+		t.Fatalf("%d entries left, want none", m.Pending())
+	}
+}
+
+func TestTurnTimers(t *testing.T) {
+	h, m := timedHarness(t)
+	r := h.start("UA", "UB")
+	r = h.drops(r, 4) // UB to move
+	h.clock.Advance(testRemind)
+	n := wantFired(t, h, m, "remind")[0]
+	if n.Post == nil || n.Edit != nil || !slices.Equal(n.Post.Notify, []string{"UB"}) || n.Post.Visibility != Public ||
+		!strings.Contains(n.Post.Text, "<@UB>, it's your move") || !strings.Contains(n.Post.Text, "against ua") {
+		t.Fatalf("reminder %+v, want a new message notifying UB, naming the opponent", n.Post)
+	}
+	h.clock.Advance(testRemind) // at most one per turn
+	wantFired(t, h, m)
+	if c := h.click("UA", r, "1"); c.Problem != ProblemNotYourTurn {
+		t.Fatalf("UA's drop out of turn: %v", c.Problem)
+	}
+	h.clock.Advance(testTimeout - 2*testRemind)
+	n = wantFired(t, h, m, "timeout")[0]
+	if n.Edit == nil || !hasButton(n.Edit, "Claim") || !strings.Contains(n.Edit.Text, "<@UA> may claim") {
+		t.Fatalf("timeout notice %+v, want an edit offering UA a Claim button", n.Edit)
+	}
+	if c := h.click("UB", *n.Edit, "Claim"); c.Problem != ProblemYourMove {
+		t.Fatalf("the idle player's claim: %v %q, want ProblemYourMove", c.Problem, c.Text)
+	}
+	c := h.click("UA", *n.Edit, "Claim")
+	h.want(c, Public, ProblemNone)
+	if got := h.record(r); got.Finish != match.FinishTimeout {
+		t.Fatalf("after the claim: finish %v, want timeout", got.Finish)
+	}
+	h.clock.Advance(testIdle)
+	wantFired(t, h, m)
+}
+
+func TestMoveCancelsReminder(t *testing.T) {
+	h, m := timedHarness(t)
+	r := h.start("UA", "UB")
+	r = h.drops(r, 4)
+	h.clock.Advance(testRemind - time.Second)
+	r = h.drops(r, 4) // UB moves a second before the reminder
+	h.clock.Advance(2 * time.Second)
+	wantFired(t, h, m)
+	h.clock.Advance(testRemind)
+	n := wantFired(t, h, m, "remind")[0]
+	if !slices.Equal(n.Post.Notify, []string{"UA"}) {
+		t.Fatalf("reminder notifies %v, want UA, whose turn it is now", n.Post.Notify)
+	}
+	_ = r
+}
+
+func TestTakebackExpires(t *testing.T) {
+	h, m := timedHarness(t)
+	r := h.start("UA", "UB")
+	h.drops(r, 4)
+	h.want(h.say("UA", "takeback"), Public, ProblemNone)
+	h.clock.Advance(testTTL)
+	n := wantFired(t, h, m, "expire")[0]
+	if n.Edit == nil || !strings.Contains(n.Edit.Text, "takeback request expired") || hasButton(n.Edit, "Allow takeback") {
+		t.Fatalf("notice %+v, want the game without the takeback", n.Edit)
+	}
+	if got := h.record(r); got.Takeback != nil {
+		t.Fatalf("takeback %+v still pending", got.Takeback)
+	}
+	// The takeback kept UB's turn timers: the reminder comes an hour after UA's move.
+	h.clock.Advance(testRemind - testTTL)
+	wantFired(t, h, m, "remind")
+}
+
+func TestIdleGameAbandoned(t *testing.T) {
+	h, m := timedHarness(t)
+	r := h.start("UA", "UB")
+	h.clock.Advance(testIdle - testTimeout)
+	wantFired(t, h, m, "remind", "timeout")
+	h.clock.Advance(testTimeout)
+	n := wantFired(t, h, m, "abandon")[0]
+	if n.Edit == nil || len(n.Edit.Buttons) != 0 || !strings.Contains(n.Edit.Text, "abandoned") {
+		t.Fatalf("notice %+v, want a final edit saying abandoned, without buttons", n.Edit)
+	}
+	got := h.record(r)
+	if got.Status != match.StatusFinished || got.Active(h.clock.Now()) {
+		t.Fatalf("abandoned record %v, want finished", got.Status)
+	}
+	h.want(h.say("UA", "<@UB>"), Public, ProblemNone) // the players are free
+}
+
+func TestOfferExpires(t *testing.T) {
+	h, m := timedHarness(t)
+	r := h.start("UA", "UB")
+	r = h.drops(r, 1, 2, 1, 2, 1, 2, 1) // UA wins
+	o := h.click("UB", r, "Rematch")
+	h.want(o, Update, ProblemNone, "offers a rematch")
+	h.clock.Advance(testTTL)
+	n := wantFired(t, h, m, "expire")[0]
+	if n.Edit == nil || !strings.Contains(n.Edit.Text, "rematch offer expired") || hasButton(n.Edit, "Accept") || hasButton(n.Edit, "Rematch") {
+		t.Fatalf("notice %+v, want the board without the offer's buttons", n.Edit)
+	}
+}
+
+// TestFireAgainAfterCrash: a worker that dies after its update landed but
+// before its notice went out leaves the entry, claimed again after the
+// lease, to a worker that sends the notice without writing again.
+func TestFireAgainAfterCrash(t *testing.T) {
+	h, m := timedHarness(t)
+	r := h.start("UA", "UB")
+	h.clock.Advance(testRemind)
+	due, err := m.Claim(t.Context(), 10, time.Minute)
+	if err != nil || len(due) != 1 {
+		t.Fatalf("Claim = %v, %v", due, err)
+	}
+	if _, err := h.svc.Fire(t.Context(), due[0]); err != nil { // ...and the worker dies
+		t.Fatal(err)
+	}
+	v := h.record(r).Version
+	h.clock.Advance(time.Minute)
+	kinds, ns := fired(t, h, m)
+	if !slices.Equal(kinds, []string{"remind"}) || ns[0].Post == nil {
+		t.Fatalf("after the lease: %v, want the reminder again", kinds)
+	}
+	if got := h.record(r).Version; got != v {
+		t.Fatalf("version %d after the second fire, want %d: nothing written", got, v)
+	}
+	if m.Pending() == 0 {
+		t.Fatal("no entries left: the timeout and abandon timers are gone")
+	}
+}
+
+// fakeNotifier records what a worker sends, failing as told.
+type fakeNotifier struct {
+	mu    sync.Mutex
+	fail  func(n int) error // the error of the n-th call (from 1), nil for success
+	calls int
+	sent  []string // "edit:<text>" or "post:<text>"
+}
+
+func (f *fakeNotifier) send(what string, r Reply) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	if f.fail != nil {
+		if err := f.fail(f.calls); err != nil {
+			return err
+		}
+	}
+	f.sent = append(f.sent, what+":"+r.Text)
+	return nil
+}
+
+func (f *fakeNotifier) Edit(_ context.Context, _ match.Key, _ match.MessageRef, r Reply) error {
+	return f.send("edit", r)
+}
+
+func (f *fakeNotifier) Post(_ context.Context, _ match.Key, _ match.MessageRef, r Reply) error {
+	return f.send("post", r)
+}
+
+func (f *fakeNotifier) snapshot() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.sent)
+}
+
+type counter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *counter) hook(name string) func(string) {
+	return func(kind string) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.n == nil {
+			c.n = map[string]int{}
+		}
+		c.n[name+":"+kind]++
+	}
+}
+
+func (c *counter) get(k string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[k]
+}
+
+func (c *counter) hooks() WorkerHooks {
+	return WorkerHooks{Due: c.hook("due"), Handled: c.hook("handled"), Failed: c.hook("failed"), Retried: c.hook("retried")}
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestWorkerRetries: a rate-limited edit is tried again after the
+// platform's retry-after; one that keeps failing is dropped after a bounded
+// number of attempts, with its entry, never looping.
+func TestWorkerRetries(t *testing.T) {
+	for _, tc := range []struct {
+		name                     string
+		fail                     func(n int) error
+		handled, failed, retried int
+		minElapsed               time.Duration
+	}{
+		{"rate limited", func(n int) error {
+			if n <= 2 {
+				return &RateLimitError{After: 50 * time.Millisecond, Err: errors.New("HTTP 429")}
+			}
+			return nil
+		}, 1, 0, 2, 100 * time.Millisecond},
+		{"always failing", func(int) error { return errors.New("HTTP 500") }, 0, 1, 3, 0},
+		{"undeliverable", func(int) error { return fmt.Errorf("%w: message gone", ErrUndeliverable) }, 0, 1, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, m := timedHarness(t)
+			rec := h.record(h.say("UA", "<@UB>"))
+			if _, err := h.store.Update(t.Context(), h.key, rec.ID, func(r *match.Record) (match.Tally, error) {
+				r.Message = match.MessageRef{Channel: "C1", Timestamp: "2.0"}
+				return match.Tally{}, nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			h.clock.Advance(testTTL)
+			nf := &fakeNotifier{fail: tc.fail}
+			var c counter
+			ctx, cancel := context.WithCancel(t.Context())
+			done := make(chan struct{})
+			start := time.Now()
+			go func() {
+				defer close(done)
+				h.svc.RunSchedule(ctx, m, map[string]Notifier{"test": nf}, WorkerOptions{Poll: 5 * time.Millisecond,
+					Attempts: 4, Backoff: 10 * time.Millisecond, MaxWait: time.Second, Hooks: c.hooks()})
+			}()
+			waitFor(t, "the entry to be handled or dropped", func() bool {
+				return c.get("handled:expire")+c.get("failed:expire") > 0
+			})
+			elapsed := time.Since(start)
+			cancel()
+			<-done
+			if c.get("handled:expire") != tc.handled || c.get("failed:expire") != tc.failed || c.get("retried:expire") != tc.retried || c.get("due:expire") != 1 {
+				t.Fatalf("hooks %v, want handled %d failed %d retried %d due 1", c.n, tc.handled, tc.failed, tc.retried)
+			}
+			if elapsed < tc.minElapsed {
+				t.Fatalf("handled after %v: the retry-after of %v was not honoured", elapsed, tc.minElapsed)
+			}
+			if m.Pending() != 0 {
+				t.Fatalf("%d entries left: a dropped notice must take its entry", m.Pending())
+			}
+		})
+	}
+}
+
+// TestWorkersRace runs 2 and 3 workers, each a replica with a store of its
+// own on one Redis, over the same challenges expiring: each is edited
+// exactly once.
+func TestWorkersRace(t *testing.T) {
+	c := storetest.Redis(t)
+	for _, n := range []int{2, 3} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			prefix := storetest.Prefix(t, c)
+			const games = 8
+			const ttl = 300 * time.Millisecond
+			nf := &fakeNotifier{}
+			var hooks counter
+			ctx, cancel := context.WithCancel(t.Context())
+			var wg sync.WaitGroup
+			svcs := make([]*Service, n)
+			for i := range n {
+				st := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+				svcs[i] = New(st, Options{ChallengeTTL: ttl, AI: lowestColumn})
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					svcs[i].RunSchedule(ctx, st, map[string]Notifier{"test": nf}, WorkerOptions{Poll: 10 * time.Millisecond, Hooks: hooks.hooks()})
+				}()
+			}
+			var made atomic.Int64
+			for g := range games {
+				k := match.Key{Platform: "test", Workspace: "T1", Channel: fmt.Sprintf("W%d", g)}
+				rec := &match.Record{Key: k, Status: match.StatusPending, Challenger: player("UA"), Opponent: player("UB"),
+					Game: newTestGame(t), FirstTo: 1, ExpiresAt: time.Now().Add(ttl), Message: match.MessageRef{Channel: k.Channel, Timestamp: "1.0"}}
+				if err := svcs[g%n].store.Create(t.Context(), rec); err != nil {
+					t.Fatal(err)
+				}
+				made.Add(1)
+			}
+			waitFor(t, "every challenge's edit", func() bool { return len(nf.snapshot()) >= games })
+			time.Sleep(5 * ttl) // room for a second edit of any of them
+			cancel()
+			wg.Wait()
+			sent := nf.snapshot()
+			if len(sent) != games || hooks.get("handled:expire") != games || hooks.get("due:expire") != games {
+				t.Fatalf("%d edits, hooks %v, want %d each: %q", len(sent), hooks.n, games, sent)
+			}
+		})
+	}
+}
