@@ -366,3 +366,33 @@ func (s *Service) deliver(ctx context.Context, nf Notifier, n Notice, d match.Du
 		}
 	}
 }
+
+// GameID returns the id of the game r's buttons act on, or "" when it has
+// none: what an adapter needs to Attach the message it posted r as.
+func (r Reply) GameID() string {
+	for _, b := range r.Buttons {
+		if req, err := ParseAction(b.Value); err == nil && req.GameID != "" {
+			return req.GameID
+		}
+	}
+	return ""
+}
+
+// Attach records ref as the message of game gameID in channel k, for the
+// edits the bot makes on its own (see Notifier): adapters call it when
+// they learn the id of a message they posted for a command. It changes
+// nothing else (not the record's timers) and returns match.ErrNoGame when
+// the game is gone.
+func (s *Service) Attach(ctx context.Context, k match.Key, gameID string, ref match.MessageRef) error {
+	if ref.IsZero() {
+		return nil
+	}
+	_, err := s.store.Update(context.WithValue(ctx, firingKey{}, true), k, gameID, func(r *match.Record) (match.Tally, error) {
+		if r.Message == ref {
+			return match.Tally{}, match.ErrNoChange
+		}
+		r.Message = ref
+		return match.Tally{}, nil
+	})
+	return err
+}

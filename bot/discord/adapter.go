@@ -16,6 +16,7 @@ import (
 	"github.com/connect4/connect4/bot/internal/bg"
 	"github.com/connect4/connect4/bot/internal/bodies"
 	"github.com/connect4/connect4/bot/internal/link"
+	"github.com/connect4/connect4/bot/match"
 )
 
 // Platform is the match.Key platform of Discord channels.
@@ -203,6 +204,10 @@ type report struct {
 	outcome  string // a bot.Outcome* value
 	reason   string // why an interaction was refused before it reached the bot
 	deferred bool
+	// attachGame is the game whose public reply to a command this
+	// interaction's original response is, to attach once it is sent.
+	attachGame string
+	attachKey  match.Key
 }
 
 func newReport(via string) *report {

@@ -87,4 +87,5 @@ func (a *Adapter) gatewayInteraction(ctx context.Context, s *discordgo.Session, 
 		return
 	}
 	a.done(rep)
+	a.attach(s, in, rep.attachKey, rep.attachGame)
 }

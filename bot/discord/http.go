@@ -89,6 +89,12 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 	w.Write(out)
 	if later == nil {
 		a.done(rep)
+		if rep.attachGame != "" {
+			if f, ok := w.(http.Flusher); ok {
+				f.Flush()
+			}
+			a.attach(a.rest, in, rep.attachKey, rep.attachGame)
+		}
 		return
 	}
 	// Send the deferral before the edit can reach Discord.

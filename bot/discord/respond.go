@@ -65,11 +65,17 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 		return note(textHelp), nil
 	}
 	fromButton := in.Type == discordgo.InteractionMessageComponent
+	toAttach := func(r bot.Reply) {
+		if !fromButton && r.Visibility == bot.Public {
+			rep.attachGame, rep.attachKey = r.GameID(), cmd.Key
+		}
+	}
 	inPlace := func(ctx context.Context) *discordgo.InteractionResponse {
 		ctx, cancel := context.WithTimeout(ctx, handleTimeout)
 		defer cancel()
 		r := a.svc.Handle(ctx, cmd)
 		rep.outcome = r.Outcome()
+		toAttach(r)
 		return response(r, fromButton)
 	}
 	if !a.svc.Slow(cmd) {
@@ -93,6 +99,7 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 	select {
 	case r := <-replies:
 		rep.outcome = r.Outcome()
+		toAttach(r)
 		return response(r, fromButton), nil
 	case <-timer.C:
 	}
@@ -122,6 +129,9 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 		if err := deliver(ctx, s, in.ref(), r, fromButton); err != nil {
 			a.log.Error("deliver deferred reply", "channel", in.ChannelID, "kind", rep.kind, "err", err)
 			return bot.OutcomeError
+		}
+		if !fromButton && r.Visibility == bot.Public {
+			a.attach(s, in, cmd.Key, r.GameID())
 		}
 		return r.Outcome()
 	}

@@ -87,6 +87,12 @@ type Config struct {
 	// "error", "unauthorized", "bad_request", "too_large") and the time from
 	// arrival to the last reply. It must be safe for concurrent use.
 	Observe func(kind, outcome string, elapsed time.Duration)
+	// PostReplies, with a BotToken, posts a slash command's public reply
+	// with chat.postMessage (scope chat:write) instead of in the response,
+	// so that its ts is known and the bot can edit it on time (an expired
+	// challenge); where the post fails (the bot is not in the channel) the
+	// reply goes in the response as without it.
+	PostReplies bool
 	// ReconnectMax is the longest wait between two Socket Mode connection
 	// attempts (the waits start at 500 ms and double, with full jitter); 0
 	// means one minute.
@@ -109,7 +115,8 @@ type Adapter struct {
 	cfg     Config
 	log     *slog.Logger // with platform=slack
 	httpc   *http.Client
-	api     webAPI // nil without a bot token
+	api     webAPI  // nil without a bot token
+	chat    chatAPI // nil without a bot token
 	apiURL  string
 	timeout time.Duration
 	work    *bg.Work
@@ -181,7 +188,8 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 		a.httpc = &http.Client{Timeout: clientTimeout}
 	}
 	if cfg.BotToken != "" {
-		a.api = a.client()
+		c := a.client()
+		a.api, a.chat = c, c
 	}
 	return a, nil
 }

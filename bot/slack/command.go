@@ -49,7 +49,7 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 		reply = a.svc.Handle(ctx, cmd)
 	}
 	rep.outcome = reply.Outcome()
-	if reply.Visibility == bot.VisibilityNone {
+	if reply.Visibility == bot.VisibilityNone || a.postReply(ctx, cmd.Key, reply) {
 		return nil, nil
 	}
 	msg := message(reply)
