@@ -39,6 +39,8 @@ type config struct {
 
 	ChallengeTTL time.Duration
 	TurnTimeout  time.Duration
+	RemindAfter  time.Duration // 0: no reminders
+	SchedulePoll time.Duration
 	GameTTL      time.Duration
 	FinishedTTL  time.Duration
 	AIBudget     time.Duration
@@ -89,7 +91,9 @@ var envVars = []envVar{
 	{"REDIS_PREFIX", "c4:", "prefix of every Redis key (no braces)", forStore},
 	{"CONNECT4_REDIS_TIMEOUT", "1s", "dial, read, write and pool timeout of every Redis call (a URL's own dial_timeout etc. win)", forStore},
 	{"CONNECT4_CHALLENGE_TTL", "10m", "how long a challenge waits for an answer", forStore},
-	{"CONNECT4_TURN_TIMEOUT", "24h", "idle time after which the waiting player may `/connect4 claim` the game", forStore},
+	{"CONNECT4_TURN_TIMEOUT", "24h", "idle time after which the waiting player may `/connect4 claim` the game (the game's message then offers a Claim button)", forStore},
+	{"CONNECT4_REMIND_AFTER", "1h", "how long after a turn began the player to move gets one reminder that notifies them; 0 turns reminders off", forServe},
+	{"CONNECT4_SCHEDULE_POLL", "500ms", "how often each replica looks for due expiries, reminders, timeouts and abandoned games", forServe},
 	{"CONNECT4_GAME_TTL", "168h", "an idle game is forgotten after this long", forStore},
 	{"CONNECT4_FINISHED_TTL", "24h", "a finished game stays readable this long", forStore},
 	{"CONNECT4_MAX_GAMES", "10", "active games (and open challenges) one channel may hold at once", forStore},
@@ -182,8 +186,10 @@ func loadConfig(getenv func(string) string, u uses) (config, error) {
 		RedisPassword:       getenv("REDIS_PASSWORD"),
 		RedisPrefix:         get("REDIS_PREFIX"),
 		RedisTimeout:        dur("CONNECT4_REDIS_TIMEOUT", 50*time.Millisecond, 30*time.Second),
-		ChallengeTTL:        dur("CONNECT4_CHALLENGE_TTL", time.Minute, 7*24*time.Hour),
-		TurnTimeout:         dur("CONNECT4_TURN_TIMEOUT", time.Minute, 30*24*time.Hour),
+		ChallengeTTL:        dur("CONNECT4_CHALLENGE_TTL", time.Second, 7*24*time.Hour),
+		TurnTimeout:         dur("CONNECT4_TURN_TIMEOUT", time.Second, 30*24*time.Hour),
+		RemindAfter:         dur("CONNECT4_REMIND_AFTER", 0, 30*24*time.Hour),
+		SchedulePoll:        dur("CONNECT4_SCHEDULE_POLL", 10*time.Millisecond, time.Minute),
 		GameTTL:             dur("CONNECT4_GAME_TTL", time.Hour, 365*24*time.Hour),
 		FinishedTTL:         dur("CONNECT4_FINISHED_TTL", time.Minute, 30*24*time.Hour),
 		AIBudget:            dur("CONNECT4_AI_BUDGET", 10*time.Millisecond, 2*time.Second),
@@ -320,5 +326,13 @@ func redactErr(err error, _ string) string {
 // botOptions are the bot's options from cfg, with the given logger and hooks.
 func botOptions(cfg config, log *slog.Logger, hooks bot.Hooks) bot.Options {
 	return bot.Options{ChallengeTTL: cfg.ChallengeTTL, TurnTimeout: cfg.TurnTimeout,
+		RemindAfter: cfg.RemindAfter, IdleAfter: idleAfter(cfg.GameTTL),
 		AIBudget: cfg.AIBudget, AIConcurrency: cfg.AIConcurrency, Logger: log, Hooks: hooks}
+}
+
+// idleAfter is when an idle game is closed as abandoned: a little before
+// its record expires (CONNECT4_GAME_TTL), so that the worker has time to
+// edit its message first.
+func idleAfter(gameTTL time.Duration) time.Duration {
+	return gameTTL - min(gameTTL/10, 10*time.Minute)
 }

@@ -35,6 +35,7 @@ type metrics struct {
 	retries       prometheus.Counter
 	storeErrors   *prometheus.CounterVec // op
 	storeUp       prometheus.Gauge
+	schedule      *prometheus.CounterVec // event, kind
 }
 
 // newMetrics returns the metrics, registered with a new registry together
@@ -81,10 +82,19 @@ func newMetrics() *metrics {
 		Help: "1 when the game store answered the last /readyz check, else 0.",
 	})
 	m.storeUp.Set(1) // until a check says otherwise: openStore logs a failed first ping
+	m.schedule = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "connect4_schedule_entries_total",
+		Help: "Timed events of the schedule by event (due: claimed by this replica; handled; failed: dropped after its update or its bounded retries failed; retried: a delivery or update tried again) and kind (expire, remind, timeout, abandon).",
+	}, []string{"event", "kind"})
 	m.reg.MustRegister(m.requests, m.latency, m.moves, m.gamesStarted, m.gamesFinished,
-		m.conflicts, m.retries, m.storeErrors, m.storeUp,
+		m.conflicts, m.retries, m.storeErrors, m.storeUp, m.schedule,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	for _, e := range []string{"due", "handled", "failed", "retried"} {
+		for _, k := range []string{"expire", "remind", "timeout", "abandon"} {
+			m.schedule.WithLabelValues(e, k)
+		}
+	}
 	for _, p := range platforms {
 		m.latency.WithLabelValues(p)
 		m.moves.WithLabelValues(p)
@@ -107,6 +117,14 @@ func (m *metrics) botHooks() bot.Hooks {
 			m.gamesFinished.WithLabelValues(platform, result).Inc()
 		},
 	}
+}
+
+// workerHooks returns the hooks that count the schedule worker's entries.
+func (m *metrics) workerHooks() bot.WorkerHooks {
+	count := func(event string) func(string) {
+		return func(kind string) { m.schedule.WithLabelValues(event, kind).Inc() }
+	}
+	return bot.WorkerHooks{Due: count("due"), Handled: count("handled"), Failed: count("failed"), Retried: count("retried")}
 }
 
 // storeHooks returns the hooks that count conflicts, retries and errors of

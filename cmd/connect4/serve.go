@@ -66,6 +66,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	for _, c := range adapters.watched {
 		m.watch(c)
 	}
+	worker := make(chan struct{})
+	go func() {
+		defer close(worker)
+		svc.RunSchedule(runCtx, store, adapters.notifiers, bot.WorkerOptions{Poll: cfg.SchedulePoll, Hooks: m.workerHooks()})
+	}()
 	mux.HandleFunc("GET /healthz", h.live)
 	mux.HandleFunc("GET /readyz", h.ready)
 	mux.Handle("GET /metrics", m.handler())
@@ -116,6 +121,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		log.Warn("shutdown", "err", err)
 	}
 	adapters.stop(sctx)
+	select { // the worker stops with runCtx: its deliveries in flight are cancelled
+	case <-worker:
+	case <-sctx.Done():
+		log.Warn("shutdown: the schedule worker did not stop in time")
+	}
 	if errors.Is(runErr, http.ErrServerClosed) {
 		runErr = nil
 	}
@@ -128,6 +138,8 @@ type adapterSet struct {
 	running sync.WaitGroup
 	stops   []func(context.Context)
 	watched []watched
+	// notifiers make the bot's timed edits and reminders, by platform.
+	notifiers map[string]bot.Notifier
 	// fatal receives the error of a background connection that stopped
 	// before its context ended: it cannot recover (a refused token), and
 	// the server stops with it.
@@ -165,7 +177,11 @@ func (a *adapterSet) background(ctx context.Context, f func(context.Context) err
 // (SLACK_APP_TOKEN), Discord over HTTP (DISCORD_PUBLIC_KEY) and/or the
 // Gateway (DISCORD_BOT_TOKEN).
 func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.ServeMux, log *slog.Logger, m *metrics) (*adapterSet, error) {
-	set := &adapterSet{fatal: make(chan error, 1)}
+	set := &adapterSet{fatal: make(chan error, 1), notifiers: map[string]bot.Notifier{}}
+	noNotify := func(platform, token string) {
+		log.Warn(platform+": without "+token+" the bot cannot edit messages on its own nor post reminders: expired challenges, offers and takebacks keep their buttons, timed-out games get no Claim button, abandoned games no final edit; everything else works",
+			"platform", platform)
+	}
 	slackOn := cfg.SlackSigningSecret != "" || cfg.SlackAppToken != ""
 	discordOn := cfg.DiscordPublicKey != "" || cfg.DiscordBotToken != ""
 	if !slackOn && !discordOn {
@@ -174,10 +190,14 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 	if slackOn {
 		a, err := slack.New(svc, slack.Config{
 			SigningSecret: cfg.SlackSigningSecret, BotToken: cfg.SlackBotToken, AppToken: cfg.SlackAppToken,
-			APIURL: cfg.SlackAPIURL, Observe: m.observe("slack"), ReconnectMax: cfg.ReconnectMax,
+			APIURL: cfg.SlackAPIURL, Observe: m.observe("slack"), ReconnectMax: cfg.ReconnectMax, PostReplies: true,
 		}, log)
 		if err != nil {
 			return nil, err
+		}
+		set.notifiers[slack.Platform] = a
+		if !a.CanNotify() {
+			noNotify("slack", "SLACK_BOT_TOKEN (scope chat:write)")
 		}
 		if cfg.SlackSigningSecret != "" {
 			a.Register(mux)
@@ -205,6 +225,10 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 		}, log)
 		if err != nil {
 			return nil, err
+		}
+		set.notifiers[discord.Platform] = a
+		if !a.CanNotify() {
+			noNotify("discord", "DISCORD_BOT_TOKEN")
 		}
 		if cfg.DiscordPublicKey != "" {
 			a.Register(mux)

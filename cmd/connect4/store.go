@@ -18,6 +18,7 @@ import (
 // check.
 type store interface {
 	bot.Store
+	bot.Schedule
 	Ping(ctx context.Context) error
 }
 
