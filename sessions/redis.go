@@ -136,11 +136,6 @@ func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 	}
 	k := n.Key
 	sched := newScheduleChange(nil, n)
-	if due, ok := sched.earliest(); ok {
-		if err := s.hint(ctx, k, due); err != nil { // before the write: see schedule.go
-			return err
-		}
-	}
 	for attempt := 0; ; attempt++ {
 		now := s.cfg.now()
 		ttl := s.cfg.ttl(n)
@@ -153,15 +148,14 @@ func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 		for _, p := range n.Bound() {
 			args = append(args, p)
 		}
-		res, err := createScript.Run(ctx, s.c, keys, args...).Slice()
+		res, err := s.writeScript(ctx, k, sched, createScript, keys, args)
 		if err != nil {
-			return s.fail("create", k, err)
+			return err
 		}
 		switch code, arg := scriptReply(res); {
 		case code == 1:
 			s.cache.put(n.Clone(), false)
 			*rec = *n
-			s.hintAfter(ctx, k, sched)
 			return nil
 		case code == 0 && len(res) == 2:
 			cur, err := s.Load(ctx, k, arg)
@@ -450,11 +444,6 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally,
 		entry = newIndexEntry(next, now, ttl)
 	}
 	sched := newScheduleChange(cur, next)
-	if due, ok := sched.earliest(); ok {
-		if err := s.hint(ctx, k, due); err != nil { // before the write: see schedule.go
-			return false, nil, err
-		}
-	}
 	keys := append(append([]string{recKey}, s.tallyKeys(k)...), s.indexKey(k), s.playersKey(k), s.dueKey(k), s.leaseKey(k))
 	args := []any{cur.Version, b, ttl.Milliseconds(), op, tallyKind(t),
 		t.Winner.ID, t.Winner.Name, t.Loser.ID, t.Loser.Name, s.cfg.lbTTL.Milliseconds(), cur.ID, replayWindow.Milliseconds()}
@@ -465,14 +454,13 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally,
 	for _, p := range next.Bound() {
 		args = append(args, p)
 	}
-	res, err := casScript.Run(ctx, s.c, keys, args...).Slice()
+	res, err := s.writeScript(ctx, k, sched, casScript, keys, args)
 	if err != nil {
-		return false, nil, s.fail("update", k, err)
+		return false, nil, err
 	}
 	switch code, arg := scriptReply(res); code {
 	case 1, 2:
 		s.cache.put(next.Clone(), legacy)
-		s.hintAfter(ctx, k, sched)
 		return true, nil, nil
 	case 0:
 		stored, err := decodeRecord(k, []byte(arg))

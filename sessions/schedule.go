@@ -44,17 +44,20 @@ import (
 // slot as the entry), which is what makes it once-only: two workers' claims
 // of one entry run one after the other on the node that owns the channel,
 // and the second sees the first one's lease. The hints are only hints: a
-// worker that follows a hint to a channel with nothing due does nothing. A
-// record write hints its bucket before its script (so that a crash after
-// the script still leaves a hint) and again after it, bumping the
-// generation; a worker that claimed a hint (moving it to the end of its
-// lease, so that another looks if it dies) sets it to when the channel next
-// needs a look only if no write hinted since the claim, and otherwise only
-// lowers it. So a hint is never raised past an entry the worker did not
-// see. The one window left is a writer that dies between its script and its
-// second hint while a worker is between its claim of the first hint and
-// its read of the channel (a few milliseconds): that entry waits for the
-// channel's next write or look.
+// worker that follows a hint to a channel with nothing due does nothing.
+// On a single server (or Sentinel) the record script writes the hint too,
+// in the same step. On a Cluster, where the bucket lives on another node,
+// a record write hints its bucket before its script (so that a crash after
+// the script still leaves a hint) and again after it; every hint bumps the
+// channel's generation. A worker that claimed a hint (moving it to the end
+// of its lease, so that another looks if it dies) sets it to when the
+// channel next needs a look only if no write hinted since the claim, and
+// otherwise only lowers it: a hint is never raised past an entry the worker
+// did not see. The one window left, on a Cluster only, is a writer that
+// dies between its script and its second hint while a worker is between
+// its claim of the first hint and its read of the channel (a few
+// milliseconds): that entry then waits for the channel's next write or
+// look.
 
 // ScheduleBuckets is how many buckets of hints a Redis store spreads the
 // schedule's channels over.
@@ -132,27 +135,68 @@ func (s *Redis) bucketKeys(n int) (zset, gen string) {
 	return b, b + ":gen"
 }
 
-// hint tells k's bucket that k has an entry due at due.
-func (s *Redis) hint(ctx context.Context, k match.Key, due time.Time) error {
+// hintArgs are hintScript's keys and arguments for an entry of k due at due.
+func (s *Redis) hintArgs(k match.Key, due time.Time) ([]string, []any) {
 	z, g := s.bucket(k)
 	ttl := s.cfg.idleTTL + s.cfg.finishedTTL
-	n, err := hintScript.Run(ctx, s.c, []string{z, g}, k.String(), due.UnixMilli(), "1", ttl.Milliseconds()).Int()
+	return []string{z, g}, []any{k.String(), due.UnixMilli(), "1", ttl.Milliseconds()}
+}
+
+// hint tells k's bucket that k has an entry due at due.
+func (s *Redis) hint(ctx context.Context, k match.Key, due time.Time) error {
+	keys, args := s.hintArgs(k, due)
+	return s.hinted(k, keys[0], hintScript.Run(ctx, s.c, keys, args...))
+}
+
+// hinted checks the reply of a hintScript call.
+func (s *Redis) hinted(k match.Key, bucket string, cmd *redis.Cmd) error {
+	n, err := cmd.Int()
 	switch {
 	case err != nil:
 		return s.fail("schedule", k, err)
 	case n != 1:
-		return s.corrupt("schedule", &match.CorruptError{Key: k, Err: fmt.Errorf("schedule bucket %s holds the wrong type", z)})
+		return s.corrupt("schedule", &match.CorruptError{Key: k, Err: fmt.Errorf("schedule bucket %s holds the wrong type", bucket)})
 	}
 	return nil
 }
 
-// hintAfter hints k's bucket again after a write that added entries. The
-// write has landed, so a failure is only logged through the Error hook: the
-// hint written before it stands.
-func (s *Redis) hintAfter(ctx context.Context, k match.Key, c scheduleChange) {
-	if due, ok := c.earliest(); ok {
+// writeScript runs a record script (createScript or casScript) on keys
+// and args and returns its reply, with k's bucket hinted when the write
+// adds schedule entries (see the top of this file). On a single server or
+// Sentinel the bucket is on the same node as the channel, and the record
+// script hints it in the same step (hintedCreateScript, hintedCasScript):
+// one round trip, and no window at all. On a Cluster it is on another
+// node: the hint goes before the script (a failure fails the write, before
+// anything is written) and again after it (a failure only goes to the
+// Error hook, the first hint standing), three round trips.
+func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, script *redis.Script, keys []string, args []any) ([]any, error) {
+	op := "update"
+	if script == createScript {
+		op = "create"
+	}
+	due, ok := c.earliest()
+	_, cluster := s.c.(*redis.ClusterClient)
+	if ok && !cluster {
+		hkeys, hargs := s.hintArgs(k, due)
+		script = hintedCasScript
+		if op == "create" {
+			script = hintedCreateScript
+		}
+		keys, args = append(hkeys, keys...), append(hargs, args...)
+	}
+	if ok && cluster {
+		if err := s.hint(ctx, k, due); err != nil {
+			return nil, err
+		}
+	}
+	res, err := script.Run(ctx, s.c, keys, args...).Slice()
+	if err != nil {
+		return nil, s.fail(op, k, err)
+	}
+	if ok && cluster {
 		s.hint(context.WithoutCancel(ctx), k, due)
 	}
+	return res, nil
 }
 
 // Claim leases to the caller up to max entries that are due (across every
@@ -169,11 +213,15 @@ func (s *Redis) Claim(ctx context.Context, max int, lease time.Duration) ([]matc
 		return nil, fmt.Errorf("sessions: claim: max %d and lease %v must be positive", max, lease)
 	}
 	now := s.cfg.now().UnixMilli()
+	// The first bucket alone, by Run, which loads the script where the
+	// server lacks it; then the rest in one pipeline.
 	cmds := make([]*redis.Cmd, ScheduleBuckets)
+	z0, g0 := s.bucketKeys(0)
+	cmds[0] = claimBucketScript.Run(ctx, s.c, []string{z0, g0}, now, lease.Milliseconds(), max)
 	_, err := s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
-		for i := range cmds {
+		for i := 1; i < len(cmds); i++ {
 			z, g := s.bucketKeys(i)
-			cmds[i] = claimBucketScript.Run(ctx, p, []string{z, g}, now, lease.Milliseconds(), max)
+			cmds[i] = claimBucketScript.EvalSha(ctx, p, []string{z, g}, now, lease.Milliseconds(), max)
 		}
 		return nil
 	})
@@ -181,7 +229,7 @@ func (s *Redis) Claim(ctx context.Context, max int, lease time.Duration) ([]matc
 		return nil, s.fail("claim", match.Key{}, err)
 	}
 	for i, cmd := range cmds {
-		if isNoScript(cmd.Err()) { // a pipeline does not fall back to EVAL: Run does, and loads it
+		if isNoScript(cmd.Err()) { // a pipeline does not fall back to EVAL: Run does, and loads it for the rest
 			z, g := s.bucketKeys(i)
 			cmds[i] = claimBucketScript.Run(ctx, s.c, []string{z, g}, now, lease.Milliseconds(), max)
 		}

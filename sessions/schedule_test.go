@@ -53,7 +53,8 @@ func redisScheduleEnv(c redis.UniversalClient) func(t *testing.T) storetest.Sche
 }
 
 // dying is a go-redis hook that lets commands through until the first
-// record script (a script with a ":game:" key) has run, then fails every later
+// record script (a script with a ":game:" key) has run (not refused with
+// NOSCRIPT), then fails every later
 // command without sending it, as if the process had died right after the
 // write; with before set, it fails the record script itself instead.
 type dying struct {
@@ -65,53 +66,94 @@ var errDied = errors.New("process died")
 
 func (h *dying) DialHook(next redis.DialHook) redis.DialHook { return next }
 
+// isRecordScript reports whether cmd runs a script on a record key.
+func isRecordScript(cmd redis.Cmder) bool {
+	if n := cmd.Name(); n != "evalsha" && n != "eval" {
+		return false
+	}
+	for _, a := range cmd.Args() {
+		if s, ok := a.(string); ok && strings.Contains(s, ":game:") {
+			return true
+		}
+	}
+	return false
+}
+
 func (h *dying) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
 		if h.dead.Load() {
 			cmd.SetErr(errDied)
 			return errDied
 		}
-		name := cmd.Name()
-		record := false
-		for _, a := range cmd.Args() {
-			if name != "evalsha" && name != "eval" {
-				break
-			}
-			if s, ok := a.(string); ok && strings.Contains(s, ":game:") {
-				record = true
-			}
-		}
+		record := isRecordScript(cmd)
 		if record && h.before {
 			h.dead.Store(true)
 			cmd.SetErr(errDied)
 			return errDied
 		}
 		err := next(ctx, cmd)
-		if record {
+		if record && (err == nil || !strings.HasPrefix(err.Error(), "NOSCRIPT")) { // NOSCRIPT: the EVAL follows
 			h.dead.Store(true)
 		}
 		return err
 	}
 }
 
+// ProcessPipelineHook does the same to a pipeline: with before set nothing
+// of a pipeline holding the record script is sent; otherwise it is sent up
+// to the record script, and the rest fails.
 func (h *dying) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return next
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		send := len(cmds)
+		if h.dead.Load() {
+			send = 0
+		}
+		for i, cmd := range cmds {
+			if isRecordScript(cmd) && send == len(cmds) {
+				send = i + 1
+				if h.before {
+					send = 0
+				}
+				h.dead.Store(true)
+			}
+		}
+		var err error
+		if send > 0 {
+			err = next(ctx, cmds[:send])
+		}
+		for _, cmd := range cmds[send:] {
+			cmd.SetErr(errDied)
+			err = errDied
+		}
+		return err
+	}
 }
 
 // TestRedisScheduleCrash: a process that dies between a move's write and
-// anything after it loses neither the move nor its reminder (both were
-// one script); one that dies before the write leaves neither, and its
-// hint only costs a look.
+// anything after it loses neither the move nor its reminder (on one node
+// the hint is in the record's script; on a Cluster it was written before
+// it); one that dies before the write leaves neither, and its hint only
+// costs a look.
 func TestRedisScheduleCrash(t *testing.T) {
-	url := storetest.RedisURL()
 	storetest.Redis(t) // skips without a server
-	opt, err := redis.ParseURL(url)
+	opt, err := redis.ParseURL(storetest.RedisURL())
 	if err != nil {
 		t.Fatal(err)
 	}
+	testScheduleCrash(t, func() redis.UniversalClient { return redis.NewClient(opt) })
+}
+
+// TestClusterScheduleCrash is TestRedisScheduleCrash on a Cluster, where
+// the bucket's hint and the record's script are separate steps.
+func TestClusterScheduleCrash(t *testing.T) {
+	opt := storetest.Cluster(t).(*redis.ClusterClient).Options()
+	testScheduleCrash(t, func() redis.UniversalClient { o := *opt; return redis.NewClusterClient(&o) })
+}
+
+func testScheduleCrash(t *testing.T, newClient func() redis.UniversalClient) {
 	for _, before := range []bool{false, true} {
 		t.Run(fmt.Sprintf("before=%v", before), func(t *testing.T) {
-			healthy := redis.NewClient(opt)
+			healthy := newClient()
 			t.Cleanup(func() { healthy.Close() })
 			prefix := storetest.Prefix(t, healthy)
 			k := storetest.Channel
@@ -121,7 +163,7 @@ func TestRedisScheduleCrash(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			sick := redis.NewClient(opt)
+			sick := newClient()
 			t.Cleanup(func() { sick.Close() })
 			h := &dying{before: before}
 			sick.AddHook(h)

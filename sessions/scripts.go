@@ -61,7 +61,9 @@ end
 //	{-2, key}   key holds the wrong type
 //	{-5}        the record key is taken by another write (a game id drawn twice)
 //	{-6}        the legacy record cannot be read
-var createScript = redis.NewScript(liveLua + scheduleLua + `
+var createScript = redis.NewScript(liveLua + scheduleLua + createLua)
+
+const createLua = `
 local want = {'string', 'hash', 'hash', 'string'}
 for i = 1, 4 do
   local t = redis.call('TYPE', KEYS[i]).ok
@@ -128,7 +130,7 @@ redis.call('PEXPIRE', KEYS[3], ARGV[9])
 if KEYS[7] then redis.call('SET', KEYS[7], '1', 'PX', ARGV[5]) end
 sched_apply(KEYS[5], KEYS[6], sched, now, ARGV[9])
 return {1}
-`)
+`
 
 // casScript replaces the record if it is still the same game at the expected
 // version, and adds the tally to the leaderboard (and, for a rated game, the
@@ -171,7 +173,9 @@ return {1}
 //	{-2, type}     the record key holds a non-string
 //	{-3, key}      a leaderboard, rating or index key holds the wrong type
 //	{-4, field}    a count to increment is not a whole number
-var casScript = redis.NewScript(liveLua + scheduleLua + `
+var casScript = redis.NewScript(liveLua + scheduleLua + casLua)
+
+const casLua = `
 local t = redis.call('TYPE', KEYS[1]).ok
 if t == 'none' then return {-1} end
 if t ~= 'string' then return {-2, t} end
@@ -266,7 +270,7 @@ if kind ~= '' then
   end
 end
 return {1}
-`)
+`
 
 // ratingsScript reads the top of a channel's ratings with what is shown
 // beside them, in one round trip.

@@ -291,9 +291,15 @@ func TestServeHealsSlackSocketMode(t *testing.T) {
 		}
 		return string(ack.Payload)
 	}
-	if got := slash("UA", "<@UB>"); !strings.Contains(got, "challenges") {
-		t.Errorf("challenge acked with %s, want the challenge", got)
-	}
+	slash("UA", "<@UB>") // posted with chat.postMessage, so that the bot can edit it on time
+	s.until("the challenge's chat.postMessage", func() bool {
+		for _, c := range fake.Calls() {
+			if c.Method == "chat.postMessage" && strings.Contains(c.Args.Get("text"), "challenges") {
+				return true
+			}
+		}
+		return false
+	})
 
 	fake.Drop()
 	s.until("the reconnect", func() bool {

@@ -11,8 +11,9 @@
 //   - POST /interactions/{id}/{token}/callback answers 204 (the interaction
 //     response); POST /webhooks/{app}/{token} (follow-up) and PATCH
 //     /webhooks/{app}/{token}/messages/{id} (edit) answer a message; DELETE
-//     of a webhook message answers 204; PATCH /channels/{c}/messages/{m}
-//     answers a message; PUT /applications/{app}[/guilds/{g}]/commands echoes
+//     of a webhook message answers 204; POST /channels/{c}/messages (a
+//     new message, with a new id) and PATCH /channels/{c}/messages/{m}
+//     answer a message; PUT /applications/{app}[/guilds/{g}]/commands echoes
 //     the commands. Every REST request is recorded (Requests).
 //   - Anything else answers 404 with Discord's error body.
 //
@@ -121,6 +122,7 @@ type Request struct {
 	// calls).
 	Authorization string
 	Body          []byte
+	At            time.Time // when the fake received it
 }
 
 // Option changes a Server built by New.
@@ -586,7 +588,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Authorization: r.Header.Get("Authorization"), Body: body})
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Authorization: r.Header.Get("Authorization"), Body: body, At: time.Now()})
 	refuse := s.refuse
 	s.messages++
 	msgID := strconv.Itoa(1_000_000 + s.messages)
@@ -621,6 +623,8 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 			id = parts[4]
 		}
 		writeJSON(w, http.StatusOK, message(id, "", s.userID, s.username, body))
+	case r.Method == http.MethodPost && len(parts) == 3 && parts[0] == "channels" && parts[2] == "messages":
+		writeJSON(w, http.StatusOK, message(msgID, parts[1], s.userID, s.username, body))
 	case r.Method == http.MethodPatch && len(parts) == 4 && parts[0] == "channels" && parts[2] == "messages":
 		writeJSON(w, http.StatusOK, message(parts[3], parts[1], s.userID, s.username, body))
 	case r.Method == http.MethodPut && parts[0] == "applications" && parts[len(parts)-1] == "commands":

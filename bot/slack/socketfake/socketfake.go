@@ -11,7 +11,9 @@
 //     {"ok":false,"error":"invalid_auth"} while RefuseToken(true) and
 //     {"ok":false,"error":"not_authed"} without a token;
 //   - auth.test answers ok with BotUserID, users.info answers a user named
-//     after its id; any other method answers {"ok":false,"error":"unknown_method"}.
+//     after its id, chat.postMessage answers ok with a new ts
+//     (1700000000.00000N), chat.update answers ok with the ts it was sent;
+//     any other method answers {"ok":false,"error":"unknown_method"}.
 //     Every call is recorded (Calls).
 //
 // Response URLs: ResponseURL(id) is a URL on the fake that records what is
@@ -106,6 +108,8 @@ type Call struct {
 	Token string
 	// Args are the form fields, or the top-level fields of a JSON body.
 	Args url.Values
+	// At is when the fake received it.
+	At time.Time
 }
 
 // Response is one post to a response URL of the fake.
@@ -138,6 +142,7 @@ type Server struct {
 	conns     int
 	opens     int
 	envelopes int
+	posts     int // the ts handed out by chat.postMessage
 	calls     []Call
 	acks      []Ack
 	responses []Response
@@ -544,12 +549,16 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	s.calls = append(s.calls, Call{Method: method, Token: token, Args: vals})
+	s.calls = append(s.calls, Call{Method: method, Token: token, Args: vals, At: time.Now()})
 	refuse := s.refuse
 	if method == "apps.connections.open" {
 		s.opens++
 	}
 	ticket := s.opens
+	if method == "chat.postMessage" {
+		s.posts++
+	}
+	ts := fmt.Sprintf("1700000000.%06d", s.posts)
 	s.notifyLocked()
 	s.mu.Unlock()
 	if token == "" {
@@ -574,6 +583,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, map[string]any{"ok": true, "user": map[string]any{"id": id, "team_id": TeamID, "name": "user-" + id,
 			"real_name": "User " + id, "profile": map[string]any{"display_name": "user-" + id, "real_name": "User " + id}}})
+	case "chat.postMessage":
+		writeJSON(w, map[string]any{"ok": true, "channel": vals.Get("channel"), "ts": ts,
+			"message": map[string]any{"text": vals.Get("text"), "ts": ts}})
+	case "chat.update":
+		writeJSON(w, map[string]any{"ok": true, "channel": vals.Get("channel"), "ts": vals.Get("ts"), "text": vals.Get("text")})
 	default:
 		writeJSON(w, map[string]any{"ok": false, "error": "unknown_method"})
 	}

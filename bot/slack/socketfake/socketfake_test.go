@@ -355,8 +355,18 @@ func TestWebAPI(t *testing.T) {
 	if err != nil || u.ID != "U5" || u.Name != "user-U5" {
 		t.Fatalf("GetUserInfo(U5) = %+v, %v, want user-U5", u, err)
 	}
-	if _, _, err := api.PostMessageContext(ctx, "C1", slackapi.MsgOptionText("hi", false)); err == nil || err.Error() != "unknown_method" {
-		t.Fatalf("PostMessage = %v, want unknown_method", err)
+	ch, ts, err := api.PostMessageContext(ctx, "C1", slackapi.MsgOptionText("hi", false))
+	if err != nil || ch != "C1" || ts != "1700000000.000001" {
+		t.Fatalf("PostMessage = %q, %q, %v, want C1 and the first ts", ch, ts, err)
+	}
+	if _, ts2, err := api.PostMessageContext(ctx, "C1", slackapi.MsgOptionText("again", false)); err != nil || ts2 != "1700000000.000002" {
+		t.Fatalf("second PostMessage = %q, %v, want the next ts", ts2, err)
+	}
+	if _, uts, _, err := api.UpdateMessageContext(ctx, "C1", ts, slackapi.MsgOptionText("edited", false)); err != nil || uts != ts {
+		t.Fatalf("UpdateMessage = %q, %v, want ts %s", uts, err, ts)
+	}
+	if _, err := api.GetConversationInfoContext(ctx, &slackapi.GetConversationInfoInput{ChannelID: "C1"}); err == nil || err.Error() != "unknown_method" {
+		t.Fatalf("conversations.info = %v, want unknown_method", err)
 	}
 	if err := slackapi.PostWebhookContext(ctx, f.ResponseURL("r1"), &slackapi.WebhookMessage{Text: "board", ReplaceOriginal: true}); err != nil {
 		t.Fatalf("PostWebhook = %v", err)
@@ -369,7 +379,8 @@ func TestWebAPI(t *testing.T) {
 	if err != nil || json.Unmarshal(r.Body, &body) != nil || body.Text != "board" || !body.ReplaceOriginal {
 		t.Fatalf("response r1 = %s, %v, want text board replacing the original", r.Body, err)
 	}
-	want := []string{"auth.test xoxb-bot", "users.info xoxb-bot", "chat.postMessage xoxb-bot"}
+	want := []string{"auth.test xoxb-bot", "users.info xoxb-bot", "chat.postMessage xoxb-bot", "chat.postMessage xoxb-bot",
+		"chat.update xoxb-bot", "conversations.info xoxb-bot"}
 	var got []string
 	for _, c := range f.Calls() {
 		got = append(got, c.Method+" "+c.Token)
