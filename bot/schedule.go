@@ -37,6 +37,11 @@ type Notifier interface {
 // the notice at once.
 var ErrUndeliverable = errors.New("bot: notice cannot be delivered")
 
+// ErrNotDue is Fire's answer to an entry claimed before its time by the
+// clock of this replica (another replica's clock runs ahead): the worker
+// leaves it to be claimed again after its lease.
+var ErrNotDue = errors.New("bot: schedule entry not due yet")
+
 // RateLimitError is a Notifier error for a platform's rate limit (HTTP
 // 429): the worker waits After before it tries again.
 type RateLimitError struct {
@@ -84,7 +89,7 @@ func (s *Service) Fire(ctx context.Context, d match.Due) (Notice, error) {
 			return match.Tally{}, match.ErrNoChange
 		}
 		if t.Due.After(now) { // claimed by a replica whose clock runs ahead
-			return match.Tally{}, match.ErrNoChange
+			return match.Tally{}, ErrNotDue
 		}
 		var ok2 bool
 		if text, ok2 = s.fire(r, d.Kind, now); !ok2 {
@@ -117,10 +122,7 @@ func (s *Service) fire(r *match.Record, k match.TimerKind, now time.Time) (strin
 		case r.Status == match.StatusPending:
 			r.Status, r.Finish = match.StatusFinished, match.FinishExpired
 			r.Timers = nil
-			if r.Opponent.ID == "" {
-				return fmt.Sprintf("%s's open challenge expired: nobody accepted it.", mention(r.Challenger)), true
-			}
-			return fmt.Sprintf("<@%s>'s challenge to <@%s> expired unanswered.", r.Challenger.ID, r.Opponent.ID), true
+			return expiredText(r), true
 		case r.Offer != nil && !now.Before(r.Offer.ExpiresAt):
 			what := "rematch"
 			if r.Offer.Kind == match.OfferNextRound {
@@ -151,14 +153,15 @@ func (s *Service) fire(r *match.Record, k match.TimerKind, now time.Time) (strin
 	return "", false
 }
 
-// notice is what to show for r's fired timer of kind k.
+// notice is what to show for r's fired timer of kind k; text is what fire
+// said, "" when the timer fired before (a worker died before its notice).
 func (s *Service) notice(r *match.Record, k match.TimerKind, text string) Notice {
 	n := Notice{Message: r.Message}
 	switch k {
 	case match.TimerExpire:
 		var v Reply
 		if r.Status == match.StatusFinished && r.Finish == match.FinishExpired && !r.Started() {
-			v = Reply{Visibility: Update, Text: text, People: []match.Player{r.Challenger, r.Opponent}}
+			v = Reply{Visibility: Update, Text: expiredText(r), People: []match.Player{r.Challenger, r.Opponent}}
 		} else {
 			v = gameView(r, Update, text)
 			if r.Status == match.StatusFinished {
@@ -288,6 +291,10 @@ func (s *Service) handleDue(ctx context.Context, sched Schedule, notifiers map[s
 		return // shutting down: the entry is claimed again after its lease
 	case errors.Is(err, match.ErrNoGame):
 		n = Notice{} // the record is gone: nothing left to show
+	case errors.Is(err, ErrNotDue):
+		log.Warn("schedule entry claimed before its time: clocks disagree; it is tried again after its lease")
+		call(opt.Hooks.Retried, d.Kind)
+		return
 	case errors.Is(err, match.ErrUnavailable) || errors.Is(err, match.ErrConflict):
 		log.Warn("scheduled update failed: it is tried again after its lease", "err", err)
 		call(opt.Hooks.Retried, d.Kind)

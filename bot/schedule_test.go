@@ -401,3 +401,58 @@ func TestWorkersRace(t *testing.T) {
 		})
 	}
 }
+
+// blockingNotifier holds every delivery until its context ends.
+type blockingNotifier struct{ called chan struct{} }
+
+func (b *blockingNotifier) Edit(ctx context.Context, _ match.Key, _ match.MessageRef, _ Reply) error {
+	select {
+	case b.called <- struct{}{}:
+	default:
+	}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+func (b *blockingNotifier) Post(ctx context.Context, k match.Key, ref match.MessageRef, r Reply) error {
+	return b.Edit(ctx, k, ref, r)
+}
+
+// TestWorkerStopsWithServer: cancelling the worker's context stops it with
+// a delivery in flight; the entry stays, for a worker to claim after the
+// lease, and nothing is counted as failed.
+func TestWorkerStopsWithServer(t *testing.T) {
+	h, m := timedHarness(t)
+	rec := h.record(h.say("UA", "<@UB>"))
+	if err := h.svc.Attach(t.Context(), h.key, rec.ID, match.MessageRef{Channel: "C1", Timestamp: "3.0"}); err != nil {
+		t.Fatal(err)
+	}
+	h.clock.Advance(testTTL)
+	nf := &blockingNotifier{called: make(chan struct{}, 1)}
+	var c counter
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.svc.RunSchedule(ctx, m, map[string]Notifier{"test": nf}, WorkerOptions{Poll: 5 * time.Millisecond, Hooks: c.hooks()})
+	}()
+	select {
+	case <-nf.called:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the worker never delivered")
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("RunSchedule did not return after its context was cancelled")
+	}
+	if c.get("failed:expire") != 0 || c.get("handled:expire") != 0 || m.Pending() != 1 {
+		t.Fatalf("after the stop: hooks %v, %d entries; want nothing counted and the entry kept", c.n, m.Pending())
+	}
+	h.clock.Advance(3 * time.Minute) // past the lease: another replica fires it again
+	kinds, ns := fired(t, h, m)
+	if len(kinds) != 1 || ns[0].Edit == nil || ns[0].Message.Timestamp != "3.0" {
+		t.Fatalf("after the lease: %v %+v, want the expiry edit of message 3.0 again", kinds, ns)
+	}
+}

@@ -80,7 +80,9 @@ func parseMember(m string) (gameID string, k match.TimerKind, ok bool) {
 
 // scheduleChange is what a write from cur (nil for a create) to next does to
 // the schedule: the entries of cur's pending timers that next does not carry
-// (or carries fired), and next's pending timers.
+// (or carries fired), and next's pending timers that cur did not carry as
+// they are (a timer carried over unchanged keeps its entry, or, once its
+// entry was handled, stays without one).
 type scheduleChange struct {
 	Remove []string `json:"rm"`
 	Add    [][2]any `json:"add"`
@@ -90,10 +92,16 @@ type scheduleChange struct {
 func newScheduleChange(cur, next *match.Record) scheduleChange {
 	var c scheduleChange
 	for _, t := range next.Timers {
-		if !t.Fired {
-			c.Add = append(c.Add, [2]any{member(next.ID, t.Kind), t.Due.UnixMilli()})
-			c.adds = append(c.adds, t)
+		if t.Fired {
+			continue
 		}
+		if cur != nil {
+			if ct, ok := cur.Timer(t.Kind); ok && ct == t {
+				continue
+			}
+		}
+		c.Add = append(c.Add, [2]any{member(next.ID, t.Kind), t.Due.UnixMilli()})
+		c.adds = append(c.adds, t)
 	}
 	if cur != nil {
 		for _, t := range cur.Timers {

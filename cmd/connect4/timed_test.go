@@ -275,3 +275,16 @@ func TestServeTimedDiscord(t *testing.T) {
 		t.Errorf("reminder %s: want it to ping carol only", post.Body)
 	}
 }
+
+// TestServeSaysWhatItCannotEdit: without bot tokens the startup log names,
+// per platform, the timed messages the bot cannot send, and serve runs.
+func TestServeSaysWhatItCannotEdit(t *testing.T) {
+	t.Parallel()
+	pub := strings.Repeat("ab", 32)
+	s := serveInProcess(t, env("CONNECT4_ADDR", freeAddr(t), "DISCORD_PUBLIC_KEY", pub, "SLACK_SIGNING_SECRET", "shh"))
+	s.wantLog("level=WARN", "slack: without SLACK_BOT_TOKEN (scope chat:write) the bot cannot edit messages on its own nor post reminders", "expired challenges")
+	s.wantLog("level=WARN", "discord: without DISCORD_BOT_TOKEN the bot cannot edit messages on its own", "Claim button")
+	if code, _ := s.get("/readyz"); code != http.StatusOK {
+		t.Errorf("/readyz = %d, want 200: everything else works", code)
+	}
+}

@@ -1,0 +1,83 @@
+package discord
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/sessions"
+)
+
+// TestNotifyErrors: the bot's own edits go to the channel message with the
+// bot token; a 429 comes back with its retry_after (discordgo does not
+// sleep in the call), a 404 is undeliverable, and without a token nothing
+// is sent.
+func TestNotifyErrors(t *testing.T) {
+	var answer func(w http.ResponseWriter)
+	var paths []string
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		paths = append(paths, r.Method+" "+r.URL.Path)
+		if got := r.Header.Get("Authorization"); got != "Bot tok" {
+			t.Errorf("%s with Authorization %q, want the bot token", r.URL.Path, got)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		answer(w)
+	}))
+	defer api.Close()
+	svc := bot.New(sessions.NewMemory(sessions.Options{}), bot.Options{})
+	a, err := New(svc, Config{BotToken: "tok", ApplicationID: "1", APIURL: api.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := match.Key{Platform: Platform, Workspace: "G1", Channel: "C1"}
+	ref := match.MessageRef{Channel: "C1", MessageID: "M1"}
+	r := bot.Reply{Visibility: bot.Update, Text: "The challenge expired."}
+	for _, tc := range []struct {
+		name   string
+		answer func(w http.ResponseWriter)
+		check  func(err error) bool
+	}{
+		{"ok", func(w http.ResponseWriter) { fmt.Fprint(w, `{"id":"M1","channel_id":"C1"}`) }, func(err error) bool { return err == nil }},
+		{"429", func(w http.ResponseWriter) {
+			w.WriteHeader(http.StatusTooManyRequests)
+			fmt.Fprint(w, `{"message":"You are being rate limited.","retry_after":1.5,"global":false}`)
+		}, func(err error) bool {
+			var rl *bot.RateLimitError
+			return errors.As(err, &rl) && rl.After == 1500*time.Millisecond
+		}},
+		{"gone", func(w http.ResponseWriter) {
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, `{"message":"Unknown Message","code":10008}`)
+		}, func(err error) bool { return errors.Is(err, bot.ErrUndeliverable) }},
+	} {
+		answer = tc.answer
+		paths = nil
+		start := time.Now()
+		if err := a.Edit(t.Context(), k, ref, r); !tc.check(err) {
+			t.Errorf("%s, edit: err = %v", tc.name, err)
+		}
+		if err := a.Post(t.Context(), k, ref, r); !tc.check(err) {
+			t.Errorf("%s, post: err = %v", tc.name, err)
+		}
+		if want := "PATCH /api/v9/channels/C1/messages/M1,POST /api/v9/channels/C1/messages"; strings.Join(paths, ",") != want {
+			t.Errorf("%s: requests %q, want %q", tc.name, paths, want)
+		}
+		if tc.name == "429" && time.Since(start) > time.Second {
+			t.Errorf("a 429 took %v: discordgo slept in the call instead of handing back the retry-after", time.Since(start))
+		}
+	}
+	noToken, err := New(svc, Config{PublicKey: strings.Repeat("ab", 32), APIURL: api.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths = nil
+	if err := noToken.Edit(t.Context(), k, ref, r); !errors.Is(err, bot.ErrUndeliverable) || noToken.CanNotify() || len(paths) != 0 {
+		t.Errorf("Edit without a token = %v (CanNotify %v, %d requests), want ErrUndeliverable and no request", err, noToken.CanNotify(), len(paths))
+	}
+}
