@@ -180,27 +180,38 @@ end
 return 1
 `)
 
-// hintFirstLua, run before a record script's own source, takes the bucket's
-// two keys and hintScript's four arguments off the front of KEYS and ARGV,
-// hints the bucket and leaves KEYS and ARGV as the record script expects
-// them. Only where the bucket is on the channel's node: a single server or
-// Sentinel (see Redis.writeScript). A refused write leaves a hint behind,
-// which costs one look.
-const hintFirstLua = `
+// hintedLua wraps a record script's source (createLua, casLua) so that
+// it also hints the bucket, in the same step, when it wrote: it takes the
+// bucket's two keys and hintScript's four arguments off the front of KEYS
+// and ARGV, leaves KEYS and ARGV as the record script expects them, checks
+// the bucket's types before anything is written, runs the record script
+// and, when its reply says written ({1}; {2} is a resend of a write that
+// landed), writes the hint. Only where the bucket is on the channel's node:
+// a single server or Sentinel (see Redis.writeScript).
+func hintedLua(record string) string {
+	return liveLua + scheduleLua + `
 local hb, hg = table.remove(KEYS, 1), table.remove(KEYS, 1)
 local hargs = {}
 for i = 1, 4 do hargs[i] = table.remove(ARGV, 1) end
 local htb, htg = redis.call('TYPE', hb).ok, redis.call('TYPE', hg).ok
 if (htb ~= 'none' and htb ~= 'zset') or (htg ~= 'none' and htg ~= 'hash') then return {-2, hb} end
-redis.call('ZADD', hb, 'LT', hargs[2], hargs[1])
-redis.call('PEXPIRE', hb, hargs[4])
-redis.call('HINCRBY', hg, hargs[1], 1)
-redis.call('PEXPIRE', hg, hargs[4])
+local function record()
+` + record + `
+end
+local res = record()
+if type(res) == 'table' and (res[1] == 1 or res[1] == 2) then
+  redis.call('ZADD', hb, 'LT', hargs[2], hargs[1])
+  redis.call('PEXPIRE', hb, hargs[4])
+  redis.call('HINCRBY', hg, hargs[1], 1)
+  redis.call('PEXPIRE', hg, hargs[4])
+end
+return res
 `
+}
 
 // hintedCreateScript and hintedCasScript are createScript and casScript
 // that hint the bucket in the same step, for a single server.
 var (
-	hintedCreateScript = redis.NewScript(hintFirstLua + liveLua + scheduleLua + createLua)
-	hintedCasScript    = redis.NewScript(hintFirstLua + liveLua + scheduleLua + casLua)
+	hintedCreateScript = redis.NewScript(hintedLua(createLua))
+	hintedCasScript    = redis.NewScript(hintedLua(casLua))
 )

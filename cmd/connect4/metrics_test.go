@@ -39,6 +39,13 @@ func TestMetricsHooksCount(t *testing.T) {
 	obsD("drop", "ok", time.Second/32)  // 31.25 ms
 	obsD("drop", "refused", 0)
 	obsS("challenge", "ok", 2*time.Second)
+	wh := m.workerHooks()
+	wh.Due("expire")
+	wh.Due("remind")
+	wh.Handled("expire")
+	wh.Retried("remind")
+	wh.Retried("remind")
+	wh.Failed("remind")
 
 	tests := []struct {
 		name string
@@ -53,6 +60,11 @@ func TestMetricsHooksCount(t *testing.T) {
 		{"moves slack", testutil.ToFloat64(m.moves.WithLabelValues("slack")), 1},
 		{"finished discord win", testutil.ToFloat64(m.gamesFinished.WithLabelValues("discord", "win")), 2},
 		{"finished slack draw", testutil.ToFloat64(m.gamesFinished.WithLabelValues("slack", "draw")), 1},
+		{"schedule due expire", testutil.ToFloat64(m.schedule.WithLabelValues("due", "expire")), 1},
+		{"schedule handled expire", testutil.ToFloat64(m.schedule.WithLabelValues("handled", "expire")), 1},
+		{"schedule retried remind", testutil.ToFloat64(m.schedule.WithLabelValues("retried", "remind")), 2},
+		{"schedule failed remind", testutil.ToFloat64(m.schedule.WithLabelValues("failed", "remind")), 1},
+		{"schedule handled abandon", testutil.ToFloat64(m.schedule.WithLabelValues("handled", "abandon")), 0},
 		{"conflicts", testutil.ToFloat64(m.conflicts), 2},
 		{"retries", testutil.ToFloat64(m.retries), 1},
 		{"store errors update", testutil.ToFloat64(m.storeErrors.WithLabelValues("update")), 2},
