@@ -74,7 +74,7 @@ func newFakeDiscord(t testing.TB) *fakeDiscord {
 		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/callback"),
 			r.Method == http.MethodDelete:
 			w.WriteHeader(http.StatusNoContent)
-		case r.Method == http.MethodPatch || (r.Method == http.MethodPost && strings.Contains(r.URL.Path, "/webhooks/")):
+		case r.Method == http.MethodPatch || (r.Method != http.MethodPut && strings.Contains(r.URL.Path, "/webhooks/")):
 			fmt.Fprintf(w, `{"id":"600000000000000%03d","channel_id":%q}`, n, chanID)
 		default:
 			w.WriteHeader(http.StatusNotFound)

@@ -81,3 +81,33 @@ func TestNotifyErrors(t *testing.T) {
 		t.Errorf("Edit without a token = %v (CanNotify %v, %d requests), want ErrUndeliverable and no request", err, noToken.CanNotify(), len(paths))
 	}
 }
+
+// TestAttachAfterCommand: with a bot token, the id of a command's public
+// reply is read back (GET .../messages/@original) once the response is
+// sent, and attached to the game for the bot's own edits.
+func TestAttachAfterCommand(t *testing.T) {
+	st := sessions.NewMemory(sessions.Options{})
+	f := newFixtureWith(t, st, 0, func(c *Config) { c.BotToken = "tok" })
+	f.challenge("200000000000000001", "200000000000000002")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		rec := f.record(guildID)
+		if rec != nil && rec.Message.MessageID != "" {
+			if rec.Message.Channel != chanID {
+				t.Fatalf("attached %+v, want channel %s", rec.Message, chanID)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no message attached; calls %+v", f.fake.take())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	var got bool
+	for _, c := range f.fake.take() {
+		got = got || c.Method == http.MethodGet && strings.HasSuffix(c.Path, "/messages/@original")
+	}
+	if !got {
+		t.Error("no GET of @original")
+	}
+}

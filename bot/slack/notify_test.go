@@ -3,6 +3,7 @@ package slack
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -85,5 +86,30 @@ func TestNotifyErrors(t *testing.T) {
 	}
 	if calls != before {
 		t.Errorf("%d calls without a token, want none", calls-before)
+	}
+}
+
+// TestPostReplies: with PostReplies a slash command's public challenge is
+// posted with chat.postMessage (the response is empty) and its channel and
+// ts are attached to the game for the bot's own edits; a note stays in the
+// response.
+func TestPostReplies(t *testing.T) {
+	st := sessions.NewMemory(sessions.Options{})
+	e := newEnv(t, st, Config{PostReplies: true})
+	resp := e.post("/slack/commands", commandBody("UA", "<@UB>"))
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || len(body) != 0 {
+		t.Fatalf("challenge answered %d %q, want 200 and no body: it was posted", resp.StatusCode, body)
+	}
+	k := match.Key{Platform: Platform, Workspace: testTeam, Channel: testChan}
+	recs, err := st.Active(t.Context(), k)
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("Active = %v, %v", recs, err)
+	}
+	if m := recs[0].Message; m.Channel != testChan || m.Timestamp == "" {
+		t.Fatalf("record's message %+v, want the posted message's channel and ts", m)
+	}
+	if p := e.slash("UA", "help"); p.ResponseType != ephemeral {
+		t.Fatalf("help answered %+v, want an ephemeral response", p)
 	}
 }
