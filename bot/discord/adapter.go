@@ -136,14 +136,10 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	var errs []error
 	var pub ed25519.PublicKey
 	if cfg.PublicKey != "" {
-		b, err := hex.DecodeString(cfg.PublicKey)
-		switch {
-		case err != nil:
-			errs = append(errs, fmt.Errorf("discord: DISCORD_PUBLIC_KEY is not hex: %w", err))
-		case len(b) != ed25519.PublicKeySize:
-			errs = append(errs, fmt.Errorf("discord: DISCORD_PUBLIC_KEY is %d bytes, want %d", len(b), ed25519.PublicKeySize))
-		default:
-			pub = ed25519.PublicKey(b)
+		if msg := CheckPublicKey(cfg.PublicKey); msg != "" {
+			errs = append(errs, errors.New("discord: DISCORD_PUBLIC_KEY "+msg))
+		} else {
+			pub, _ = hex.DecodeString(cfg.PublicKey)
 		}
 	}
 	apiURL, err := parseAPIURL(cfg.APIURL)

@@ -20,6 +20,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/connect4/connect4/bot/ops"
 	"github.com/connect4/connect4/engine/solver/batch"
 )
 
@@ -179,18 +180,7 @@ func printHelp(w io.Writer, sc subcommand, fs *flag.FlagSet) {
 }
 
 // printEnv lists the variables read by any of the subcommands in u.
-func printEnv(w io.Writer, u uses) {
-	for _, e := range envVars {
-		if e.uses&u == 0 {
-			continue
-		}
-		def := e.def
-		if def == "" {
-			def = "-"
-		}
-		fmt.Fprintf(w, "  %-26s %-6s %s\n", e.name, def, e.doc)
-	}
-}
+func printEnv(w io.Writer, u uses) { ops.PrintVars(w, envVars, u) }
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, "connect4 — Connect Four for Slack, Discord and your terminal\n\nusage:\n")
