@@ -206,15 +206,20 @@ func newReport(via string) *report {
 }
 
 // done records one finished interaction: Config.Observe and one log line
-// (at Warn when unauthorized, else Info).
+// (at Warn when unauthorized, else Debug: the metrics count every
+// interaction, and a line per click at Info is noise an operator pays CPU
+// for; LOG_LEVEL=debug shows them).
 func (a *Adapter) done(rep *report) {
 	elapsed := time.Since(rep.start)
 	if a.cfg.Observe != nil {
 		a.cfg.Observe(rep.kind, rep.outcome, elapsed)
 	}
-	level := slog.LevelInfo
+	level := slog.LevelDebug
 	if rep.outcome == bot.OutcomeUnauthorized {
 		level = slog.LevelWarn
+	}
+	if !a.log.Enabled(context.Background(), level) {
+		return
 	}
 	attrs := []any{"via", rep.via, "channel", rep.channel, "kind", rep.kind,
 		"outcome", rep.outcome, "deferred", rep.deferred, "duration", elapsed}
