@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -100,26 +99,8 @@ func TestConnCheck(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a bytes.Buffer safe for concurrent writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 func TestLoggerRepeats(t *testing.T) {
-	var buf lockedBuffer
+	var buf bytes.Buffer // one goroutine logs
 	l := NewLogger(slog.New(slog.NewTextHandler(&buf, nil)), time.Hour)
 	for range 5 {
 		l.Printf(t.Context(), "redis: connection pool: failed to dial after %d attempts: %v", 1, "refused")
