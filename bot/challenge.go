@@ -267,6 +267,9 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{Visibility: vis, Problem: ProblemExpired,
 			Text: expiredText(rec)}, nil
 	}
+	if rec.Multi() && cmd.Kind != KindCancel {
+		return s.answeredMulti(cmd, rec, vis)
+	}
 	switch rec.Finish {
 	case match.FinishDeclined:
 		s.finished(cmd, rec.Finish)
@@ -277,9 +280,6 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 			return Reply{Visibility: vis, Text: fmt.Sprintf("%s withdrew their open challenge.", mention(rec.Challenger))}, nil
 		}
 		return Reply{Visibility: vis, Text: fmt.Sprintf("%s withdrew the challenge to %s.", mention(rec.Challenger), mention(rec.Opponent))}, nil
-	}
-	if rec.Multi() {
-		return s.answeredMulti(cmd, rec, vis)
 	}
 	s.started(cmd, false)
 	red, _ := rec.Colors()

@@ -153,7 +153,7 @@ func (r Reply) Format(p render.Palette) Message {
 			players += " (left)"
 		}
 	}
-	if cfg := r.Game.Config(); cfg != engine.DefaultConfig() {
+	if cfg := r.Game.Config(); !isDefaultBoard(cfg) {
 		players += " · " + sizeText(cfg)
 	}
 	if r.Score != "" {

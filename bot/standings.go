@@ -28,8 +28,7 @@ func (s *Service) board(ctx context.Context, cmd Command) (Reply, error) {
 		}
 		return Reply{}, userErr(ProblemNoGame)
 	}
-	red, yellow := rec.Colors()
-	text := fmt.Sprintf("The game between %s and %s:", mention(red), mention(yellow))
+	text := fmt.Sprintf("The game between %s:", mentions(inTurnOrder(rec)))
 	return s.afterHuman(ctx, cmd, rec, Public, text)
 }
 

@@ -23,7 +23,7 @@ func score(r *match.Record) string {
 // variantText describes a non-default variant, or returns "".
 func variantText(r *match.Record) string {
 	var s string
-	if cfg := r.Config(); cfg != engine.DefaultConfig() {
+	if cfg := r.Config(); !isDefaultBoard(cfg) {
 		s = " on a board of " + sizeText(cfg)
 	}
 	if r.FirstTo > 1 {
@@ -113,6 +113,13 @@ func gameView(r *match.Record, vis Visibility, text string) Reply {
 			Value: Action{Kind: KindRematch, GameID: r.ID, Move: g.Moves()}.String()})
 	}
 	return reply
+}
+
+// isDefaultBoard reports whether cfg is the standard board, for any number
+// of players (a game of 3 or 4 says so in its own words).
+func isDefaultBoard(cfg engine.Config) bool {
+	cfg.Players = 0
+	return cfg == engine.DefaultConfig()
 }
 
 // sizeText spells out a board as players say it, columns first: "7

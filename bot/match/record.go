@@ -123,8 +123,9 @@ type RoundResult struct {
 // challenge has none until accepted); at most two Others, each named,
 // only beside a named Opponent and never against the AI, all the players
 // distinct, as many as the Game's players, and then FirstTo 1; Accepted
-// only on a pending challenge of 3 or 4, holding invited players who have
-// not all accepted; RedID one of the players, and set when playing; a
+// only on a challenge of 3 or 4 that never started (pending, or declined,
+// cancelled or expired), holding invited players who have not all
+// accepted; RedID one of the players, and set when playing; a
 // Game always, with no move played while pending; 1 ≤ FirstTo ≤ 100; at
 // most 1000 Rounds, each won by one of the players (or drawn); ids at most
 // 128 bytes, names and message references at most 256.
@@ -143,8 +144,10 @@ type Record struct {
 	Others []Player
 	// Accepted holds the ids of the invited players (Opponent and Others)
 	// who have accepted a pending challenge of 3 or 4 players, in the order
-	// they did: the game starts when all of them have. Always empty for
-	// two players, whose challenge starts at the one accept.
+	// they did: the game starts when all of them have (and Accepted is
+	// emptied). A challenge that lapses keeps it, to say who did not
+	// accept. Always empty for two players, whose challenge starts at the
+	// one accept.
 	Accepted []string
 	RedID    string // ID of the player who is Red (moves first) in the current round
 
@@ -501,7 +504,7 @@ func (r *Record) validOthers() error {
 			return fmt.Errorf("player %q named twice", p.ID)
 		}
 	}
-	if len(r.Accepted) > 0 && (r.Status != StatusPending || len(r.Accepted) >= r.NumPlayers()-1) {
+	if len(r.Accepted) > 0 && (r.Status == StatusPlaying || r.Started() || len(r.Accepted) >= r.NumPlayers()-1) {
 		return fmt.Errorf("%d accepts on a %v record of %d players", len(r.Accepted), r.Status, r.NumPlayers())
 	}
 	for i, id := range r.Accepted {
