@@ -279,7 +279,7 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 		if rec.Opponent.ID == "" {
 			return Reply{Visibility: vis, Text: fmt.Sprintf("%s withdrew their open challenge.", mention(rec.Challenger))}, nil
 		}
-		return Reply{Visibility: vis, Text: fmt.Sprintf("%s withdrew the challenge to %s.", mention(rec.Challenger), mention(rec.Opponent))}, nil
+		return Reply{Visibility: vis, Text: fmt.Sprintf("%s withdrew the challenge to %s.", mention(rec.Challenger), mentions(othersOf(rec, rec.Challenger.ID)))}, nil
 	}
 	s.started(cmd, false)
 	red, _ := rec.Colors()

@@ -299,7 +299,7 @@ func flowMultiChallengeEnds(t *testing.T, h *harness) {
 	// The challenger may cancel one.
 	r = h.say("UA", "<@UE> <@UF>")
 	h.want(h.click("UE", r, "Cancel"), Ephemeral, ProblemOnlyChallenger)
-	h.want(h.click("UA", r, "Cancel"), Update, ProblemNone, "<@UA> withdrew the challenge")
+	h.want(h.click("UA", r, "Cancel"), Update, ProblemNone, "<@UA> withdrew the challenge to <@UE> and <@UF>.")
 }
 
 // flowMultiRefusals: what a challenge of 3 or 4 may not be, each with its
