@@ -133,3 +133,42 @@ func TestMultiRecordCorrupt(t *testing.T) {
 		})
 	}
 }
+
+// FuzzDecodeMultiRecord is FuzzDecodeRecord from records of 3 and 4
+// players: whatever decodes is valid and survives another round trip.
+func FuzzDecodeMultiRecord(f *testing.F) {
+	pending := multiRecord(f, 4, nil)
+	pending.Status, pending.RedID, pending.Accepted = match.StatusPending, "", []string{"U3"}
+	finished := multiRecord(f, 3, []int{0, 1, 2}, engine.Red, engine.Yellow)
+	finished.Status, finished.Finish = match.StatusFinished, match.FinishResign
+	finished.Rounds = []match.RoundResult{{Winner: finished.PlayerOf(engine.Green).ID, Finish: match.FinishResign}}
+	finished.Offer = &match.Offer{Kind: match.OfferRematch, From: "U1", Agreed: []string{"U3"}}
+	for _, r := range []*match.Record{pending, finished, multiRecord(f, 4, []int{1, 2, 3, 4, 5}, engine.Blue)} {
+		b, err := encodeRecord(r, "op")
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	k := match.Key{Platform: "slack", Workspace: "T1", Channel: "C1"}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := decodeRecord(k, b)
+		if err != nil {
+			if !errors.Is(err, match.ErrCorrupt) {
+				t.Fatalf("decodeRecord error %v does not match match.ErrCorrupt", err)
+			}
+			return
+		}
+		if err := r.Validate(); err != nil {
+			t.Fatalf("decoded an invalid record: %v", err)
+		}
+		b2, err := encodeRecord(r, "op")
+		if err != nil {
+			t.Fatalf("re-encode a valid record: %v", err)
+		}
+		r2, err := decodeRecord(k, b2)
+		if err != nil || !reflect.DeepEqual(r, r2) {
+			t.Fatalf("second round trip: %v\n got %+v\nwant %+v", err, r2, r)
+		}
+	})
+}
