@@ -173,6 +173,7 @@ func flowThreePlayers(t *testing.T, h *harness) {
 	}
 	h.want(h.click("UB", r, "5"), Ephemeral, ProblemLeftGame)
 	h.want(h.say("UB", "resign"), Ephemeral, ProblemLeftGame)
+	h.want(h.say("UZ", "board"), Ephemeral, ProblemNone, "Games here: @ua vs @ub vs @uc")
 	// UB's turns are skipped: UC, UA, UC.
 	r = h.multiDrops(r, 5, 6, 5)
 	if got := mover(t, r); got != "UA" {
@@ -283,6 +284,7 @@ func flowMultiChallengeEnds(t *testing.T, h *harness) {
 	h.want(h.say("UZ", "<@UD>"), Ephemeral, ProblemBusy, "<@UD> has a challenge from <@UA> to answer")
 	h.want(h.say("UZ", "<@UY> <@UC>"), Ephemeral, ProblemBusy, "<@UC>")
 	h.want(h.say("UA", "<@UZ>"), Ephemeral, ProblemBusy, "You've challenged <@UB>, <@UC> and <@UD>")
+	h.want(h.say("UZ", "board"), Ephemeral, ProblemNone, "Games here: @ua has challenged @UB, @UC, @UD")
 	r = h.click("UB", r, "Accept")
 	h.want(r, Update, ProblemNone, "Accepted: <@UB>.")
 	d := h.click("UD", r, "Decline")
