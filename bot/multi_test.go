@@ -26,6 +26,7 @@ var multiFlows = []struct {
 	{"FourPlayers", flowFourPlayers},
 	{"MultiChallengeEnds", flowMultiChallengeEnds},
 	{"MultiRefusals", flowMultiRefusals},
+	{"MultiBesideRated", flowMultiBesideRated},
 }
 
 func TestMultiFlows(t *testing.T) {
@@ -339,4 +340,30 @@ func flowMultiRefusals(t *testing.T, h *harness) {
 	h.want(h.svc.Handle(t.Context(), cmd), Ephemeral, ProblemBotChallenge, "<@UOTHERBOT>")
 	// A 3-player board that fits: 7 columns, 7×4 = 28 ≥ 3×(4+2).
 	h.want(h.say("UA", "<@UB> <@UC> 7x4"), Public, ProblemNone, fmt.Sprintf("board of %d columns × %d rows", 7, 4))
+}
+
+// flowMultiBesideRated: in a channel with rated games, the leaderboard
+// ranks by rating and still shows, apart, the players who have played
+// only games of 3 or 4, which are never rated.
+func flowMultiBesideRated(t *testing.T, h *harness) {
+	r := h.click("UB", h.say("UA", "<@UB>"), "Accept")
+	r = h.multiDrops(r, 1, 2, 1, 2, 1, 2, 1)
+	h.want(r, Update, ProblemNone, "wins!")
+	r = h.say("UC", "<@UD> <@UE>")
+	h.click("UD", r, "Accept")
+	r = h.click("UE", r, "Accept")
+	h.want(r, Update, ProblemNone)
+	h.say("UD", "resign")
+	h.want(h.say("UE", "resign"), Public, ProblemNone, "is the last player left and wins!")
+	lb := h.say("UZ", "leaderboard")
+	h.want(lb, Public, ProblemNone, "rating", "ua", "ub", "Not rated yet (games of 3 or 4 only)")
+	_, unrated, _ := strings.Cut(lb.Text, "Not rated yet")
+	for _, w := range []string{"uc 1-0-0", "ud 0-1-0", "ue 0-1-0"} {
+		if !strings.Contains(unrated, w) {
+			t.Errorf("leaderboard %q: the unrated part lacks %q", lb.Text, w)
+		}
+	}
+	if strings.Contains(unrated, "ua") {
+		t.Errorf("leaderboard %q lists a rated player as unrated", lb.Text)
+	}
 }
