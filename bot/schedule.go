@@ -1,11 +1,13 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"time"
 
@@ -174,13 +176,20 @@ func (s *Service) notice(r *match.Record, k match.TimerKind, text string) Notice
 		n.Edit = &v
 	case match.TimerRemind:
 		mover := r.PlayerOf(r.Game.Turn())
-		opp := other(r, mover.ID)
-		v := Reply{Visibility: Public, Notify: []string{mover.ID}, People: []match.Player{mover, opp},
-			Text: fmt.Sprintf("%s, it's your move in your Connect Four game against %s%s.", mention(mover), opp.Name, variantText(r))}
+		opps := othersOf(r, mover.ID)
+		names := make([]string, len(opps))
+		for i, p := range opps {
+			names[i] = cmp.Or(p.Name, p.ID)
+		}
+		v := Reply{Visibility: Public, Notify: []string{mover.ID}, People: append([]match.Player{mover}, opps...),
+			Text: fmt.Sprintf("%s, it's your move in your Connect Four game against %s%s.", mention(mover), strings.Join(names, " and "), variantText(r))}
 		n.Post = &v
 	case match.TimerTimeout:
 		idle := r.PlayerOf(r.Game.Turn())
 		waiting := other(r, idle.ID)
+		if r.Multi() { // the one waiting on the idle player is the next to move
+			waiting = r.PlayerOf(nextAfter(r.Game, r.Game.Turn()))
+		}
 		v := gameView(r, Update, fmt.Sprintf("%s has not moved for %s: %s may claim the game.", mention(idle), duration(s.opt.TurnTimeout), mention(waiting)))
 		v.Buttons = append(v.Buttons, Button{Label: "Claim", Style: StyleDanger,
 			Value: Action{Kind: KindClaim, GameID: r.ID, Move: r.Game.Moves()}.String()})

@@ -456,3 +456,30 @@ func TestWorkerStopsWithServer(t *testing.T) {
 		t.Fatalf("after the lease: %v %+v, want the expiry edit of message 3.0 again", kinds, ns)
 	}
 }
+
+// TestTimersThreePlayers: in a game of 3 the reminder names both others,
+// and the timeout offers the Claim button to the next player after the
+// idle one, the only one who may claim.
+func TestTimersThreePlayers(t *testing.T) {
+	h, m := timedHarness(t)
+	r := h.say("UA", "<@UB> <@UC>")
+	r = h.click("UB", r, "Accept")
+	r = h.click("UC", r, "Accept")
+	h.want(r, Update, ProblemNone)
+	mover := r.Game.Turn()
+	rec := h.record(r)
+	idle := rec.PlayerOf(mover)
+	h.clock.Advance(testRemind)
+	n := wantFired(t, h, m, "remind")[0]
+	if !slices.Equal(n.Post.Notify, []string{idle.ID}) || strings.Count(n.Post.Text, " and ") != 1 {
+		t.Fatalf("reminder %q notifying %v, want %s named with the two others", n.Post.Text, n.Post.Notify, idle.ID)
+	}
+	h.clock.Advance(testTimeout - testRemind)
+	n = wantFired(t, h, m, "timeout")[0]
+	next := rec.PlayerOf(nextAfter(rec.Game, mover))
+	if !hasButton(n.Edit, "Claim") || !strings.Contains(n.Edit.Text, "<@"+next.ID+"> may claim") {
+		t.Fatalf("timeout notice %q, want a Claim for %s", n.Edit.Text, next.ID)
+	}
+	c := h.click(next.ID, *n.Edit, "Claim")
+	h.want(c, Public, ProblemNone)
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/engine/solver"
 )
 
@@ -58,10 +59,12 @@ type turn struct {
 	playing       bool
 	rounds, moves int
 	red           string
+	mover         engine.Player // in a game of 3 or 4, a player who leaves passes the turn without a move
 }
 
 func turnOf(r *match.Record) turn {
-	return turn{playing: r.Status == match.StatusPlaying && !r.Game.State().Over(), rounds: len(r.Rounds), moves: r.Game.Moves(), red: r.RedID}
+	return turn{playing: r.Status == match.StatusPlaying && !r.Game.State().Over(), rounds: len(r.Rounds), moves: r.Game.Moves(), red: r.RedID,
+		mover: r.Game.Turn()}
 }
 
 func snapshot(r *match.Record) before {
