@@ -142,6 +142,13 @@ func (s *Service) plan(prev *before, r *match.Record, now time.Time) {
 	r.Timers = ts
 }
 
+// IdleBefore returns the Options.IdleAfter for a store whose idle records
+// expire after ttl: a little before (a tenth of ttl, at most 10 minutes),
+// so that the worker closes the game and edits its message first.
+func IdleBefore(ttl time.Duration) time.Duration {
+	return ttl - min(ttl/10, 10*time.Minute)
+}
+
 // claimableAt returns when the player waiting in r may claim the game.
 func (s *Service) claimableAt(r *match.Record) time.Time {
 	if t, ok := r.Timer(match.TimerTimeout); ok {

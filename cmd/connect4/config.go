@@ -186,13 +186,6 @@ var redisVars = map[string]string{"URL": "REDIS_URL", "ClusterAddrs": "REDIS_CLU
 // botOptions are the bot's options from cfg, with the given logger and hooks.
 func botOptions(cfg config, log *slog.Logger, hooks bot.Hooks) bot.Options {
 	return bot.Options{ChallengeTTL: cfg.ChallengeTTL, TurnTimeout: cfg.TurnTimeout,
-		RemindAfter: cfg.RemindAfter, IdleAfter: idleAfter(cfg.GameTTL),
+		RemindAfter: cfg.RemindAfter, IdleAfter: bot.IdleBefore(cfg.GameTTL),
 		AIBudget: cfg.AIBudget, AIConcurrency: cfg.AIConcurrency, Logger: log, Hooks: hooks}
-}
-
-// idleAfter is when an idle game is closed as abandoned: a little before
-// its record expires (CONNECT4_GAME_TTL), so that the worker has time to
-// edit its message first.
-func idleAfter(gameTTL time.Duration) time.Duration {
-	return gameTTL - min(gameTTL/10, 10*time.Minute)
 }

@@ -138,10 +138,6 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.ServeMux, log *slog.Logger, m *ops.Metrics, set *ops.Group,
 	notifiers map[string]bot.Notifier) ([]ops.Conn, error) {
 	var conns []ops.Conn
-	noNotify := func(platform, token string) {
-		log.Warn(platform+": without "+token+" the bot cannot edit messages on its own nor post reminders: expired challenges, offers and takebacks keep their buttons, timed-out games get no Claim button, abandoned games no final edit; everything else works",
-			"platform", platform)
-	}
 	slackOn := cfg.SlackSigningSecret != "" || cfg.SlackAppToken != ""
 	discordOn := cfg.DiscordPublicKey != "" || cfg.DiscordBotToken != ""
 	if !slackOn && !discordOn {
@@ -157,7 +153,7 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 		}
 		notifiers[slack.Platform] = a
 		if !a.CanNotify() {
-			noNotify("slack", "SLACK_BOT_TOKEN (scope chat:write)")
+			noNotify(log, "slack", "SLACK_BOT_TOKEN (scope chat:write)")
 		}
 		if cfg.SlackSigningSecret != "" {
 			a.Register(mux)
@@ -185,7 +181,7 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 		}
 		notifiers[discord.Platform] = a
 		if !a.CanNotify() {
-			noNotify("discord", "DISCORD_BOT_TOKEN")
+			noNotify(log, "discord", "DISCORD_BOT_TOKEN")
 		}
 		if cfg.DiscordPublicKey != "" {
 			a.Register(mux)
@@ -199,6 +195,11 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 		set.OnStop(func(ctx context.Context) { _ = a.Close(ctx) })
 	}
 	return conns, nil
+}
+
+// noNotify says at startup what a platform without its bot token cannot do.
+func noNotify(log *slog.Logger, platform, token string) {
+	log.Warn(platform + ": without " + token + " the bot cannot edit messages on its own nor post reminders: expired challenges, offers and takebacks keep their buttons, timed-out games get no Claim button, abandoned games no final edit; everything else works")
 }
 
 // runRegister registers the /connect4 command with Discord: globally, or in
