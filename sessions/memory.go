@@ -35,6 +35,8 @@ type Memory struct {
 	boards  map[match.Key]*memBoard
 	seen    map[seenKey]time.Time        // nonces of requests that wrote, until when they are kept
 	seasons map[match.Key][]match.Season // archived, newest first; never expire
+	// settings are the channels' display settings; never expire.
+	settings map[match.Key]match.Settings
 }
 
 type memGame struct {
@@ -58,7 +60,8 @@ type memBoard struct {
 // NewMemory returns an empty in-memory store. Invalid options (see
 // Options.Validate) make every operation, Ping included, return the problem.
 func NewMemory(opt Options) *Memory {
-	return &Memory{cfg: newConfig(opt), games: map[match.Key]map[string]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}, seasons: map[match.Key][]match.Season{}}
+	return &Memory{cfg: newConfig(opt), games: map[match.Key]map[string]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}, seasons: map[match.Key][]match.Season{},
+		settings: map[match.Key]match.Settings{}}
 }
 
 // game returns the live record id of k, dropping it if expired. Call with mu held.
