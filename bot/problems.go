@@ -56,6 +56,7 @@ const (
 	ProblemChannelFull
 	ProblemRematchButton
 	ProblemOpenDecline
+	ProblemBoardManager
 )
 
 // sentences is the one table of what people are told, by problem. Some take
@@ -104,6 +105,7 @@ var sentences = [...]string{
 	ProblemOpenDecline:       "That's an open challenge: there's nothing to decline. Leave it for someone else.",
 	ProblemChannelFull:       "This channel has %d games going, the most it holds at once: wait for one to finish.",
 	ProblemRematchButton:     "Click Rematch on the finished game's message to offer a rematch.",
+	ProblemBoardManager:      "Only people who can manage this channel can choose pictures or emoji for its boards; anyone can change the palette.",
 }
 
 // Sentence returns the sentence told for p, before its arguments are filled

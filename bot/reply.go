@@ -85,6 +85,12 @@ type Reply struct {
 	// Problem is why the request was refused, for logs and metrics;
 	// ProblemNone for a request that was carried out.
 	Problem Problem
+	// Look is the channel's display settings, for a reply that shows a
+	// board to the channel (see Picture and ImagePalette).
+	Look match.Settings
+	// Finished marks the reply to the command that ended Game: the
+	// adapter posts the replay with it (once, not on every move).
+	Finished bool
 }
 
 // Message is a Reply laid out in one palette, for an adapter to send.

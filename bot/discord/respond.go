@@ -65,15 +65,15 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 		return note(textHelp), nil
 	}
 	fromButton := in.Type == discordgo.InteractionMessageComponent
-	inPlace := func(ctx context.Context) *discordgo.InteractionResponse {
+	inPlace := func(ctx context.Context) (*discordgo.InteractionResponse, laterFunc) {
 		ctx, cancel := context.WithTimeout(ctx, handleTimeout)
 		defer cancel()
 		r := a.svc.Handle(ctx, cmd)
 		rep.outcome = r.Outcome()
-		return response(r, fromButton)
+		return a.respond(s, in, r, fromButton)
 	}
 	if !a.svc.Slow(cmd) {
-		return inPlace(ctx), nil
+		return inPlace(ctx)
 	}
 
 	// A slow command runs in the background within the adapter's timeout;
@@ -86,14 +86,14 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 		defer cancel()
 		replies <- a.svc.Handle(wctx, cmd)
 	}) {
-		return inPlace(ctx), nil // shutting down: answer within the deadline or not at all
+		return inPlace(ctx) // shutting down: answer within the deadline or not at all
 	}
 	timer := time.NewTimer(a.deferAfter)
 	defer timer.Stop()
 	select {
 	case r := <-replies:
 		rep.outcome = r.Outcome()
-		return response(r, fromButton), nil
+		return a.respond(s, in, r, fromButton)
 	case <-timer.C:
 	}
 	resp = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
@@ -117,13 +117,7 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 		if !send {
 			return bot.OutcomeError
 		}
-		ctx, cancel := context.WithTimeout(ctx, deliverBudget)
-		defer cancel()
-		if err := deliver(ctx, s, in.ref(), r, fromButton); err != nil {
-			a.log.Error("deliver deferred reply", "channel", in.ChannelID, "kind", rep.kind, "err", err)
-			return bot.OutcomeError
-		}
-		return r.Outcome()
+		return a.deliverLate(ctx, s, in, r, fromButton)
 	}
 	rep.outcome = bot.OutcomeOK
 	return resp, later

@@ -64,9 +64,11 @@ type resolved struct {
 	Users map[string]*user `json:"users"`
 }
 
-// clickedMessage is the message a button was clicked on: only its id.
+// clickedMessage is the message a button was clicked on: its id, and its
+// flags (a Components V2 message must stay one).
 type clickedMessage struct {
-	ID string `json:"id"`
+	ID    string                 `json:"id"`
+	Flags discordgo.MessageFlags `json:"flags"`
 }
 
 // parse decodes an interaction from its JSON body. Anything that is not a
@@ -106,7 +108,7 @@ func fromGateway(g *discordgo.Interaction) *interaction {
 		}
 	}
 	if g.Message != nil {
-		in.Message = &clickedMessage{ID: g.Message.ID}
+		in.Message = &clickedMessage{ID: g.Message.ID, Flags: g.Message.Flags}
 	}
 	switch d := g.Data.(type) {
 	case discordgo.ApplicationCommandInteractionData:

@@ -42,7 +42,7 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 		if req.Kind == bot.KindChallenge && req.Opponent.ID != cmd.Self.ID && req.Opponent.ID != cmd.User.ID {
 			req.OpponentIsBot = a.isBot(ctx, req.Opponent.ID)
 		}
-		if req.Kind == bot.KindNewSeason {
+		if req.Kind == bot.KindNewSeason || (req.Kind == bot.KindSettings && req.Settings.Board != match.BoardDefault) {
 			cmd.CanManage = a.isAdmin(ctx, cmd.User.ID)
 		}
 		cmd.Request = req
@@ -72,7 +72,7 @@ func slashCommand(sc slackapi.SlashCommand, nonce string) (bot.Command, error) {
 }
 
 // isAdmin reports whether users.info says the user is a workspace admin or
-// owner, who may start a new season. Without a bot token, or when the
+// owner, who may start a new season and choose the channel's board style. Without a bot token, or when the
 // lookup fails (logged), nobody is.
 func (a *Adapter) isAdmin(ctx context.Context, id string) bool {
 	if a.api == nil {

@@ -1,0 +1,307 @@
+package discord
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	"image/gif"
+	"image/png"
+	"io"
+	"mime"
+	"mime/multipart"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/connect4/connect4/bot/internal/adaptertest"
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/render"
+	"github.com/connect4/connect4/sessions"
+)
+
+const flagV2 = 1 << 15
+
+// v2Got is a Components V2 message as the fake reads it: the payload_json
+// of a multipart body (or a JSON body), and its files by form name.
+type v2Got struct {
+	Flags       int               `json:"flags"`
+	Components  []json.RawMessage `json:"components"`
+	Attachments []struct {
+		ID       int    `json:"id"`
+		Filename string `json:"filename"`
+	} `json:"attachments"`
+	AllowedMentions *gotMentions `json:"allowed_mentions"`
+	files           map[string][]byte
+	fileNames       map[string]string
+	raw             []byte
+}
+
+// parseV2 decodes a webhook call: multipart (payload_json and files[n]) or
+// JSON.
+func parseV2(t *testing.T, c fakeCall) v2Got {
+	t.Helper()
+	var got v2Got
+	payload := c.Body
+	mt, params, err := mime.ParseMediaType(c.ContentType)
+	if err != nil {
+		t.Fatalf("%s %s: Content-Type %q: %v", c.Method, c.Path, c.ContentType, err)
+	}
+	if mt == "multipart/form-data" {
+		got.files, got.fileNames = map[string][]byte{}, map[string]string{}
+		mr := multipart.NewReader(bytes.NewReader(c.Body), params["boundary"])
+		for {
+			p, err := mr.NextPart()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("multipart body of %s %s: %v", c.Method, c.Path, err)
+			}
+			b, _ := io.ReadAll(p)
+			if p.FormName() == "payload_json" {
+				payload = b
+				continue
+			}
+			got.files[p.FormName()], got.fileNames[p.FormName()] = b, p.FileName()
+		}
+	}
+	got.raw = payload
+	if err := json.Unmarshal(payload, &got); err != nil {
+		t.Fatalf("payload of %s %s %q: %v", c.Method, c.Path, payload, err)
+	}
+	return got
+}
+
+// asResponse is got's components as a message to click on.
+func (g v2Got) asResponse(t *testing.T) gotResponse {
+	t.Helper()
+	var d gotData
+	if err := json.Unmarshal(g.raw, &d); err != nil {
+		t.Fatal(err)
+	}
+	return gotResponse{Type: typeUpdate, Data: &d}
+}
+
+// texts returns the text displays and media URLs in the container.
+func (g v2Got) container(t *testing.T) (texts, media []string) {
+	t.Helper()
+	var c struct {
+		Type       int `json:"type"`
+		Components []struct {
+			Type    int    `json:"type"`
+			Content string `json:"content"`
+			Items   []struct {
+				Media struct {
+					URL string `json:"url"`
+				} `json:"media"`
+				Description string `json:"description"`
+			} `json:"items"`
+		} `json:"components"`
+	}
+	if len(g.Components) == 0 || json.Unmarshal(g.Components[0], &c) != nil || c.Type != 17 {
+		t.Fatalf("first component is not a container: %s", g.raw)
+	}
+	for _, x := range c.Components {
+		switch x.Type {
+		case 10:
+			texts = append(texts, x.Content)
+		case 12:
+			for _, it := range x.Items {
+				if it.Description == "" {
+					t.Errorf("media item %s has no description (alt text)", it.Media.URL)
+				}
+				media = append(media, it.Media.URL)
+			}
+		}
+	}
+	return texts, media
+}
+
+// webhookCall waits for the next webhook call of the fake and returns it.
+func (f *fixture) webhookCall(t *testing.T) fakeCall {
+	t.Helper()
+	var got []fakeCall
+	adaptertest.WaitFor(t, "a webhook call", func() bool {
+		got = append(got, f.fake.take()...)
+		for _, c := range got {
+			if strings.Contains(c.Path, "/webhooks/") {
+				return true
+			}
+		}
+		return false
+	})
+	for _, c := range got {
+		if strings.Contains(c.Path, "/webhooks/") {
+			return c
+		}
+	}
+	return fakeCall{}
+}
+
+// clickV2 clicks label on a Components V2 message m as userID.
+func (f *fixture) clickV2(userID string, m gotResponse, label string) gotResponse {
+	f.t.Helper()
+	in := f.clickIn(userID, m.button(f.t, label).CustomID)
+	in["message"] = map[string]any{"id": "600000000000000001", "channel_id": chanID, "flags": flagV2}
+	return f.send(in)
+}
+
+// TestPictureBoards plays a game with pictures on over HTTP: every move is
+// deferred (type 6) and the message edited with a multipart body whose
+// PNG shows exactly the stored game, in a Components V2 container with the
+// column buttons below; the winning move also posts the replay GIF in a
+// follow-up; a failed upload falls back to the emoji board in the same
+// layout; and with the channel set to emoji a click on the V2 message is
+// answered in place, still as a V2 message.
+func TestPictureBoards(t *testing.T) {
+	st := sessions.NewMemory(sessions.Options{})
+	f := newFixtureWith(t, st, 0, func(c *Config) { c.Pictures = true })
+	key := match.Key{Platform: Platform, Workspace: guildID, Channel: chanID}
+
+	c := f.challenge("UA", "UB")
+	want(t, c, typeMessage, 0, "challenges")
+	m := f.click("UB", c, "Accept")
+	if m.Type != typeDeferUpdate {
+		t.Fatalf("accept answered with type %d, want a deferred update (6)", m.Type)
+	}
+
+	check := func(t *testing.T, call fakeCall, wantText string) v2Got {
+		t.Helper()
+		if call.Method != "PATCH" || !strings.HasSuffix(call.Path, "/messages/@original") {
+			t.Fatalf("call %s %s, want PATCH of the original message", call.Method, call.Path)
+		}
+		got := parseV2(t, call)
+		if got.Flags != flagV2 {
+			t.Fatalf("flags %d, want Components V2 (%d)", got.Flags, flagV2)
+		}
+		texts, media := got.container(t)
+		if len(media) != 1 || media[0] != "attachment://board.png" {
+			t.Fatalf("media %v, want attachment://board.png", media)
+		}
+		if !strings.Contains(strings.Join(texts, "\n"), wantText) {
+			t.Fatalf("texts %q do not contain %q", texts, wantText)
+		}
+		if len(got.Attachments) != 1 || got.Attachments[0].Filename != "board.png" || got.fileNames["files[0]"] != "board.png" {
+			t.Fatalf("attachments %+v, files %v; want board.png as files[0]", got.Attachments, got.fileNames)
+		}
+		img, err := png.Decode(bytes.NewReader(got.files["files[0]"]))
+		if err != nil {
+			t.Fatalf("files[0] is not a PNG: %v", err)
+		}
+		recs, err := st.Active(t.Context(), key)
+		if err != nil || len(recs) == 0 {
+			// The game is over: it is no longer active.
+			return got
+		}
+		wantImg, err := render.Image(recs[0].Game, render.ImageOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !samePixels(img, wantImg) {
+			t.Fatal("the uploaded PNG does not show the stored game")
+		}
+		return got
+	}
+	got := check(t, f.webhookCall(t), "<@UB> accepted!")
+	board := got.asResponse(t)
+	if n := len(board.Data.Components); n != 3 { // the container, then 4 + 3 column buttons
+		t.Fatalf("%d top-level components, want the container and 2 rows of buttons", n)
+	}
+
+	// Red plays column 1, yellow 2, ...; red wins with its fourth disc in column 1.
+	players := []string{"UA", "UB"}
+	for i, col := range []string{"1", "2", "1", "2", "1", "2"} {
+		r := f.clickV2(players[i%2], board, col)
+		if r.Type != typeDeferUpdate {
+			t.Fatalf("move %d answered with type %d, want 6", i+1, r.Type)
+		}
+		board = check(t, f.webhookCall(t), "dropped a disc in column "+col).asResponse(t)
+	}
+
+	// One upload fails: the same message shows the emoji board instead.
+	f.fake.mu.Lock()
+	f.fake.failUploads = true
+	f.fake.mu.Unlock()
+	f.clickV2("UA", board, "3")
+	var fallback fakeCall
+	adaptertest.WaitFor(t, "the emoji fallback", func() bool {
+		f.fake.mu.Lock()
+		defer f.fake.mu.Unlock()
+		for _, c := range f.fake.calls {
+			if strings.HasPrefix(c.ContentType, "application/json") && c.Method == "PATCH" {
+				fallback = c
+				return true
+			}
+		}
+		return false
+	})
+	f.fake.take()
+	fb := parseV2(t, fallback)
+	texts, media := fb.container(t)
+	if fb.Flags != flagV2 || len(media) != 0 || !strings.Contains(strings.Join(texts, "\n"), "⚪") || len(fb.Attachments) != 0 {
+		t.Fatalf("fallback flags %d media %v attachments %v texts %q; want V2 with the emoji board and no attachment", fb.Flags, media, fb.Attachments, texts)
+	}
+	if !strings.Contains(f.logs.String(), "board picture not delivered") {
+		t.Fatal("the failed upload was not logged")
+	}
+	f.fake.mu.Lock()
+	f.fake.failUploads = false
+	f.fake.mu.Unlock()
+	board = fb.asResponse(t)
+
+	// Yellow plays 2 (its fourth there: yellow wins).
+	f.clickV2("UB", board, "2")
+	var calls []fakeCall
+	adaptertest.WaitFor(t, "the final edit and the replay", func() bool {
+		calls = append(calls, f.fake.take()...)
+		return len(calls) >= 2
+	})
+	last := check(t, calls[0], "<@UB> wins!")
+	if calls[1].Method != "POST" || !strings.HasSuffix(calls[1].Path, "/webhooks/"+appID+"/tok-"+lastToken(f)) {
+		t.Fatalf("replay call %s %s, want a follow-up POST", calls[1].Method, calls[1].Path)
+	}
+	replay := parseV2(t, calls[1])
+	if replay.fileNames["files[0]"] != "replay.gif" || len(replay.Attachments) != 1 {
+		t.Fatalf("replay files %v attachments %+v", replay.fileNames, replay.Attachments)
+	}
+	if am := replay.AllowedMentions; am == nil || len(am.Parse) != 0 || len(am.Users) != 0 {
+		t.Fatalf("replay allowed_mentions %+v, want nobody pinged", am)
+	}
+	anim, err := gif.DecodeAll(bytes.NewReader(replay.files["files[0]"]))
+	if err != nil {
+		t.Fatalf("replay is not a GIF: %v", err)
+	}
+	if moves := 8; len(anim.Image) != moves+1 {
+		t.Fatalf("replay has %d frames, want %d (one per move and the empty board)", len(anim.Image), moves+1)
+	}
+
+	// A manager switches the channel to emoji: a click on the V2 message is
+	// answered in place, as a V2 message with the emoji board.
+	in := f.slashIn("UM", "settings", []map[string]any{opt("board", 3, "emoji")})
+	in["member"].(map[string]any)["permissions"] = "16"
+	want(t, f.send(in), typeMessage, 0, "emoji")
+	rematch := f.clickV2("UA", last.asResponse(t), "Rematch")
+	if rematch.Type != typeUpdate || rematch.Data.Flags != flagV2 {
+		t.Fatalf("click on a V2 message with emoji boards: type %d flags %d, want 7 with the V2 flag", rematch.Type, rematch.Data.Flags)
+	}
+}
+
+// lastToken is the token of the latest interaction sent.
+func lastToken(f *fixture) string { return strconv.Itoa(f.n) }
+
+// samePixels reports whether a and b have the same bounds and colours.
+func samePixels(a, b image.Image) bool {
+	if a.Bounds() != b.Bounds() {
+		return false
+	}
+	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
+		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
+			r1, g1, b1, a1 := a.At(x, y).RGBA()
+			r2, g2, b2, a2 := b.At(x, y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
+				return false
+			}
+		}
+	}
+	return true
+}
