@@ -66,8 +66,9 @@ type Reply struct {
 	// Text is the announcement: what happened, or why the request was
 	// refused. Mentions are written <@id>. Always set.
 	Text string
-	// Game is the board to draw, or nil.
-	Game *engine.Game
+	// Game is the board to draw, or nil; GameID is its record's id.
+	Game   *engine.Game
+	GameID string
 	// Red and Yellow are the players of Game.
 	Red, Yellow match.Player
 	// Score is the match score line for matches of more than one win, or "".

@@ -60,7 +60,7 @@ func challengeView(r *match.Record, vis Visibility, ttl string) Reply {
 func gameView(r *match.Record, vis Visibility, text string) Reply {
 	g := r.Game
 	red, yellow := r.Colors()
-	reply := Reply{Visibility: vis, Text: text, Game: g, Red: red, Yellow: yellow, Score: score(r)}
+	reply := Reply{Visibility: vis, Text: text, Game: g, GameID: r.ID, Red: red, Yellow: yellow, Score: score(r)}
 	cfg := g.Config()
 	for c := 0; c < cfg.Cols; c++ {
 		reply.Buttons = append(reply.Buttons, Button{

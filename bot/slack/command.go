@@ -53,6 +53,17 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 		return nil, nil
 	}
 	msg := message(reply)
+	if a.pictured(reply) {
+		uctx, cancel, ok := uploadContext(ctx)
+		if ok || a.pics.signer != nil { // a signed URL needs no call
+			a.picture(uctx, cmd.Key, reply, msg)
+		}
+		cancel()
+	}
+	if reply.Finished && a.pictured(reply) {
+		// The reply's ts is not known here: the replay goes in the channel.
+		a.work.Go(func(wctx context.Context) { a.replay(wctx, cmd.Key, reply, "") })
+	}
 	msg.ResponseType = ephemeral
 	if reply.Visibility == bot.Public || reply.Visibility == bot.Update {
 		msg.ResponseType = inChannel

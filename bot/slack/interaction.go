@@ -109,6 +109,11 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback, nonce string, rep *r
 			return
 		}
 		msg := message(reply)
+		if a.pictured(reply) {
+			uctx, cancel := context.WithTimeout(wctx, uploadBudget)
+			a.picture(uctx, c.cmd.Key, reply, msg)
+			cancel()
+		}
 		switch reply.Visibility {
 		case bot.Update:
 			msg.ReplaceOriginal = true
@@ -119,7 +124,9 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback, nonce string, rep *r
 		}
 		if perr := a.post(wctx, c.responseURL, msg); perr != nil {
 			rep.outcome = bot.OutcomeError
+			return
 		}
+		a.replay(wctx, c.cmd.Key, reply, c.cmd.Message.Timestamp)
 	})
 	if !started {
 		rep.outcome, rep.reason = bot.OutcomeError, "shutting down"
