@@ -51,7 +51,11 @@ type config struct {
 	LogFormat string
 	LogLevel  slog.Level
 
-	SlackSigningSecret, SlackBotToken, SlackAppToken, SlackAPIURL                  string
+	SlackSigningSecret, SlackBotToken, SlackAppToken, SlackAPIURL string
+	// PublicURL is where this server is reachable from outside
+	// (CONNECT4_PUBLIC_URL): Slack then shows boards as pictures the bot
+	// serves at /boards/.
+	PublicURL                                                                      string
 	DiscordPublicKey, DiscordBotToken, DiscordAppID, DiscordGuildID, DiscordAPIURL string
 }
 
@@ -101,6 +105,7 @@ var envVars = []envVar{
 	{"SLACK_BOT_TOKEN", "", "xoxb- token: Web API calls, Socket Mode", forServe},
 	{"SLACK_APP_TOKEN", "", "xapp- token: enables Socket Mode (with SLACK_BOT_TOKEN)", forServe},
 	{"SLACK_API_URL", "", "base URL of Slack's Web API (tests, proxies)", forServe},
+	{"CONNECT4_PUBLIC_URL", "", "public https base URL of this server: Slack boards become pictures served at GET /boards/<signed, expiring token>.png (without it they are uploaded, with files:write)", forServe},
 	{"DISCORD_PUBLIC_KEY", "", "hex Ed25519 key: enables POST /discord/interactions", forServe},
 	{"DISCORD_BOT_TOKEN", "", "enables the Gateway connection; needed by `connect4 register`", forServe | forRegister},
 	{"DISCORD_APPLICATION_ID", "", "application id: deferred edits, `connect4 register`", forServe | forRegister},
@@ -194,6 +199,7 @@ func loadConfig(getenv func(string) string, u uses) (config, error) {
 		SlackBotToken:       getenv("SLACK_BOT_TOKEN"),
 		SlackAppToken:       getenv("SLACK_APP_TOKEN"),
 		SlackAPIURL:         get("SLACK_API_URL"),
+		PublicURL:           get("CONNECT4_PUBLIC_URL"),
 		DiscordPublicKey:    get("DISCORD_PUBLIC_KEY"),
 		DiscordBotToken:     getenv("DISCORD_BOT_TOKEN"),
 		DiscordAppID:        get("DISCORD_APPLICATION_ID"),
@@ -247,7 +253,7 @@ func loadConfig(getenv func(string) string, u uses) (config, error) {
 	if strings.ContainsAny(c.RedisPrefix, "{}") {
 		bad("REDIS_PREFIX", "%q must not contain braces (they mark cluster hash tags)", c.RedisPrefix)
 	}
-	for _, u := range []struct{ name, val string }{{"SLACK_API_URL", c.SlackAPIURL}, {"DISCORD_API_URL", c.DiscordAPIURL}} {
+	for _, u := range []struct{ name, val string }{{"SLACK_API_URL", c.SlackAPIURL}, {"DISCORD_API_URL", c.DiscordAPIURL}, {"CONNECT4_PUBLIC_URL", c.PublicURL}} {
 		if u.val == "" {
 			continue
 		}
