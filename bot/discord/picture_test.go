@@ -241,7 +241,10 @@ func TestPictureBoards(t *testing.T) {
 	if fb.Flags != flagV2 || len(media) != 0 || !strings.Contains(strings.Join(texts, "\n"), "⚪") || len(fb.Attachments) != 0 {
 		t.Fatalf("fallback flags %d media %v attachments %v texts %q; want V2 with the emoji board and no attachment", fb.Flags, media, fb.Attachments, texts)
 	}
-	if !strings.Contains(f.logs.String(), "board picture not delivered") {
+	f.mu.Lock()
+	logged := strings.Contains(f.logs.String(), "board picture not delivered")
+	f.mu.Unlock()
+	if !logged {
 		t.Fatal("the failed upload was not logged")
 	}
 	f.fake.mu.Lock()
