@@ -57,6 +57,7 @@ type Service struct {
 	opt   Options
 	log   *slog.Logger
 	slots *aiSlots
+	looks *settingsCache // the channels' display settings read lately
 }
 
 // New returns a Service on store.
@@ -89,7 +90,8 @@ func New(store Store, opt Options) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{store: store, opt: opt, log: log, slots: newAISlots(opt.AIConcurrency, opt.AIQueueWait)}
+	return &Service{store: store, opt: opt, log: log, slots: newAISlots(opt.AIConcurrency, opt.AIQueueWait),
+		looks: newSettingsCache()}
 }
 
 // Slow reports whether cmd may take longer than a chat platform's

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/connect4/connect4/bot/match"
@@ -65,6 +66,7 @@ func (s *Service) settings(ctx context.Context, cmd Command) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	s.looks.put(cmd.Key, st, s.opt.Now())
 	return Reply{Visibility: Public, People: []match.Player{cmd.User},
 		Text: fmt.Sprintf("%s changed this channel's boards: %s.", mention(cmd.User), settingsText(st))}, nil
 }
@@ -83,9 +85,9 @@ func settingsText(st match.Settings) string {
 }
 
 // withLook fills in r.Look with the channel's settings when r shows a board
-// to the channel, and r.Finished when cmd ended the game r shows. A store
-// that fails or is slow leaves the defaults (and a Warn line): the reply
-// matters more than its picture.
+// to the channel (kept for settingsTTL after a read), and r.Finished when
+// cmd ended the game r shows. A store that fails or is slow leaves the
+// defaults (and a Warn line): the reply matters more than its picture.
 func (s *Service) withLook(ctx context.Context, cmd Command, r Reply) Reply {
 	if r.Game == nil || r.Visibility == Ephemeral || r.Visibility == VisibilityNone {
 		return r
@@ -94,6 +96,11 @@ func (s *Service) withLook(ctx context.Context, cmd Command, r Reply) Reply {
 	case KindDrop, KindResign, KindClaim:
 		r.Finished = r.Game.State().Over()
 	}
+	now := s.opt.Now()
+	if st, ok := s.looks.get(cmd.Key, now); ok {
+		r.Look = st
+		return r
+	}
 	ctx, cancel := context.WithTimeout(ctx, settingsBudget)
 	defer cancel()
 	st, err := s.store.Settings(ctx, cmd.Key)
@@ -101,6 +108,7 @@ func (s *Service) withLook(ctx context.Context, cmd Command, r Reply) Reply {
 		s.log.Warn("channel settings unavailable; showing the default board", "channel", cmd.Key.String(), "err", err)
 		return r
 	}
+	s.looks.put(cmd.Key, st, now)
 	r.Look = st
 	return r
 }
@@ -132,4 +140,58 @@ func (r Reply) AltText() string {
 // ImageOptions are the render options of r's pictures.
 func (r Reply) ImageOptions() render.ImageOptions {
 	return render.ImageOptions{Palette: r.ImagePalette()}
+}
+
+// settingsTTL is how long a Service keeps a channel's settings after
+// reading them, so that a game's moves cost no extra round trip. A change
+// made through this Service shows at once; one made through another
+// replica within settingsTTL.
+const settingsTTL = 10 * time.Second
+
+// maxCachedSettings bounds the channels whose settings a Service keeps.
+const maxCachedSettings = 4096
+
+// settingsCache is the channels' settings a Service read lately. It is
+// safe for concurrent use.
+type settingsCache struct {
+	mu sync.Mutex
+	m  map[match.Key]cachedSettings
+}
+
+type cachedSettings struct {
+	st    match.Settings
+	until time.Time
+}
+
+func newSettingsCache() *settingsCache {
+	return &settingsCache{m: map[match.Key]cachedSettings{}}
+}
+
+// get returns k's settings if kept and fresh at now.
+func (c *settingsCache) get(k match.Key, now time.Time) (match.Settings, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[k]
+	if !ok || !now.Before(e.until) {
+		return match.Settings{}, false
+	}
+	return e.st, true
+}
+
+// put keeps st as k's settings until settingsTTL after now. When full it
+// drops the stale entries, or all of them when none is stale.
+func (c *settingsCache) put(k match.Key, st match.Settings, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= maxCachedSettings {
+		for key, e := range c.m {
+			if !now.Before(e.until) {
+				delete(c.m, key)
+			}
+		}
+		if len(c.m) >= maxCachedSettings {
+			clear(c.m)
+		}
+	}
+	c.m[k] = cachedSettings{st: st, until: now.Add(settingsTTL)}
 }

@@ -3,9 +3,12 @@ package bot
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/render"
+	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 func TestParseSettings(t *testing.T) {
@@ -83,4 +86,33 @@ func TestSettings(t *testing.T) {
 			t.Fatal("a re-posted finished board is marked Finished: the replay would be posted again")
 		}
 	})
+}
+
+// TestSettingsAcrossReplicas checks the settings a Service keeps: a
+// change through another replica (another Service on the same store)
+// shows once settingsTTL has passed, and a change through this one at
+// once.
+func TestSettingsAcrossReplicas(t *testing.T) {
+	clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+	st := sessions.NewMemory(sessions.Options{Now: clk.Now})
+	h := newHarness(t, st, clk, "")
+	other := New(st, Options{Now: clk.Now, AI: lowestColumn})
+	r := h.start("UA", "UB")
+	if r.Look.Palette != match.PaletteDefault {
+		t.Fatalf("palette %v at first", r.Look.Palette)
+	}
+	h.want(other.HandleText(t.Context(), Command{Key: h.key, User: player("UC")}, "settings palette colourblind"), Public, ProblemNone)
+	r = h.drops(r, 1)
+	if r.Look.Palette != match.PaletteDefault {
+		t.Fatalf("another replica's change showed at once (palette %v): the settings were read again", r.Look.Palette)
+	}
+	clk.Advance(settingsTTL)
+	r = h.drops(r, 2)
+	if r.Look.Palette != match.PaletteColourBlind {
+		t.Fatalf("another replica's change not shown after %v: palette %v", settingsTTL, r.Look.Palette)
+	}
+	h.want(h.say("UC", "settings palette standard"), Public, ProblemNone)
+	if r = h.drops(r, 3); r.Look.Palette != match.PaletteStandard {
+		t.Fatalf("this replica's change not shown at once: palette %v", r.Look.Palette)
+	}
 }

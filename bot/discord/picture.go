@@ -65,8 +65,12 @@ func deferred(r bot.Reply, fromButton bool) *discordgo.InteractionResponse {
 
 // v2Message is the JSON of a Components V2 message sent to the
 // interaction webhook: as payload_json of a multipart body with the
-// attachments it names, or alone.
+// attachments it names, or alone. Content and Embeds always go out as
+// null: a message upgraded to Components V2 by an edit (a challenge
+// accepted, a deferred "thinking" message) must have them cleared.
 type v2Message struct {
+	Content         *string                           `json:"content"`
+	Embeds          []*discordgo.MessageEmbed         `json:"embeds"`
 	Flags           discordgo.MessageFlags            `json:"flags"`
 	Components      []discordgo.MessageComponent      `json:"components"`
 	Attachments     []v2Attachment                    `json:"attachments"`

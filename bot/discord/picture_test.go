@@ -174,6 +174,9 @@ func TestPictureBoards(t *testing.T) {
 		if got.Flags != flagV2 {
 			t.Fatalf("flags %d, want Components V2 (%d)", got.Flags, flagV2)
 		}
+		if !bytes.Contains(got.raw, []byte(`"content":null`)) || !bytes.Contains(got.raw, []byte(`"embeds":null`)) {
+			t.Fatalf("payload %s does not clear content and embeds, as an upgrade to Components V2 must", got.raw)
+		}
 		texts, media := got.container(t)
 		if len(media) != 1 || media[0] != "attachment://board.png" {
 			t.Fatalf("media %v, want attachment://board.png", media)

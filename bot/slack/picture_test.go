@@ -292,10 +292,9 @@ func TestPictureURL(t *testing.T) {
 		t.Fatalf("expired URL: GET = %d, want 410", w.Code)
 	}
 
-	// A channel that chose emoji.
-	if _, err := st.SetSettings(t.Context(), match.Key{Platform: Platform, Workspace: testTeam, Channel: testChan}, match.Settings{Board: match.BoardEmoji}); err != nil {
-		t.Fatal(err)
-	}
+	// A channel that chose emoji (a workspace admin may choose).
+	wantPosted(t, e.slash("UB", "settings board emoji"), ephemeral, false, "Only people who can manage this channel")
+	wantPosted(t, e.slash(adminID, "settings board emoji"), inChannel, false, "changed this channel's boards: emoji")
 	m = e.click("UB", m, "3")
 	if imageBlock(m) != nil || !strings.Contains(sectionText(m), ":white_circle:") {
 		t.Fatalf("emoji channel: image %v, sections %q", imageBlock(m), sectionText(m))

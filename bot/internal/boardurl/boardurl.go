@@ -115,7 +115,7 @@ func (s *Signer) Parse(token string, now time.Time) (Board, error) {
 		return Board{}, ErrTampered
 	}
 	b := Board{Key: match.Key{Platform: w.P, Workspace: w.W, Channel: w.C}, GameID: w.G, Move: w.M,
-		Palette: match.Palette(w.Pal), Kind: w.K, Expires: time.Unix(w.E, 0)}
+		Palette: match.Palette(w.Pal), Kind: w.K, Expires: time.Unix(w.E, 0).UTC()}
 	if b.Kind != parts[2] || (b.Kind != PNG && b.Kind != GIF) || b.Key.Validate() != nil ||
 		!match.ValidGameID(b.GameID) || b.Move < 0 || b.Palette > match.PaletteColourBlind {
 		return Board{}, ErrTampered
