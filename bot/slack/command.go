@@ -52,22 +52,24 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 	if reply.Visibility == bot.VisibilityNone {
 		return nil, nil
 	}
-	msg := message(reply)
-	if a.pictured(reply) {
-		uctx, cancel, ok := uploadContext(ctx)
-		if ok || a.pics.signer != nil { // a signed URL needs no call
-			a.picture(uctx, cmd.Key, reply, msg)
-		}
-		cancel()
-	}
-	if reply.Finished && a.pictured(reply) {
-		// The reply's ts is not known here: the replay goes in the channel.
-		a.work.Go(func(wctx context.Context) { a.replay(wctx, cmd.Key, reply, "") })
-	}
-	msg.ResponseType = ephemeral
+	responseType := ephemeral
 	if reply.Visibility == bot.Public || reply.Visibility == bot.Update {
-		msg.ResponseType = inChannel
+		responseType = inChannel
 	}
+	if a.pictured(reply) && webURL(sc.ResponseURL) {
+		// A picture takes an upload, or Slack's fetch of the bot's URL,
+		// and Slack may refuse it: the command is acknowledged with an
+		// empty 200 and its reply posted to the response_url, falling back
+		// to the emoji board. The reply's ts is not known: a replay goes in
+		// the channel.
+		if a.work.Go(func(wctx context.Context) {
+			a.deliver(wctx, cmd.Key, reply, sc.ResponseURL, "", func(m *slackapi.WebhookMessage) { m.ResponseType = responseType })
+		}) {
+			return nil, nil
+		}
+	}
+	msg := message(reply)
+	msg.ResponseType = responseType
 	return msg, nil
 }
 

@@ -26,13 +26,10 @@ import (
 
 // Budgets of the uploads.
 const (
-	// uploadBudget bounds the three calls of one board upload. A click's
-	// reply is posted in the background, so this only delays the edit;
-	// a slash command's upload also has to fit what is left of
-	// commandBudget (less commandMargin), or is skipped.
-	uploadBudget  = 1500 * time.Millisecond
-	commandMargin = 400 * time.Millisecond
-	minUpload     = 300 * time.Millisecond
+	// uploadBudget bounds the three calls of one board upload. The reply
+	// is posted to the response_url in the background (the click or
+	// command was acknowledged at once), so this only delays it.
+	uploadBudget = 1500 * time.Millisecond
 	// replayBudget bounds posting the replay in the game's thread, after
 	// the reply.
 	replayBudget = 10 * time.Second
@@ -68,6 +65,7 @@ type pictures struct {
 	publicURL string           // with a trailing slash
 	cache     *imageCache      // the pictures served, by game, move, palette and kind
 	noUpload  atomic.Int64     // unix nanoseconds until which uploads stay off
+	noPicture atomic.Int64     // unix nanoseconds until which no picture is tried
 	now       func() time.Time // time.Now; tests move it
 	ttl       time.Duration    // of a signed URL
 }
@@ -76,7 +74,8 @@ type pictures struct {
 // a board to the channel, the channel has not chosen emoji, and the
 // adapter has a way to show one.
 func (a *Adapter) pictured(r bot.Reply) bool {
-	if !r.Picture() || (r.Visibility != bot.Public && r.Visibility != bot.Update) {
+	if !r.Picture() || (r.Visibility != bot.Public && r.Visibility != bot.Update) ||
+		a.pics.now().UnixNano() < a.pics.noPicture.Load() {
 		return false
 	}
 	return (a.pics.signer != nil && r.GameID != "") || a.uploading()
@@ -89,30 +88,30 @@ func (a *Adapter) uploading() bool {
 
 // picture replaces the emoji board of msg, r's message, by an image block
 // within ctx: a signed URL when the adapter serves pictures, else an
-// upload. When neither works msg keeps its emoji board (an upload failure
-// is logged at Warn).
-func (a *Adapter) picture(ctx context.Context, k match.Key, r bot.Reply, msg *slackapi.WebhookMessage) {
+// upload. It reports whether it did; when it did not msg keeps its emoji
+// board (an upload failure is logged at Warn).
+func (a *Adapter) picture(ctx context.Context, k match.Key, r bot.Reply, msg *slackapi.WebhookMessage) bool {
 	if !a.pictured(r) {
-		return
+		return false
 	}
 	alt := bot.Clip(r.AltText(), maxAltText)
 	var img *slackapi.ImageBlock
 	if a.pics.signer != nil && r.GameID != "" {
 		u := a.boardURL(k, r, boardurl.PNG)
 		if len(u) > maxImageURL {
-			return
+			return false
 		}
 		img = slackapi.NewImageBlock(u, alt, "c4_board", nil)
 	} else {
 		var png bytes.Buffer
 		if err := render.PNG(&png, r.Game, r.ImageOptions()); err != nil {
 			a.log.Error("render board", "err", err)
-			return
+			return false
 		}
 		id, err := a.upload(ctx, "board.png", png.Bytes(), alt, slackapi.CompleteUploadExternalParameters{})
 		if err != nil {
 			a.log.Warn("slack board upload failed; showing the emoji board", "err", err)
-			return
+			return false
 		}
 		img = slackapi.NewImageBlockSlackFile(&slackapi.SlackFileObject{ID: id}, alt, "c4_board", nil)
 	}
@@ -128,6 +127,7 @@ func (a *Adapter) picture(ctx context.Context, k match.Key, r bot.Reply, msg *sl
 	}
 	bs = append(bs[:at], append([]slackapi.Block{img}, bs[at:]...)...)
 	msg.Blocks = &slackapi.Blocks{BlockSet: bs}
+	return true
 }
 
 // boardURL is the signed URL of the picture of kind of r's game in k.
@@ -185,19 +185,37 @@ func quiet(err error) error {
 	return err
 }
 
-// uploadContext bounds an upload for a reply whose command runs in ctx:
-// uploadBudget, and at most until commandMargin before ctx's deadline. ok
-// is false when too little time is left.
-func uploadContext(ctx context.Context) (context.Context, context.CancelFunc, bool) {
-	d := uploadBudget
-	if dl, has := ctx.Deadline(); has {
-		d = min(d, time.Until(dl)-commandMargin)
+// deliver sends reply to responseURL within ctx, the work context, laid
+// out by message and then shape (its response type, replace_original):
+// with a picture of the board when it has one (uploadBudget for the
+// upload), and when that message is refused (Slack could not use the
+// picture) the same message with the emoji board, pictures then staying
+// off for scopeRetry. After the reply, the replay of a game it ended, in
+// thread (the game message's ts, or "" when not known). It returns the
+// error of the last post.
+func (a *Adapter) deliver(ctx context.Context, k match.Key, reply bot.Reply, responseURL, thread string, shape func(*slackapi.WebhookMessage)) error {
+	msg := message(reply)
+	shape(msg)
+	if a.pictured(reply) {
+		pic := *msg
+		uctx, cancel := context.WithTimeout(ctx, uploadBudget)
+		ok := a.picture(uctx, k, reply, &pic)
+		cancel()
+		if ok {
+			err := a.send(ctx, responseURL, &pic)
+			if err == nil {
+				a.replay(ctx, k, reply, thread)
+				return nil
+			}
+			a.pics.noPicture.Store(a.pics.now().Add(scopeRetry).UnixNano())
+			a.log.Warn("slack refused the board picture; emoji boards for a while", "err", err)
+		}
 	}
-	if d < minUpload {
-		return ctx, func() {}, false
+	if err := a.post(ctx, responseURL, msg); err != nil {
+		return err
 	}
-	c, cancel := context.WithTimeout(ctx, d)
-	return c, cancel, true
+	a.replay(ctx, k, reply, thread)
+	return nil
 }
 
 // replay posts the replay GIF of r's finished game in channel k, in the

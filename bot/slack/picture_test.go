@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -187,19 +188,56 @@ func TestPictureUpload(t *testing.T) {
 		t.Fatalf("replay: %v, %d frames; want a GIF of 8 frames", err, len(anim.Image))
 	}
 
+	// A slash command that shows a board: acknowledged with an empty 200,
+	// the board's picture posted to the command's response_url.
+	c = e.slash("UC", "<@UD>")
+	m = e.click("UD", c, "Accept")
+	m = e.click("UC", m, "4")
+	got := e.slashLater(t, "UC", "board")
+	if len(got) != 1 || got[0].ResponseType != inChannel || imageBlock(got[0]) == nil || imageBlock(got[0]).SlackFile == nil {
+		t.Fatalf("/connect4 board posted %+v, want one in-channel message with the picture", got)
+	}
+
+	// Slack refuses the picture (it could not use the file): the same
+	// message with the emoji board, and no picture tried for a while.
+	e.mu.Lock()
+	e.refuseImages = true
+	e.mu.Unlock()
+	status, all := e.clickRaw(e.clickPayload("UD", button(m, "3").ActionID, button(m, "3").Value))
+	if status != http.StatusOK || len(all) != 2 || imageBlock(all[0]) == nil || imageBlock(all[1]) != nil ||
+		!strings.Contains(sectionText(all[1]), ":white_circle:") || !all[1].ReplaceOriginal {
+		t.Fatalf("refused picture: status %d, posts %+v; want the picture, then the emoji board replacing the message", status, all)
+	}
+	m = all[1]
+	files.mu.Lock()
+	calls := files.getCalls
+	files.mu.Unlock()
+	m = e.click("UC", m, "3")
+	if imageBlock(m) != nil {
+		t.Fatal("a picture was tried again right after Slack refused one")
+	}
+	files.mu.Lock()
+	if files.getCalls != calls {
+		t.Errorf("uploads tried again right after a refused picture (%d calls, want %d)", files.getCalls, calls)
+	}
+	files.mu.Unlock()
+	e.a.pics.noPicture.Store(0)
+	e.mu.Lock()
+	e.refuseImages = false
+	e.mu.Unlock()
+
 	// No files:write: the emoji board, and no upload tried for a while.
 	files.mu.Lock()
 	files.refuse = "missing_scope"
 	files.mu.Unlock()
-	c = e.slash("UC", "<@UD>")
-	m = e.click("UD", c, "Accept")
+	m = e.click("UD", m, "5")
 	if imageBlock(m) != nil || !strings.Contains(sectionText(m), ":white_circle:") {
 		t.Fatalf("after missing_scope: image %v, sections %q; want the emoji board", imageBlock(m), sectionText(m))
 	}
 	files.mu.Lock()
-	calls := files.getCalls
+	calls = files.getCalls
 	files.mu.Unlock()
-	e.click("UC", m, "4")
+	e.click("UC", m, "5")
 	files.mu.Lock()
 	defer files.mu.Unlock()
 	if files.getCalls != calls {
@@ -318,4 +356,31 @@ func samePixels(a, b image.Image) bool {
 		}
 	}
 	return true
+}
+
+// slashLater runs "/connect4 text" as user with a response_url on the
+// fake, checks that it is acknowledged with an empty 200, and returns what
+// the response_url received once the background work is done.
+func (e *env) slashLater(t *testing.T, user, text string) []posted {
+	t.Helper()
+	form, _ := url.ParseQuery(string(commandBody(user, text)))
+	form.Set("response_url", e.hooks.URL+"/commands/1")
+	e.mu.Lock()
+	before := len(e.received)
+	e.mu.Unlock()
+	resp := e.post("/slack/commands", []byte(form.Encode()))
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || len(body) != 0 {
+		t.Fatalf("/connect4 %s: status %d body %q, want an empty 200", text, resp.StatusCode, body)
+	}
+	e.wait()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var got []posted
+	for _, p := range e.received[before:] {
+		if p.Path == "/commands/1" {
+			got = append(got, p)
+		}
+	}
+	return got
 }
