@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/connect4/connect4/bot/internal/adaptertest"
 	"github.com/connect4/connect4/bot/match"
@@ -310,4 +311,46 @@ func samePixels(a, b image.Image) bool {
 		}
 	}
 	return true
+}
+
+// TestPictureAIGame checks pictures where the AI plays: /connect4 ai is
+// deferred (type 5) and its message then carries the picture, and a move
+// whose AI reply outlasts the deferral threshold is delivered after the
+// deferral with the picture too.
+func TestPictureAIGame(t *testing.T) {
+	st := sessions.NewMemory(sessions.Options{})
+	f := newFixtureWith(t, st, 0, func(c *Config) { c.Pictures = true })
+	r := f.slash("UA", "ai", nil)
+	if r.Type != typeDeferMessage {
+		t.Fatalf("/connect4 ai answered with type %d, want a deferred message (5)", r.Type)
+	}
+	call := f.webhookCall(t)
+	got := parseV2(t, call)
+	if _, media := got.container(t); call.Method != "PATCH" || len(media) != 1 || got.fileNames["files[0]"] != boardFile {
+		t.Fatalf("after /connect4 ai: %s %s with media %v and files %v; want the picture in the original message", call.Method, call.Path, media, got.fileNames)
+	}
+	board := got.asResponse(t)
+
+	f.a.deferAfter = time.Millisecond // every AI move is now deferred
+	r = f.clickV2("UA", board, "4")
+	if r.Type != typeDeferUpdate {
+		t.Fatalf("a move against the AI answered with type %d, want 6", r.Type)
+	}
+	got = parseV2(t, f.webhookCall(t))
+	texts, media := got.container(t)
+	if len(media) != 1 || !strings.Contains(strings.Join(texts, "\n"), "column 4") {
+		t.Fatalf("deferred AI move delivered texts %q media %v, want the move and the picture", texts, media)
+	}
+	img, err := png.Decode(bytes.NewReader(got.files["files[0]"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := st.Active(t.Context(), match.Key{Platform: Platform, Workspace: guildID, Channel: chanID})
+	if len(recs) != 1 || recs[0].Game.Moves() != 2 {
+		t.Fatalf("stored games %d, want one with the move and the AI's reply", len(recs))
+	}
+	want, _ := render.Image(recs[0].Game, render.ImageOptions{})
+	if !samePixels(img, want) {
+		t.Fatal("the delivered PNG does not show the move and the AI's reply")
+	}
 }
