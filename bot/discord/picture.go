@@ -53,11 +53,12 @@ func (a *Adapter) pictured(r bot.Reply) bool {
 	return a.cfg.Pictures && r.Picture() && (r.Visibility == bot.Update || r.Visibility == bot.Public)
 }
 
-// deferred is the deferral that lets r be delivered later with its
-// picture: type 6 (update the clicked message later) for a click that
-// updates its message, else type 5.
-func deferred(r bot.Reply, fromButton bool) *discordgo.InteractionResponse {
-	if fromButton && r.Visibility == bot.Update {
+// deferred is the deferral that lets a reply be delivered later with its
+// picture: type 6 for a click (the clicked message is then edited, or a
+// new message sent as a follow-up), type 5 for a command (its "thinking"
+// message is then edited), as answer's own deferral.
+func deferred(fromButton bool) *discordgo.InteractionResponse {
+	if fromButton {
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
 	}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
@@ -233,7 +234,7 @@ func retry404(ctx context.Context, call func(ctx context.Context) error) error {
 func (a *Adapter) respond(s *discordgo.Session, in *interaction, r bot.Reply, fromButton bool) (*discordgo.InteractionResponse, laterFunc) {
 	switch {
 	case a.pictured(r):
-		return deferred(r, fromButton), func(ctx context.Context, send bool) string {
+		return deferred(fromButton), func(ctx context.Context, send bool) string {
 			if !send {
 				return bot.OutcomeError
 			}

@@ -14,8 +14,12 @@ import (
 	"testing"
 	"time"
 
+	discordgo "github.com/bwmarrin/discordgo"
+
+	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/internal/adaptertest"
 	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/render"
 	"github.com/connect4/connect4/sessions"
 )
@@ -352,5 +356,63 @@ func TestPictureAIGame(t *testing.T) {
 	want, _ := render.Image(recs[0].Game, render.ImageOptions{})
 	if !samePixels(img, want) {
 		t.Fatal("the delivered PNG does not show the move and the AI's reply")
+	}
+
+	// Three more in column 4 win (the AI fills column 1): the edit, then
+	// the replay.
+	board = got.asResponse(t)
+	for i := range 3 {
+		f.clickV2("UA", board, "4")
+		var calls []fakeCall
+		adaptertest.WaitFor(t, "the edit", func() bool {
+			calls = append(calls, f.fake.take()...)
+			return len(calls) >= 1
+		})
+		if i == 2 {
+			adaptertest.WaitFor(t, "the replay", func() bool {
+				calls = append(calls, f.fake.take()...)
+				return len(calls) >= 2
+			})
+			if calls[1].Method != "POST" || parseV2(t, calls[1]).fileNames["files[0]"] != replayFile {
+				t.Fatalf("after the win: %s %s, want the replay follow-up", calls[1].Method, calls[1].Path)
+			}
+		}
+		board = parseV2(t, calls[0]).asResponse(t)
+	}
+
+	// Rematch against the AI starts the new game at once on the same
+	// message: deferred (6), then the message edited with its picture.
+	r = f.clickV2("UA", board, "Rematch")
+	if r.Type != typeDeferUpdate {
+		t.Fatalf("Rematch answered with type %d, want 6", r.Type)
+	}
+	call = f.webhookCall(t)
+	got = parseV2(t, call)
+	if _, media := got.container(t); call.Method != "PATCH" || len(media) != 1 || got.fileNames["files[0]"] != boardFile {
+		t.Fatalf("after Rematch: %s %s with media %v, want the message edited with the new game's picture", call.Method, call.Path, media)
+	}
+}
+
+// TestPictureFollowUp checks a new message from a click (a public reply
+// to a button): its picture goes in a follow-up (POST), the clicked
+// message staying as it is.
+func TestPictureFollowUp(t *testing.T) {
+	f := newFixtureWith(t, sessions.NewMemory(sessions.Options{}), 0, func(c *Config) { c.Pictures = true })
+	g, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := bot.Reply{Visibility: bot.Public, Text: "A new game", Game: g, GameID: "g1",
+		Red: match.Player{ID: "UA"}, Yellow: match.Player{ID: "UB"}}
+	in := &discordgo.Interaction{AppID: appID, Token: "tok-x", ChannelID: chanID}
+	if err := f.a.deliverPicture(t.Context(), f.a.rest, in, r, true); err != nil {
+		t.Fatal(err)
+	}
+	calls := f.fake.take()
+	if len(calls) != 1 || calls[0].Method != "POST" || calls[0].Path != "/api/v9/webhooks/"+appID+"/tok-x" {
+		t.Fatalf("calls %+v, want one follow-up POST", calls)
+	}
+	if got := parseV2(t, calls[0]); got.fileNames["files[0]"] != boardFile || got.Flags != flagV2 {
+		t.Fatalf("follow-up files %v flags %d", got.fileNames, got.Flags)
 	}
 }
