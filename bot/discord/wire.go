@@ -93,7 +93,7 @@ func parse(body []byte) (*interaction, error) {
 // ref is the part of in that discordgo's REST calls about it read: id,
 // application id and token.
 func (in *interaction) ref() *discordgo.Interaction {
-	return &discordgo.Interaction{ID: in.ID, AppID: in.AppID, Type: in.Type, Token: in.Token}
+	return &discordgo.Interaction{ID: in.ID, AppID: in.AppID, Type: in.Type, Token: in.Token, ChannelID: in.ChannelID}
 }
 
 // fromGateway copies what the bot reads from an interaction that discordgo

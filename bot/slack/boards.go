@@ -25,7 +25,8 @@ const boardBudget = 2 * time.Second
 const cacheSize = 256
 
 // serveBoard answers GET /boards/<token>: 404 for a token the bot did not
-// sign (or altered, or naming a game or move that is not there), 410 for
+// sign (or altered, or naming a game that is no longer stored or no longer
+// as the token's fingerprint says), 410 for
 // one past its expiry, 503 when the store cannot say; else the picture,
 // drawn from the stored game the first time and kept in a cache by game,
 // move, palette and kind.
@@ -45,6 +46,9 @@ func (a *Adapter) serveBoard(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), boardBudget)
 		defer cancel()
 		g, err := a.svc.GameAt(ctx, b.Key, b.GameID, b.Move)
+		if err == nil && boardurl.Fingerprint(g) != b.Game {
+			err = match.ErrNoGame // the record has moved on: a takeback, another round
+		}
 		switch {
 		case errors.Is(err, match.ErrNoGame):
 			http.Error(w, "no such picture", http.StatusNotFound)

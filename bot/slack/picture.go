@@ -133,7 +133,7 @@ func (a *Adapter) picture(ctx context.Context, k match.Key, r bot.Reply, msg *sl
 // boardURL is the signed URL of the picture of kind of r's game in k.
 func (a *Adapter) boardURL(k match.Key, r bot.Reply, kind string) string {
 	tok := a.pics.signer.Token(boardurl.Board{Key: k, GameID: r.GameID, Move: r.Game.Moves(),
-		Palette: r.Look.Palette, Kind: kind, Expires: a.pics.now().Add(a.pics.ttl)})
+		Palette: r.Look.Palette, Kind: kind, Game: boardurl.Fingerprint(r.Game), Expires: a.pics.now().Add(a.pics.ttl)})
 	return a.pics.publicURL + "boards/" + tok
 }
 

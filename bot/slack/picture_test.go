@@ -19,6 +19,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/render"
 	"github.com/connect4/connect4/sessions"
 )
@@ -321,6 +322,30 @@ func TestPictureURL(t *testing.T) {
 	otherMux.ServeHTTP(w, httptest.NewRequestWithContext(t.Context(), http.MethodGet, path, nil))
 	if w.Code != http.StatusNotFound {
 		t.Errorf("a URL signed with another secret: GET = %d, want 404", w.Code)
+	}
+
+	// The record moves on (as after a takeback and another move): the
+	// old URL no longer names what is stored, even at the same move.
+	k := match.Key{Platform: Platform, Workspace: testTeam, Channel: testChan}
+	if _, err := st.Update(t.Context(), k, recs[0].ID, func(r *match.Record) (match.Tally, error) {
+		g, err := engine.New(r.Game.Config())
+		if err != nil {
+			return match.Tally{}, err
+		}
+		r.Game = g
+		return match.Tally{}, g.Play(g.Turn(), 0)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	e.a.pics.cache = newImageCache(cacheSize) // another replica, which has not drawn it
+	if w := get(path); w.Code != http.StatusNotFound {
+		t.Fatalf("URL of a board the record no longer holds: GET = %d, want 404", w.Code)
+	}
+	if _, err := st.Update(t.Context(), k, recs[0].ID, func(r *match.Record) (match.Tally, error) {
+		r.Game = recs[0].Game
+		return match.Tally{}, nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 
 	mu.Lock()

@@ -12,10 +12,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine"
 )
 
 // Why a token is refused.
@@ -39,12 +41,24 @@ type Board struct {
 	Move    int
 	Palette match.Palette
 	Kind    string // PNG or GIF
+	// Game is the Fingerprint of the game the picture shows, so that a
+	// record that has moved on (a takeback, the next round of a match)
+	// is not shown under an old message's URL.
+	Game    string
 	Expires time.Time
 }
 
 // CacheKey identifies the picture b shows, whatever its expiry.
 func (b Board) CacheKey() string {
-	return strings.Join([]string{b.Key.String(), b.GameID, itoa(b.Move), b.Palette.String(), b.Kind}, "\x00")
+	return strings.Join([]string{b.Key.String(), b.GameID, itoa(b.Move), b.Palette.String(), b.Kind, b.Game}, "\x00")
+}
+
+// Fingerprint is a short digest of everything a picture of g shows: its
+// size, its moves and how it stands (a resignation included).
+func Fingerprint(g *engine.Game) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%+v|%v|%d|%d|", g.Config(), g.History(), g.State(), g.Winner())
+	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:12])
 }
 
 func itoa(n int) string {
@@ -71,14 +85,14 @@ type wire struct {
 	P, W, C, G string
 	M          int
 	Pal        uint8
-	K          string
+	K, H       string
 	E          int64
 }
 
 // Token returns the signed token of b: URL-safe, ending in "." + b.Kind.
 func (s *Signer) Token(b Board) string {
 	p, _ := json.Marshal(wire{P: b.Key.Platform, W: b.Key.Workspace, C: b.Key.Channel, G: b.GameID,
-		M: b.Move, Pal: uint8(b.Palette), K: b.Kind, E: b.Expires.Unix()})
+		M: b.Move, Pal: uint8(b.Palette), K: b.Kind, H: b.Game, E: b.Expires.Unix()})
 	payload := base64.RawURLEncoding.EncodeToString(p)
 	return payload + "." + s.sign(payload) + "." + b.Kind
 }
@@ -115,9 +129,9 @@ func (s *Signer) Parse(token string, now time.Time) (Board, error) {
 		return Board{}, ErrTampered
 	}
 	b := Board{Key: match.Key{Platform: w.P, Workspace: w.W, Channel: w.C}, GameID: w.G, Move: w.M,
-		Palette: match.Palette(w.Pal), Kind: w.K, Expires: time.Unix(w.E, 0).UTC()}
+		Palette: match.Palette(w.Pal), Kind: w.K, Game: w.H, Expires: time.Unix(w.E, 0).UTC()}
 	if b.Kind != parts[2] || (b.Kind != PNG && b.Kind != GIF) || b.Key.Validate() != nil ||
-		!match.ValidGameID(b.GameID) || b.Move < 0 || b.Palette > match.PaletteColourBlind {
+		!match.ValidGameID(b.GameID) || b.Move < 0 || b.Palette > match.PaletteColourBlind || len(b.Game) > 64 {
 		return Board{}, ErrTampered
 	}
 	if !now.Before(b.Expires) {
