@@ -416,3 +416,47 @@ func TestPictureFollowUp(t *testing.T) {
 		t.Fatalf("follow-up files %v flags %d", got.fileNames, got.Flags)
 	}
 }
+
+// TestGatewayPictures checks pictures over the Gateway: the callback is a
+// deferred update, then the message is edited with the PNG through the
+// same REST route as over HTTP; a move on the Components V2 message
+// (its flags come with the clicked message) does the same.
+func TestGatewayPictures(t *testing.T) {
+	f := newFixtureWith(t, sessionsMemory(), 0, func(c *Config) { c.Pictures = true })
+	s := gatewaySession(t, f)
+	in := f.slashIn("UA", "challenge", []map[string]any{opt("opponent", 6, "UB")}, userJSON("UB"))
+	f.a.gatewayInteraction(t.Context(), s, gatewayEvent(t, in))
+	c := callback(t, f.fake.take(), in["id"].(string), in["token"].(string))
+
+	in = f.clickIn("UB", c.button(t, "Accept").CustomID)
+	f.a.gatewayInteraction(t.Context(), s, gatewayEvent(t, in))
+	var calls []fakeCall
+	adaptertest.WaitFor(t, "the callback and the edit", func() bool {
+		calls = append(calls, f.fake.take()...)
+		return len(calls) >= 2
+	})
+	if r := callback(t, calls, in["id"].(string), in["token"].(string)); r.Type != typeDeferUpdate {
+		t.Fatalf("Gateway accept answered with type %d, want 6", r.Type)
+	}
+	got := parseV2(t, calls[1])
+	if calls[1].Method != "PATCH" || !strings.HasSuffix(calls[1].Path, "/webhooks/"+appID+"/"+in["token"].(string)+"/messages/@original") {
+		t.Fatalf("second call %s %s, want the edit of the original message", calls[1].Method, calls[1].Path)
+	}
+	if _, err := png.Decode(bytes.NewReader(got.files["files[0]"])); err != nil || got.Flags != flagV2 {
+		t.Fatalf("edit flags %d, files[0] %v", got.Flags, err)
+	}
+
+	board := got.asResponse(t)
+	in = f.clickIn("UA", board.button(t, "4").CustomID)
+	in["message"] = map[string]any{"id": "600000000000000001", "channel_id": chanID, "flags": flagV2}
+	f.a.gatewayInteraction(t.Context(), s, gatewayEvent(t, in))
+	calls = nil
+	adaptertest.WaitFor(t, "the move's callback and edit", func() bool {
+		calls = append(calls, f.fake.take()...)
+		return len(calls) >= 2
+	})
+	texts, media := parseV2(t, calls[1]).container(t)
+	if len(media) != 1 || !strings.Contains(strings.Join(texts, "\n"), "column 4") {
+		t.Fatalf("Gateway move edit texts %q media %v", texts, media)
+	}
+}
