@@ -30,6 +30,7 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 	ctx, cancel := context.WithTimeout(ctx, commandBudget)
 	defer cancel()
 	cmd.Self = a.selfPlayer(ctx)
+	cmd.Key = a.homeKey(cmd.Key)
 	var reply bot.Reply
 	req, err := bot.ParseText(sc.Text)
 	if err != nil {
