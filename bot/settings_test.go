@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -114,5 +115,26 @@ func TestSettingsAcrossReplicas(t *testing.T) {
 	h.want(h.say("UC", "settings palette standard"), Public, ProblemNone)
 	if r = h.drops(r, 3); r.Look.Palette != match.PaletteStandard {
 		t.Fatalf("this replica's change not shown at once: palette %v", r.Look.Palette)
+	}
+}
+
+// hungSettings is a store whose settings reads never answer.
+type hungSettings struct{ Store }
+
+func (hungSettings) Settings(ctx context.Context, _ match.Key) (match.Settings, error) {
+	<-ctx.Done()
+	return match.Settings{}, ctx.Err()
+}
+
+// TestSettingsHung checks that a store that never answers the settings
+// read costs a board its channel's look, not the reply: the move is made
+// and shown with the default look.
+func TestSettingsHung(t *testing.T) {
+	clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+	h := newHarness(t, hungSettings{sessions.NewMemory(sessions.Options{Now: clk.Now})}, clk, "")
+	r := h.start("UA", "UB")
+	r = h.drops(r, 4)
+	if r.Problem != ProblemNone || r.Game.Moves() != 1 || r.Look != (match.Settings{}) || !r.Picture() {
+		t.Fatalf("move with hung settings: problem %v, moves %d, look %+v", r.Problem, r.Game.Moves(), r.Look)
 	}
 }

@@ -51,8 +51,9 @@ type fakeDiscord struct {
 	// lost is how many of the next webhook calls get 404, as when an edit
 	// overtakes its deferral.
 	lost int
-	// failUploads answers every multipart request 500.
-	failUploads bool
+	// failUploads answers every multipart request 500; hangUploads never
+	// answers one (until the client gives up).
+	failUploads, hangUploads bool
 }
 
 func newFakeDiscord(t testing.TB) *fakeDiscord {
@@ -68,7 +69,12 @@ func newFakeDiscord(t testing.TB) *fakeDiscord {
 			f.lost--
 		}
 		failUpload := f.failUploads && strings.HasPrefix(ct, "multipart/")
+		hangUpload := f.hangUploads && strings.HasPrefix(ct, "multipart/")
 		f.mu.Unlock()
+		if hangUpload {
+			<-r.Context().Done()
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		switch {
 		case failUpload:

@@ -460,3 +460,31 @@ func TestGatewayPictures(t *testing.T) {
 		t.Fatalf("Gateway move edit texts %q media %v", texts, media)
 	}
 }
+
+// TestPictureUploadHangs checks a Discord that accepts the upload and
+// never answers: the click is answered at once (the deferral), and the
+// message is then edited with the emoji board within the delivery budget.
+func TestPictureUploadHangs(t *testing.T) {
+	f := newFixtureWith(t, sessions.NewMemory(sessions.Options{}), 0, func(c *Config) { c.Pictures = true })
+	c := f.challenge("UA", "UB")
+	f.fake.mu.Lock()
+	f.fake.hangUploads = true
+	f.fake.mu.Unlock()
+	if m := f.click("UB", c, "Accept"); m.Type != typeDeferUpdate {
+		t.Fatalf("accept answered with type %d, want 6 at once", m.Type)
+	}
+	var fallback v2Got
+	adaptertest.WaitFor(t, "the emoji edit", func() bool {
+		for _, c := range f.fake.take() {
+			if c.Method == "PATCH" && strings.HasPrefix(c.ContentType, "application/json") {
+				fallback = parseV2(t, c)
+				return true
+			}
+		}
+		return false
+	})
+	texts, media := fallback.container(t)
+	if len(media) != 0 || !strings.Contains(strings.Join(texts, "\n"), "accepted") || !strings.Contains(strings.Join(texts, "\n"), "⚪") {
+		t.Fatalf("after a hung upload: texts %q media %v, want the emoji board", texts, media)
+	}
+}

@@ -38,6 +38,7 @@ type fakeFiles struct {
 	done     map[string]upload // completed files
 	order    []string          // completed ids, in order
 	refuse   string            // an error every getUploadURLExternal answers, "" for none
+	hang     bool              // the upload URL never answers
 	getCalls int
 }
 
@@ -78,6 +79,13 @@ func newFakeFiles(t *testing.T) *fakeFiles {
 			f.pending[id] = nil
 			fmt.Fprintf(w, `{"ok":true,"upload_url":%q,"file_id":%q}`, f.srv.URL+"/upload/"+id, id)
 		case strings.HasPrefix(r.URL.Path, "/upload/"):
+			if f.hang {
+				f.mu.Unlock()
+				io.Copy(io.Discard, r.Body) // then the server sees the client go
+				<-r.Context().Done()
+				f.mu.Lock()
+				return
+			}
 			id := strings.TrimPrefix(r.URL.Path, "/upload/")
 			file, _, err := r.FormFile("file")
 			if _, ok := f.pending[id]; !ok || err != nil {
@@ -408,4 +416,23 @@ func (e *env) slashLater(t *testing.T, user, text string) []posted {
 		}
 	}
 	return got
+}
+
+// TestPictureUploadHangs checks an upload URL that never answers: the
+// click's reply still reaches the response_url, with the emoji board, once
+// the upload's budget is spent.
+func TestPictureUploadHangs(t *testing.T) {
+	files := newFakeFiles(t)
+	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{APIURL: files.srv.URL + "/", Pictures: true})
+	c := e.slash("UA", "<@UB>")
+	files.mu.Lock()
+	files.hang = true
+	files.mu.Unlock()
+	m := e.click("UB", c, "Accept")
+	if imageBlock(m) != nil || !strings.Contains(sectionText(m), ":white_circle:") || !strings.Contains(m.Text, "accepted") {
+		t.Fatalf("after a hung upload: %+v, want the emoji board", m)
+	}
+	if !strings.Contains(e.logs.String(), "slack board upload failed") {
+		t.Fatal("the hung upload was not logged")
+	}
 }
