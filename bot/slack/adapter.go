@@ -91,7 +91,8 @@ type Config struct {
 	// ReconnectMax is the longest wait between two Socket Mode connection
 	// attempts (the waits start at 500 ms and double, with full jitter); 0
 	// means one minute.
-	ReconnectMax time.Duration // Pictures shows boards as pictures (an image block) in channels that
+	ReconnectMax time.Duration
+	// Pictures shows boards as pictures (an image block) in channels that
 	// have not chosen emoji, uploaded with the bot token (scope
 	// files:write) unless PublicURL is set, and posts the replay GIF in
 	// the game's thread when a game ends. cmd/connect4 serve turns it on.

@@ -86,8 +86,8 @@ func slashCommand(sc slackapi.SlashCommand, nonce string) (bot.Command, error) {
 }
 
 // isAdmin reports whether users.info says the user is a workspace admin or
-// owner, who may start a new season and choose the channel's board style. Without a bot token, or when the
-// lookup fails (logged), nobody is.
+// owner, who may start a new season and choose the channel's board style.
+// Without a bot token, or when the lookup fails (logged), nobody is.
 func (a *Adapter) isAdmin(ctx context.Context, id string) bool {
 	if a.api == nil {
 		return false
