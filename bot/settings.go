@@ -134,7 +134,14 @@ func (r Reply) AltText() string {
 	if r.Game == nil {
 		return ""
 	}
-	return render.AltText(r.Game, render.Names{Red: plainName(r.Red), Yellow: plainName(r.Yellow)}, r.ImagePalette())
+	names := render.Names{Red: plainName(r.Red), Yellow: plainName(r.Yellow)}
+	if len(r.Others) > 0 {
+		names.Green = plainName(r.Others[0])
+	}
+	if len(r.Others) > 1 {
+		names.Blue = plainName(r.Others[1])
+	}
+	return render.AltText(r.Game, names, r.ImagePalette())
 }
 
 // ImageOptions are the render options of r's pictures.

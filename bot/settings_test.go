@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -136,5 +137,28 @@ func TestSettingsHung(t *testing.T) {
 	r = h.drops(r, 4)
 	if r.Problem != ProblemNone || r.Game.Moves() != 1 || r.Look != (match.Settings{}) || !r.Picture() {
 		t.Fatalf("move with hung settings: problem %v, moves %d, look %+v", r.Problem, r.Game.Moves(), r.Look)
+	}
+}
+
+// TestPictureOfThreePlayers checks a game of 3: its board is a picture
+// like any other, and the alt text names the third player with their
+// colour.
+func TestPictureOfThreePlayers(t *testing.T) {
+	clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+	h := newHarness(t, sessions.NewMemory(sessions.Options{Now: clk.Now}), clk, "")
+	r := h.say("UA", "<@UB> <@UC>")
+	r = h.click("UB", r, "Accept")
+	r = h.click("UC", r, "Accept")
+	if r.Game == nil || !r.Picture() || len(r.Others) != 1 {
+		t.Fatalf("3-player game: game %v, picture %v, others %v", r.Game != nil, r.Picture(), r.Others)
+	}
+	for _, col := range []string{"1", "2", "3"} {
+		mover := r.Players()[int(r.Game.Turn())-1].ID
+		if r = h.click(mover, r, col); r.Problem != ProblemNone {
+			t.Fatalf("drop %s by %s: %q", col, mover, r.Text)
+		}
+	}
+	if alt := r.AltText(); !strings.Contains(alt, "uc (green) in column 3") {
+		t.Fatalf("AltText %q does not name the third player with their colour", alt)
 	}
 }

@@ -43,6 +43,11 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 		if req.Kind == bot.KindChallenge && req.Opponent.ID != cmd.Self.ID && req.Opponent.ID != cmd.User.ID {
 			req.OpponentIsBot = a.isBot(ctx, req.Opponent.ID)
 		}
+		for i, p := range req.Others {
+			if req.Kind == bot.KindChallenge && p.ID != "" && p.ID != cmd.Self.ID && p.ID != cmd.User.ID {
+				req.OtherIsBot[i] = a.isBot(ctx, p.ID)
+			}
+		}
 		if req.Kind == bot.KindNewSeason || (req.Kind == bot.KindSettings && req.Settings.Board != match.BoardDefault) {
 			cmd.CanManage = a.isAdmin(ctx, cmd.User.ID)
 		}

@@ -230,7 +230,7 @@ func (a *Adapter) replay(ctx context.Context, k match.Key, r bot.Reply, thread s
 	}
 	ctx, cancel := context.WithTimeout(ctx, replayBudget)
 	defer cancel()
-	text := bot.Clip("Replay: "+bot.PlainMentions(r.Text, append([]match.Player{r.Red, r.Yellow}, r.People...)...), maxText)
+	text := bot.Clip("Replay: "+bot.PlainMentions(r.Text, append(r.Players(), r.People...)...), maxText)
 	alt := bot.Clip("Replay. "+r.AltText(), maxAltText)
 	var err error
 	switch {
