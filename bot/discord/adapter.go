@@ -97,7 +97,8 @@ type Config struct {
 	// ReconnectMax is the longest wait between two Gateway connection
 	// attempts (the waits start at 500 ms and double, with full jitter); 0
 	// means one minute.
-	ReconnectMax time.Duration // Pictures shows boards as PNG pictures (Components V2 messages with
+	ReconnectMax time.Duration
+	// Pictures shows boards as PNG pictures (Components V2 messages with
 	// an attachment, delivered after a deferral) in channels that have
 	// not chosen emoji, and posts the replay GIF when a game ends; false
 	// keeps the emoji board everywhere. cmd/connect4 serve turns it on.
