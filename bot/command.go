@@ -44,6 +44,7 @@ const (
 	KindTakebackAccept
 	KindTakebackDecline
 	KindOpen
+	KindSettings
 )
 
 var kindNames = [...]string{
@@ -54,7 +55,7 @@ var kindNames = [...]string{
 	KindNewSeason: "season_new", KindSeasons: "seasons",
 	KindOfferAccept: "offer_accept", KindOfferDecline: "offer_decline", KindOfferWithdraw: "offer_withdraw",
 	KindTakeback: "takeback", KindTakebackAccept: "takeback_accept", KindTakebackDecline: "takeback_decline",
-	KindOpen: "open",
+	KindOpen: "open", KindSettings: "settings",
 }
 
 // String returns the kind's lower-case name, as used in logs and metrics.
@@ -157,6 +158,10 @@ type Request struct {
 	Column int
 	// Human: the drop button was drawn for a game between two people.
 	Human bool
+
+	// Settings: the change asked for (zero fields stay as they are; all
+	// zero shows the channel's settings).
+	Settings match.Settings
 }
 
 // Command is one request from one person in one channel.
@@ -221,7 +226,8 @@ var sizeWord = regexp.MustCompile(`^(\d{1,2})\s*[x×]\s*(\d{1,2})$`)
 // terminal): "@user [@user2 [@user3]] [COLSxROWS] [connect N] [first-to
 // N]", "challenge @user ...", "ai [easy|medium|hard]", "accept", "decline", "cancel", "resign",
 // "claim", "board", "leaderboard", "stats [@user [@user]]", "rematch",
-// "reset", "season new", "seasons", "help". Mentions must already be in the <@ID> form. Anything else
+// "reset", "season new", "seasons", "settings [board image|emoji]
+// [palette standard|colourblind]", "help". Mentions must already be in the <@ID> form. Anything else
 // returns a *UserError (ProblemUsage) whose reply is the help text; a bad
 // AI level returns ProblemBadLevel with the Request's Kind still set, so
 // that logs can name what was asked for.
@@ -293,6 +299,8 @@ func ParseText(text string) (Request, error) {
 			}
 			return Request{Kind: KindAI, Level: l}, nil
 		}
+	case "settings", "setting":
+		return parseSettings(text, words)
 	case "open":
 		v, err := parseVariant(words)
 		if err != nil {

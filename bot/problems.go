@@ -67,6 +67,7 @@ const (
 	ProblemNotNextToClaim
 	ProblemTakebackTwoPlayers
 	ProblemAlreadyAgreed
+	ProblemBoardManager
 )
 
 // sentences is the one table of what people are told, by problem. Some take
@@ -126,6 +127,7 @@ var sentences = [...]string{
 	ProblemNotNextToClaim:     "Only <@%s>, who moves after <@%s>, can claim against them.",
 	ProblemTakebackTwoPlayers: "Takebacks are for two-player games.",
 	ProblemAlreadyAgreed:      "You've agreed to the rematch already: waiting for %s.",
+	ProblemBoardManager:       "Only people who can manage this channel can choose pictures or emoji for its boards; anyone can change the palette.",
 }
 
 // Sentence returns the sentence told for p, before its arguments are filled

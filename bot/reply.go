@@ -66,8 +66,9 @@ type Reply struct {
 	// Text is the announcement: what happened, or why the request was
 	// refused. Mentions are written <@id>. Always set.
 	Text string
-	// Game is the board to draw, or nil.
-	Game *engine.Game
+	// Game is the board to draw, or nil; GameID is its record's id.
+	Game   *engine.Game
+	GameID string
 	// Red and Yellow are the players of Game.
 	Red, Yellow match.Player
 	// Others are the Green and Blue players of a Game of 3 or 4, in that
@@ -88,6 +89,12 @@ type Reply struct {
 	// Problem is why the request was refused, for logs and metrics;
 	// ProblemNone for a request that was carried out.
 	Problem Problem
+	// Look is the channel's display settings, for a reply that shows a
+	// board to the channel (see Picture and ImagePalette).
+	Look match.Settings
+	// Finished marks the reply to the command that ended Game: the
+	// adapter posts the replay with it (once, not on every move).
+	Finished bool
 }
 
 // Message is a Reply laid out in one palette, for an adapter to send.

@@ -383,9 +383,10 @@ func (s *Service) deliver(ctx context.Context, nf Notifier, n Notice, d match.Du
 	}
 }
 
-// GameID returns the id of the game r's buttons act on, or "" when it has
-// none: what an adapter needs to Attach the message it posted r as.
-func (r Reply) GameID() string {
+// ButtonGame returns the id of the game r's buttons act on, or "" when it
+// has none: what an adapter needs to Attach the message it posted r as (a
+// challenge has buttons and no board, so Reply.GameID is not enough).
+func (r Reply) ButtonGame() string {
 	for _, b := range r.Buttons {
 		if req, err := ParseAction(b.Value); err == nil && req.GameID != "" {
 			return req.GameID

@@ -65,6 +65,7 @@ type Service struct {
 	opt   Options
 	log   *slog.Logger
 	slots *aiSlots
+	looks *settingsCache // the channels' display settings read lately
 }
 
 // New returns a Service on store.
@@ -97,7 +98,7 @@ func New(store Store, opt Options) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Service{opt: opt, log: log, slots: newAISlots(opt.AIConcurrency, opt.AIQueueWait)}
+	s := &Service{opt: opt, log: log, slots: newAISlots(opt.AIConcurrency, opt.AIQueueWait), looks: newSettingsCache()}
 	s.store = timedStore{Store: store, s: s}
 	return s
 }
@@ -123,7 +124,7 @@ func (s *Service) Slow(cmd Command) bool {
 func (s *Service) Handle(ctx context.Context, cmd Command) Reply {
 	r, err := s.handle(match.WithNonce(ctx, cmd.Nonce), cmd)
 	if err == nil {
-		return r
+		return s.withLook(ctx, cmd, r)
 	}
 	return s.refusal(cmd, err)
 }
@@ -214,6 +215,8 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 		return s.newSeason(ctx, cmd)
 	case KindSeasons:
 		return s.seasons(ctx, cmd)
+	case KindSettings:
+		return s.settings(ctx, cmd)
 	}
 	return Reply{}, userErr(ProblemUsage, cmd.Kind.String())
 }
@@ -233,4 +236,5 @@ const helpText = "*Connect Four* — drop discs, line up four to win.\n" +
 	"• `/connect4 leaderboard` — this channel's top 10 by rating\n" +
 	"• `/connect4 stats [@someone]` — a rating, record and form here; `stats @a @b` for head to head\n" +
 	"• `/connect4 seasons` — past seasons; `/connect4 season new` starts a new one (channel managers)\n" +
+	"• `/connect4 settings board image|emoji` — boards as pictures or emoji here (channel managers); `settings palette standard|colourblind` — colours (anyone)\n" +
 	"• `/connect4 reset` — clear a damaged saved game"

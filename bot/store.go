@@ -84,4 +84,15 @@ type Store interface {
 	// wrong type), keeping everything readable. It never removes a
 	// readable record, and reports what it did.
 	Repair(ctx context.Context, k match.Key) (match.Repair, error)
+
+	// Settings returns the channel's display settings (board style and
+	// palette); the zero Settings for a channel that has chosen nothing.
+	// A stored value this version does not know reads as the default.
+	Settings(ctx context.Context, k match.Key) (match.Settings, error)
+
+	// SetSettings applies the non-zero fields of change to the channel's
+	// settings in one atomic step and returns the settings now in force.
+	// Settings never expire. A change with an unknown value returns an
+	// error matching match.ErrInvalid and writes nothing.
+	SetSettings(ctx context.Context, k match.Key, change match.Settings) (match.Settings, error)
 }

@@ -88,7 +88,7 @@ func multiChallengeView(r *match.Record, vis Visibility, ttl string) Reply {
 func gameView(r *match.Record, vis Visibility, text string) Reply {
 	g := r.Game
 	red, yellow := r.Colors()
-	reply := Reply{Visibility: vis, Text: text, Game: g, Red: red, Yellow: yellow, Score: score(r)}
+	reply := Reply{Visibility: vis, Text: text, Game: g, GameID: r.ID, Red: red, Yellow: yellow, Score: score(r)}
 	if r.Multi() {
 		reply.Others = inTurnOrder(r)[2:]
 	}

@@ -36,6 +36,8 @@ type Memory struct {
 	seen    map[seenKey]time.Time        // nonces of requests that wrote, until when they are kept
 	seasons map[match.Key][]match.Season // archived, newest first; never expire
 	entries map[memEntryKey]*memEntry    // the schedule (schedule.go)
+	// settings are the channels' display settings; never expire.
+	settings map[match.Key]match.Settings
 }
 
 type memGame struct {
@@ -59,7 +61,8 @@ type memBoard struct {
 // NewMemory returns an empty in-memory store. Invalid options (see
 // Options.Validate) make every operation, Ping included, return the problem.
 func NewMemory(opt Options) *Memory {
-	return &Memory{cfg: newConfig(opt), games: map[match.Key]map[string]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}, seasons: map[match.Key][]match.Season{}, entries: map[memEntryKey]*memEntry{}}
+	return &Memory{cfg: newConfig(opt), games: map[match.Key]map[string]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}, seasons: map[match.Key][]match.Season{}, entries: map[memEntryKey]*memEntry{},
+		settings: map[match.Key]match.Settings{}}
 }
 
 // game returns the live record id of k, dropping it if expired. Call with mu held.

@@ -99,6 +99,11 @@ type Config struct {
 	// attempts (the waits start at 500 ms and double, with full jitter); 0
 	// means one minute.
 	ReconnectMax time.Duration
+	// Pictures shows boards as PNG pictures (Components V2 messages with
+	// an attachment, delivered after a deferral) in channels that have
+	// not chosen emoji, and posts the replay GIF when a game ends; false
+	// keeps the emoji board everywhere. cmd/connect4 serve turns it on.
+	Pictures bool
 }
 
 // Adapter serves Discord interactions with a bot.Service. It is safe for

@@ -22,8 +22,8 @@ const (
 )
 
 // Commands returns the /connect4 application command with its subcommands
-// challenge, ai, resign, claim, cancel, board, leaderboard, stats, reset and
-// help. Each call returns a new value.
+// challenge, ai, resign, claim, cancel, board, leaderboard, stats,
+// settings, reset and help. Each call returns a new value.
 func Commands() []*discordgo.ApplicationCommand {
 	num := func(f float64) *float64 { return &f }
 	intOpt := func(name, desc string, lo, hi int) *discordgo.ApplicationCommandOption {
@@ -77,6 +77,17 @@ func Commands() []*discordgo.ApplicationCommand {
 					Name: "versus", Description: "Their head-to-head record against this player"}),
 			sub("seasons", "This channel's past seasons and their podiums"),
 			sub("new_season", "Archive this season and start everyone afresh (Manage Channels)"),
+			sub("settings", "How this channel shows boards: pictures or emoji, and the colours",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString,
+					Name: "board", Description: "Pictures or emoji (Manage Channels)",
+					Choices: []*discordgo.ApplicationCommandOptionChoice{
+						{Name: "image", Value: "image"}, {Name: "emoji", Value: "emoji"},
+					}},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString,
+					Name: "palette", Description: "The colours of the pictures (anyone)",
+					Choices: []*discordgo.ApplicationCommandOptionChoice{
+						{Name: "standard", Value: "standard"}, {Name: "colourblind", Value: "colourblind"},
+					}}),
 			sub("reset", "Repair damaged saved data"),
 			sub("help", "How to play"),
 		},

@@ -38,6 +38,7 @@ const (
 // fakeCall is one REST request the fake Discord received.
 type fakeCall struct {
 	Method, Path string
+	ContentType  string
 	Body         []byte
 }
 
@@ -50,6 +51,9 @@ type fakeDiscord struct {
 	// lost is how many of the next webhook calls get 404, as when an edit
 	// overtakes its deferral.
 	lost int
+	// failUploads answers every multipart request 500; hangUploads never
+	// answers one (until the client gives up).
+	failUploads, hangUploads bool
 }
 
 func newFakeDiscord(t testing.TB) *fakeDiscord {
@@ -57,15 +61,25 @@ func newFakeDiscord(t testing.TB) *fakeDiscord {
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		f.mu.Lock()
-		f.calls = append(f.calls, fakeCall{Method: r.Method, Path: r.URL.Path, Body: body})
+		ct := r.Header.Get("Content-Type")
+		f.calls = append(f.calls, fakeCall{Method: r.Method, Path: r.URL.Path, ContentType: ct, Body: body})
 		n := len(f.calls)
 		lost := f.lost > 0 && strings.Contains(r.URL.Path, "/webhooks/")
 		if lost {
 			f.lost--
 		}
+		failUpload := f.failUploads && strings.HasPrefix(ct, "multipart/")
+		hangUpload := f.hangUploads && strings.HasPrefix(ct, "multipart/")
 		f.mu.Unlock()
+		if hangUpload {
+			<-r.Context().Done()
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		switch {
+		case failUpload:
+			w.WriteHeader(http.StatusInternalServerError)
+			w.Write([]byte(`{"message":"upload failed","code":0}`))
 		case lost:
 			w.WriteHeader(http.StatusNotFound)
 			w.Write([]byte(`{"message":"Unknown Webhook","code":10015}`))

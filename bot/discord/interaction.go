@@ -169,6 +169,8 @@ func request(d *interactionData, self match.Player) (bot.Request, error) {
 			}
 		}
 		return req, nil
+	case "settings":
+		return settingsRequest(opts)
 	case "resign":
 		whole, _ := boolOption(opts, "match")
 		return bot.Request{Kind: bot.KindResign, WholeMatch: whole}, nil

@@ -68,10 +68,29 @@ func (a *Adapter) Edit(ctx context.Context, k match.Key, ref match.MessageRef, r
 	content, comps := layout(r)
 	_, err := a.rest.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: ch, ID: ref.MessageID,
 		Content: &content, Components: &comps, AllowedMentions: allowed(r)}, restOptions(ctx)...)
+	if statusOf(err) == http.StatusBadRequest {
+		// A game shown as a picture is a Components V2 message, which
+		// takes no content: the same edit in its shape, with the emoji
+		// board (the picture is of the last move; this edit changes the
+		// status and the buttons).
+		msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, false, ""),
+			Attachments: []v2Attachment{}, AllowedMentions: allowed(r)}
+		_, err = a.rest.RequestWithBucketID(http.MethodPatch, discordgo.EndpointChannelMessage(ch, ref.MessageID), msg,
+			discordgo.EndpointChannelMessage(ch, ""), restOptions(ctx)...)
+	}
 	if err != nil {
 		return notifyError("edit message", err)
 	}
 	return nil
+}
+
+// statusOf is the HTTP status of a REST error, or 0.
+func statusOf(err error) int {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Response != nil {
+		return re.Response.StatusCode
+	}
+	return 0
 }
 
 // Post implements bot.Notifier: POST /channels/{channel}/messages, its

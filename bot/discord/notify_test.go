@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	discordgo "github.com/bwmarrin/discordgo"
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/match"
@@ -79,6 +82,48 @@ func TestNotifyErrors(t *testing.T) {
 	paths = nil
 	if err := noToken.Edit(t.Context(), k, ref, r); !errors.Is(err, bot.ErrUndeliverable) || noToken.CanNotify() || len(paths) != 0 {
 		t.Errorf("Edit without a token = %v (CanNotify %v, %d requests), want ErrUndeliverable and no request", err, noToken.CanNotify(), len(paths))
+	}
+}
+
+// TestEditV2Message: a game shown as a picture is a Components V2
+// message, which refuses an edit with content (400); the bot's own edit
+// is then sent again in the V2 shape: the flag, null content, the
+// container, no attachments.
+func TestEditV2Message(t *testing.T) {
+	var bodies []map[string]any
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&b); err != nil {
+			t.Errorf("%s: body: %v", r.URL.Path, err)
+		}
+		bodies = append(bodies, b)
+		w.Header().Set("Content-Type", "application/json")
+		if b["content"] != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"message":"Invalid Form Body","code":50035}`)
+			return
+		}
+		fmt.Fprint(w, `{"id":"M1","channel_id":"C1"}`)
+	}))
+	defer api.Close()
+	svc := bot.New(sessions.NewMemory(sessions.Options{}), bot.Options{})
+	a, err := New(svc, Config{BotToken: "tok", ApplicationID: "1", APIURL: api.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := match.Key{Platform: Platform, Workspace: "G1", Channel: "C1"}
+	r := bot.Reply{Visibility: bot.Update, Text: "This game was abandoned."}
+	if err := a.Edit(t.Context(), k, match.MessageRef{Channel: "C1", MessageID: "M1"}, r); err != nil {
+		t.Fatalf("Edit of a V2 message: %v", err)
+	}
+	if len(bodies) != 2 {
+		t.Fatalf("%d requests, want the legacy edit and the V2 one", len(bodies))
+	}
+	v2 := bodies[1]
+	comps, _ := v2["components"].([]any)
+	if flags, _ := v2["flags"].(float64); int(flags)&int(discordgo.MessageFlagsIsComponentsV2) == 0 || v2["content"] != nil || len(comps) == 0 ||
+		!strings.Contains(fmt.Sprint(comps), "abandoned") {
+		t.Errorf("V2 edit %v, want the V2 flag, null content and the text in a container", v2)
 	}
 }
 

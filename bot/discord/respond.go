@@ -67,19 +67,36 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 	fromButton := in.Type == discordgo.InteractionMessageComponent
 	toAttach := func(r bot.Reply) {
 		if !fromButton && r.Visibility == bot.Public {
-			rep.attachGame, rep.attachKey = r.GameID(), cmd.Key
+			rep.attachGame, rep.attachKey = r.ButtonGame(), cmd.Key
 		}
 	}
-	inPlace := func(ctx context.Context) *discordgo.InteractionResponse {
+	// respond is a.respond, and when a picture's delivery follows the
+	// deferral, the command's message is attached to its game after it.
+	respond := func(r bot.Reply) (*discordgo.InteractionResponse, laterFunc) {
+		toAttach(r)
+		resp, later := a.respond(s, in, r, fromButton)
+		if later == nil || rep.attachGame == "" {
+			return resp, later
+		}
+		game, key := rep.attachGame, rep.attachKey
+		rep.attachGame = ""
+		return resp, func(ctx context.Context, send bool) string {
+			out := later(ctx, send)
+			if out != bot.OutcomeError {
+				a.attach(s, in, key, game)
+			}
+			return out
+		}
+	}
+	inPlace := func(ctx context.Context) (*discordgo.InteractionResponse, laterFunc) {
 		ctx, cancel := context.WithTimeout(ctx, handleTimeout)
 		defer cancel()
 		r := a.svc.Handle(ctx, cmd)
 		rep.outcome = r.Outcome()
-		toAttach(r)
-		return response(r, fromButton)
+		return respond(r)
 	}
 	if !a.svc.Slow(cmd) {
-		return inPlace(ctx), nil
+		return inPlace(ctx)
 	}
 
 	// A slow command runs in the background within the adapter's timeout;
@@ -92,15 +109,14 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 		defer cancel()
 		replies <- a.svc.Handle(wctx, cmd)
 	}) {
-		return inPlace(ctx), nil // shutting down: answer within the deadline or not at all
+		return inPlace(ctx) // shutting down: answer within the deadline or not at all
 	}
 	timer := time.NewTimer(a.deferAfter)
 	defer timer.Stop()
 	select {
 	case r := <-replies:
 		rep.outcome = r.Outcome()
-		toAttach(r)
-		return response(r, fromButton), nil
+		return respond(r)
 	case <-timer.C:
 	}
 	resp = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
@@ -124,16 +140,11 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 		if !send {
 			return bot.OutcomeError
 		}
-		ctx, cancel := context.WithTimeout(ctx, deliverBudget)
-		defer cancel()
-		if err := deliver(ctx, s, in.ref(), r, fromButton); err != nil {
-			a.log.Error("deliver deferred reply", "channel", in.ChannelID, "kind", rep.kind, "err", err)
-			return bot.OutcomeError
+		out := a.deliverLate(ctx, s, in, r, fromButton)
+		if out != bot.OutcomeError && !fromButton && r.Visibility == bot.Public {
+			a.attach(s, in, cmd.Key, r.ButtonGame())
 		}
-		if !fromButton && r.Visibility == bot.Public {
-			a.attach(s, in, cmd.Key, r.GameID())
-		}
-		return r.Outcome()
+		return out
 	}
 	rep.outcome = bot.OutcomeOK
 	return resp, later

@@ -64,9 +64,11 @@ type resolved struct {
 	Users map[string]*user `json:"users"`
 }
 
-// clickedMessage is the message a button was clicked on: only its id.
+// clickedMessage is the message a button was clicked on: its id, and its
+// flags (a Components V2 message must stay one).
 type clickedMessage struct {
-	ID string `json:"id"`
+	ID    string                 `json:"id"`
+	Flags discordgo.MessageFlags `json:"flags"`
 }
 
 // parse decodes an interaction from its JSON body. Anything that is not a
@@ -91,7 +93,7 @@ func parse(body []byte) (*interaction, error) {
 // ref is the part of in that discordgo's REST calls about it read: id,
 // application id and token.
 func (in *interaction) ref() *discordgo.Interaction {
-	return &discordgo.Interaction{ID: in.ID, AppID: in.AppID, Type: in.Type, Token: in.Token}
+	return &discordgo.Interaction{ID: in.ID, AppID: in.AppID, Type: in.Type, Token: in.Token, ChannelID: in.ChannelID}
 }
 
 // fromGateway copies what the bot reads from an interaction that discordgo
@@ -106,7 +108,7 @@ func fromGateway(g *discordgo.Interaction) *interaction {
 		}
 	}
 	if g.Message != nil {
-		in.Message = &clickedMessage{ID: g.Message.ID}
+		in.Message = &clickedMessage{ID: g.Message.ID, Flags: g.Message.Flags}
 	}
 	switch d := g.Data.(type) {
 	case discordgo.ApplicationCommandInteractionData:

@@ -15,5 +15,6 @@ const (
 		"• `/connect4 cancel` withdraws your open challenge\n" +
 		"• `/connect4 leaderboard` is this channel's top 10 by rating; `/connect4 stats player:@someone [versus:@other]` a rating and record, or head to head\n" +
 		"• `/connect4 seasons` lists past seasons; `/connect4 new_season` starts a new one (Manage Channels)\n" +
+		"• `/connect4 settings board:image|emoji` shows boards here as pictures or emoji (Manage Channels); `palette:standard|colourblind` picks the colours (anyone)\n" +
 		"• `/connect4 reset` repairs damaged saved data"
 )

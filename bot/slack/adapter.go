@@ -17,6 +17,7 @@ import (
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/internal/bg"
+	"github.com/connect4/connect4/bot/internal/boardurl"
 	"github.com/connect4/connect4/bot/internal/bodies"
 	"github.com/connect4/connect4/bot/internal/link"
 )
@@ -97,6 +98,20 @@ type Config struct {
 	// attempts (the waits start at 500 ms and double, with full jitter); 0
 	// means one minute.
 	ReconnectMax time.Duration
+	// Pictures shows boards as pictures (an image block) in channels that
+	// have not chosen emoji, uploaded with the bot token (scope
+	// files:write) unless PublicURL is set, and posts the replay GIF in
+	// the game's thread when a game ends. cmd/connect4 serve turns it on.
+	Pictures bool
+	// PublicURL (CONNECT4_PUBLIC_URL) is the public http(s) base URL of
+	// this server: with Pictures, boards are pictures the bot serves itself
+	// at GET /boards/<token>.png, signed with a key derived from the
+	// signing secret (or, without one, the bot token) so that every
+	// replica accepts them, and expiring after ImageTTL.
+	PublicURL string
+	// ImageTTL is how long a signed picture URL is served; 0 means
+	// DefaultImageTTL.
+	ImageTTL time.Duration
 }
 
 // webAPI is the part of the Slack Web API client the adapter calls.
@@ -124,6 +139,7 @@ type Adapter struct {
 	socket  *link.Tracker // the Socket Mode connection, for Connection
 	backoff link.Backoff  // between Socket Mode connection attempts
 
+	pics      pictures
 	selfMu    sync.Mutex
 	self      match.Player
 	home      string        // the workspace the bot token belongs to, from auth.test; see homeKey
@@ -170,6 +186,10 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	if cfg.ReconnectMax < 0 {
 		errs = append(errs, fmt.Errorf("slack: negative ReconnectMax %v", cfg.ReconnectMax))
 	}
+	publicURL, err := publicBase(cfg)
+	if err != nil {
+		errs = append(errs, err)
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -191,6 +211,23 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	if cfg.BotToken != "" {
 		c := a.client()
 		a.api, a.chat = c, c
+		if cfg.Pictures {
+			a.pics.poster = c
+			if publicURL == "" {
+				a.pics.files = c
+			}
+		}
+	}
+	a.pics.now, a.pics.ttl, a.pics.cache = time.Now, cfg.ImageTTL, newImageCache(cacheSize)
+	if a.pics.ttl <= 0 {
+		a.pics.ttl = DefaultImageTTL
+	}
+	if cfg.Pictures && publicURL != "" {
+		secret := cfg.SigningSecret
+		if secret == "" {
+			secret = cfg.BotToken
+		}
+		a.pics.signer, a.pics.publicURL = boardurl.NewSigner(secret), publicURL
 	}
 	return a, nil
 }
@@ -335,4 +372,26 @@ func (a *Adapter) isBot(ctx context.Context, id string) bool {
 // Closing twice is harmless.
 func (a *Adapter) Close(ctx context.Context) error {
 	return a.work.Close(ctx)
+}
+
+// publicBase checks CONNECT4_PUBLIC_URL and returns it with a trailing
+// slash ("" when unset): an absolute http(s) URL without query or
+// fragment, and a secret to sign the pictures' URLs with.
+func publicBase(cfg Config) (string, error) {
+	if cfg.PublicURL == "" {
+		return "", nil
+	}
+	u, err := url.Parse(cfg.PublicURL)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("slack: CONNECT4_PUBLIC_URL %q: %w", cfg.PublicURL, err)
+	case (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "":
+		return "", fmt.Errorf("slack: CONNECT4_PUBLIC_URL %q: want an absolute http(s) URL without query or fragment", cfg.PublicURL)
+	case cfg.SigningSecret == "" && cfg.BotToken == "":
+		return "", errors.New("slack: CONNECT4_PUBLIC_URL needs SLACK_SIGNING_SECRET or SLACK_BOT_TOKEN to sign the pictures' URLs with")
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	return u.String(), nil
 }

@@ -48,7 +48,7 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 				req.OtherIsBot[i] = a.isBot(ctx, p.ID)
 			}
 		}
-		if req.Kind == bot.KindNewSeason {
+		if req.Kind == bot.KindNewSeason || (req.Kind == bot.KindSettings && req.Settings.Board != match.BoardDefault) {
 			cmd.CanManage = a.isAdmin(ctx, cmd.User.ID)
 		}
 		cmd.Request = req
@@ -58,11 +58,24 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 	if reply.Visibility == bot.VisibilityNone || a.postReply(ctx, cmd.Key, reply) {
 		return nil, nil
 	}
-	msg := message(reply)
-	msg.ResponseType = ephemeral
+	responseType := ephemeral
 	if reply.Visibility == bot.Public || reply.Visibility == bot.Update {
-		msg.ResponseType = inChannel
+		responseType = inChannel
 	}
+	if a.pictured(reply) && webURL(sc.ResponseURL) {
+		// A picture takes an upload, or Slack's fetch of the bot's URL,
+		// and Slack may refuse it: the command is acknowledged with an
+		// empty 200 and its reply posted to the response_url, falling back
+		// to the emoji board. The reply's ts is not known: a replay goes in
+		// the channel.
+		if a.work.Go(func(wctx context.Context) {
+			a.deliver(wctx, cmd.Key, reply, sc.ResponseURL, "", func(m *slackapi.WebhookMessage) { m.ResponseType = responseType })
+		}) {
+			return nil, nil
+		}
+	}
+	msg := message(reply)
+	msg.ResponseType = responseType
 	return msg, nil
 }
 
@@ -78,8 +91,8 @@ func slashCommand(sc slackapi.SlashCommand, nonce string) (bot.Command, error) {
 }
 
 // isAdmin reports whether users.info says the user is a workspace admin or
-// owner, who may start a new season. Without a bot token, or when the
-// lookup fails (logged), nobody is.
+// owner, who may start a new season and choose the channel's board style.
+// Without a bot token, or when the lookup fails (logged), nobody is.
 func (a *Adapter) isAdmin(ctx context.Context, id string) bool {
 	if a.api == nil {
 		return false

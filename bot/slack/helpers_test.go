@@ -81,18 +81,21 @@ type observation struct{ kind, outcome string }
 // env is an Adapter on a test store, served over HTTP, with a fake
 // response_url server and a fake Web API.
 type env struct {
-	t        *testing.T
-	a        *Adapter
-	store    bot.Store
-	srv      *httptest.Server // the adapter's endpoints
-	hooks    *httptest.Server // response_url
-	logs     *adaptertest.Buffer
-	mu       sync.Mutex
-	hookErr  int // status the response_url server answers; 0 means 200
-	received []posted
-	observed []observation
-	n        int // response_url counter
-	hold     chan struct{}
+	t       *testing.T
+	a       *Adapter
+	store   bot.Store
+	srv     *httptest.Server // the adapter's endpoints
+	hooks   *httptest.Server // response_url
+	logs    *adaptertest.Buffer
+	mu      sync.Mutex
+	hookErr int // status the response_url server answers; 0 means 200
+	// refuseImages makes the response_url server refuse messages with an
+	// image block, as Slack does when it cannot use the picture.
+	refuseImages bool
+	received     []posted
+	observed     []observation
+	n            int // response_url counter
+	hold         chan struct{}
 	// teams are the workspaces of users from other organisations (Slack
 	// Connect); everyone else is in testTeam.
 	teams map[string]string
@@ -199,6 +202,9 @@ func (e *env) hook(w http.ResponseWriter, r *http.Request) {
 	e.mu.Lock()
 	e.received = append(e.received, p)
 	status := e.hookErr
+	if e.refuseImages && imageBlock(p) != nil {
+		status = http.StatusNotFound
+	}
 	e.mu.Unlock()
 	if status != 0 {
 		w.WriteHeader(status)

@@ -20,6 +20,9 @@ import (
 // with the signing secret before anything in it is parsed. Without a
 // signing secret it mounts nothing.
 func (a *Adapter) Register(mux *http.ServeMux) {
+	if a.pics.signer != nil {
+		mux.HandleFunc("GET "+BoardsPath+"{token}", a.serveBoard)
+	}
 	if a.cfg.SigningSecret == "" {
 		a.log.Info("slack: no signing secret, HTTP endpoints not mounted")
 		return

@@ -108,16 +108,17 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback, nonce string, rep *r
 		if reply.Visibility == bot.VisibilityNone {
 			return
 		}
-		msg := message(reply)
-		switch reply.Visibility {
-		case bot.Update:
-			msg.ReplaceOriginal = true
-		case bot.Public:
-			msg.ResponseType = inChannel
-		default:
-			msg.ResponseType = ephemeral
-		}
-		if perr := a.post(wctx, c.responseURL, msg); perr != nil {
+		err := a.deliver(wctx, c.cmd.Key, reply, c.responseURL, c.cmd.Message.Timestamp, func(msg *slackapi.WebhookMessage) {
+			switch reply.Visibility {
+			case bot.Update:
+				msg.ReplaceOriginal = true
+			case bot.Public:
+				msg.ResponseType = inChannel
+			default:
+				msg.ResponseType = ephemeral
+			}
+		})
+		if err != nil {
 			rep.outcome = bot.OutcomeError
 		}
 	})
@@ -141,15 +142,21 @@ func (a *Adapter) run(ctx context.Context, cmd bot.Command) bot.Reply {
 // context. Failures are logged (without the URL, which is a credential for
 // the message) and returned.
 func (a *Adapter) post(ctx context.Context, responseURL string, msg *slackapi.WebhookMessage) error {
+	err := a.send(ctx, responseURL, msg)
+	if err != nil {
+		a.log.Error("slack response_url post failed", "err", err)
+	}
+	return err
+}
+
+// send is post without the log: the error, without the URL.
+func (a *Adapter) send(ctx context.Context, responseURL string, msg *slackapi.WebhookMessage) error {
 	ctx, cancel := context.WithTimeout(ctx, postBudget)
 	defer cancel()
 	err := slackapi.PostWebhookCustomHTTPContext(ctx, responseURL, a.httpc, msg)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // url.Error's text carries the URL
-		}
-		a.log.Error("slack response_url post failed", "err", err)
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // url.Error's text carries the URL
 	}
 	return err
 }

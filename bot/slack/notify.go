@@ -101,9 +101,16 @@ var _ bot.Notifier = (*Adapter)(nil)
 // not in the channel, for one) and the caller answers in the response
 // body as before.
 func (a *Adapter) postReply(ctx context.Context, k match.Key, r bot.Reply) bool {
-	id := r.GameID()
+	id := r.ButtonGame()
 	if a.chat == nil || !a.cfg.PostReplies || id == "" || r.Visibility != bot.Public {
 		return false
+	}
+	if a.pictured(r) {
+		// The picture takes an upload, or Slack's fetch of the bot's URL:
+		// the command is acknowledged with an empty 200 and the message
+		// posted in the background, with the emoji board if the picture
+		// fails.
+		return a.work.Go(func(ctx context.Context) { a.postPictured(ctx, k, id, r) })
 	}
 	ch, ts, err := a.chat.PostMessageContext(ctx, k.Channel, msgOptions(r)...)
 	if err != nil {
@@ -111,8 +118,43 @@ func (a *Adapter) postReply(ctx context.Context, k match.Key, r bot.Reply) bool 
 			"channel", k.Channel, "err", err)
 		return false
 	}
+	a.attachPosted(ctx, k, id, ch, ts)
+	return true
+}
+
+// postPictured posts r, a command's public reply showing a game, with its
+// picture, or else with the emoji board, and attaches the message to game
+// id; then, for a finished game, the replay in its thread.
+func (a *Adapter) postPictured(ctx context.Context, k match.Key, id string, r bot.Reply) {
+	pic := message(r)
+	uctx, cancel := context.WithTimeout(ctx, uploadBudget)
+	ok := a.picture(uctx, k, r, pic)
+	cancel()
+	if ok {
+		pctx, cancel := context.WithTimeout(ctx, postBudget)
+		ch, ts, err := a.chat.PostMessageContext(pctx, k.Channel, slackapi.MsgOptionText(pic.Text, false), slackapi.MsgOptionBlocks(pic.Blocks.BlockSet...))
+		cancel()
+		if err == nil {
+			a.attachPosted(ctx, k, id, ch, ts)
+			a.replay(ctx, k, r, ts)
+			return
+		}
+		a.pics.noPicture.Store(a.pics.now().Add(scopeRetry).UnixNano())
+		a.log.Warn("slack refused the board picture; emoji boards for a while", "err", err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, postBudget)
+	defer cancel()
+	ch, ts, err := a.chat.PostMessageContext(pctx, k.Channel, msgOptions(r)...)
+	if err != nil {
+		a.log.Error("slack: chat.postMessage of a command's reply failed", "channel", k.Channel, "err", err)
+		return
+	}
+	a.attachPosted(ctx, k, id, ch, ts)
+}
+
+// attachPosted attaches the message ch/ts the adapter posted to game id.
+func (a *Adapter) attachPosted(ctx context.Context, k match.Key, id, ch, ts string) {
 	if err := a.svc.Attach(ctx, k, id, match.MessageRef{Channel: ch, Timestamp: ts}); err != nil {
 		a.log.Warn("slack: message not attached to its game", "channel", k.Channel, "err", err)
 	}
-	return true
 }

@@ -43,6 +43,11 @@ type config struct {
 
 	SlackSigningSecret, SlackBotToken, SlackAppToken, SlackAPIURL                  string
 	DiscordPublicKey, DiscordBotToken, DiscordAppID, DiscordGuildID, DiscordAPIURL string
+
+	// PublicURL is where this server is reachable from outside
+	// (CONNECT4_PUBLIC_URL): Slack then shows boards as pictures the bot
+	// serves at /boards/.
+	PublicURL string
 }
 
 // uses is a set of subcommands, for the variables each one reads (Var.Uses).
@@ -91,6 +96,7 @@ var envVars = []ops.Var{
 	v("SLACK_BOT_TOKEN", "", "xoxb- token: Web API calls, Socket Mode", forServe),
 	v("SLACK_APP_TOKEN", "", "xapp- token: enables Socket Mode (with SLACK_BOT_TOKEN)", forServe),
 	v("SLACK_API_URL", "", "base URL of Slack's Web API (tests, proxies)", forServe),
+	v("CONNECT4_PUBLIC_URL", "", "public https base URL of this server: Slack boards become pictures served at GET /boards/<signed, expiring token>.png (without it they are uploaded, with files:write)", forServe),
 	v("DISCORD_PUBLIC_KEY", "", "hex Ed25519 key: enables POST /discord/interactions", forServe),
 	v("DISCORD_BOT_TOKEN", "", "enables the Gateway connection; needed by `connect4 register`", forServe|forRegister),
 	v("DISCORD_APPLICATION_ID", "", "application id: deferred edits, `connect4 register`", forServe|forRegister),
@@ -130,6 +136,7 @@ func loadConfig(getenv func(string) string, u uses) (config, error) {
 		SlackBotToken:      e.Raw("SLACK_BOT_TOKEN"),
 		SlackAppToken:      e.Raw("SLACK_APP_TOKEN"),
 		SlackAPIURL:        get("SLACK_API_URL"),
+		PublicURL:          get("CONNECT4_PUBLIC_URL"),
 		DiscordPublicKey:   get("DISCORD_PUBLIC_KEY"),
 		DiscordBotToken:    e.Raw("DISCORD_BOT_TOKEN"),
 		DiscordAppID:       get("DISCORD_APPLICATION_ID"),
@@ -149,7 +156,7 @@ func loadConfig(getenv func(string) string, u uses) (config, error) {
 	if strings.ContainsAny(c.RedisPrefix, "{}") {
 		bad("REDIS_PREFIX", "%q must not contain braces (they mark cluster hash tags)", c.RedisPrefix)
 	}
-	for _, u := range []struct{ name, val string }{{"SLACK_API_URL", c.SlackAPIURL}, {"DISCORD_API_URL", c.DiscordAPIURL}} {
+	for _, u := range []struct{ name, val string }{{"SLACK_API_URL", c.SlackAPIURL}, {"DISCORD_API_URL", c.DiscordAPIURL}, {"CONNECT4_PUBLIC_URL", c.PublicURL}} {
 		if u.val == "" {
 			continue
 		}

@@ -230,8 +230,23 @@ func TestServeHealsDiscordGateway(t *testing.T) {
 	}
 	acc := send(bob, discordtest.TypeMessageComponent, discordtest.Click(accept.CustomID),
 		&discordtest.MessageRef{ID: "600000000000000001", ChannelID: "500000000000000001"})
-	if !strings.Contains(acc.Content(), "accepted") {
-		t.Errorf("Accept after the reconnect answered %q, want the game to start", acc.Content())
+	switch acc.Type {
+	case 6:
+		// Boards are pictures: a deferred update, then a multipart edit of
+		// the message through the interaction webhook.
+		s.until("the edit with the board's picture", func() bool {
+			for _, r := range fake.Requests() {
+				if r.Method == http.MethodPatch && strings.Contains(r.Path, "/webhooks/") &&
+					strings.Contains(string(r.Body), "accepted") && strings.Contains(string(r.Body), "attachment://board.png") {
+					return true
+				}
+			}
+			return false
+		})
+	default:
+		if !strings.Contains(acc.Content(), "accepted") {
+			t.Errorf("Accept after the reconnect answered %q, want the game to start", acc.Content())
+		}
 	}
 	if code, _ := s.get("/readyz"); code != http.StatusOK {
 		t.Errorf("/readyz after the reconnect = %d, want 200", code)

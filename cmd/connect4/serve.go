@@ -147,6 +147,7 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 		a, err := slack.New(svc, slack.Config{
 			SigningSecret: cfg.SlackSigningSecret, BotToken: cfg.SlackBotToken, AppToken: cfg.SlackAppToken,
 			APIURL: cfg.SlackAPIURL, Observe: m.Observe("slack"), ReconnectMax: cfg.ReconnectMax, PostReplies: true,
+			Pictures: true, PublicURL: cfg.PublicURL,
 		}, log)
 		if err != nil {
 			return nil, err
@@ -155,9 +156,14 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 		if !a.CanNotify() {
 			noNotify(log, "slack", "SLACK_BOT_TOKEN (scope chat:write)")
 		}
-		if cfg.SlackSigningSecret != "" {
+		if cfg.SlackSigningSecret != "" || cfg.PublicURL != "" {
 			a.Register(mux)
+		}
+		if cfg.SlackSigningSecret != "" {
 			log.Info("slack: serving POST /slack/commands and /slack/interactions")
+		}
+		if cfg.PublicURL != "" {
+			log.Info("slack: serving board pictures at GET /boards/")
 		}
 		if cfg.SlackAppToken != "" {
 			set.Go(ctx, a.RunSocketMode)
@@ -174,7 +180,7 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 		a, err := discord.New(svc, discord.Config{
 			PublicKey: cfg.DiscordPublicKey, BotToken: cfg.DiscordBotToken, ApplicationID: cfg.DiscordAppID,
 			GuildID: cfg.DiscordGuildID, APIURL: cfg.DiscordAPIURL, Observe: m.Observe("discord"),
-			ReconnectMax: cfg.ReconnectMax,
+			ReconnectMax: cfg.ReconnectMax, Pictures: true,
 		}, log)
 		if err != nil {
 			return nil, err

@@ -265,7 +265,12 @@ func TestServeTimedDiscord(t *testing.T) {
 	acc, _ := send(dave, discordtest.TypeMessageComponent, discordtest.Click(accept.CustomID),
 		&discordtest.MessageRef{ID: "600000000000000001", ChannelID: channel})
 	after = time.Now()
-	if !strings.Contains(acc.Content(), "accepted") {
+	if acc.Type == 6 {
+		// Boards are pictures: a deferred update, then a multipart edit.
+		request("the edit with the board's picture", func(_ int, r gatewayfake.Request) bool {
+			return r.Method == http.MethodPatch && strings.Contains(r.Path, "/webhooks/") && strings.Contains(string(r.Body), "accepted")
+		})
+	} else if !strings.Contains(acc.Content(), "accepted") {
 		t.Fatalf("Accept answered %q, want the game to start", acc.Content())
 	}
 	_, post := request("the reminder", func(_ int, r gatewayfake.Request) bool {

@@ -97,6 +97,7 @@ func Conformance(t *testing.T, newStore func(t *testing.T, now func() time.Time)
 			}
 			testRatings(t, rs, clk)
 		}},
+		{"Settings", testSettings},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, clk := env(t)

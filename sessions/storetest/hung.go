@@ -123,3 +123,13 @@ func ClosedPort(t testing.TB) string {
 	ln.Close()
 	return addr
 }
+
+// Settings blocks until ctx is done.
+func (Hung) Settings(ctx context.Context, _ match.Key) (match.Settings, error) {
+	return match.Settings{}, hang(ctx)
+}
+
+// SetSettings blocks until ctx is done.
+func (Hung) SetSettings(ctx context.Context, _ match.Key, _ match.Settings) (match.Settings, error) {
+	return match.Settings{}, hang(ctx)
+}

@@ -1,0 +1,280 @@
+package discord
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	discordgo "github.com/bwmarrin/discordgo"
+
+	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/render"
+)
+
+// Pictures of boards: a Components V2 message (flag 1 << 15) holding a
+// container with the announcement, the board's PNG in a media gallery
+// (attachment://board.png) and the status, with the column buttons below.
+// A picture needs a file upload, which an initial interaction response
+// written as the HTTP answer cannot carry: the response is a deferral and
+// the message is then edited with a multipart body (payload_json and
+// files[0]) through the interaction webhook.
+
+// The names of the uploaded files.
+const (
+	boardFile  = "board.png"
+	replayFile = "replay.gif"
+)
+
+// Limits of a Components V2 message and of its media.
+const (
+	maxV2Text      = 4000 // characters of all text displays together
+	maxDescription = 1024 // characters of a media item's or attachment's description
+)
+
+// Budgets of the picture's REST calls, inside deliverBudget.
+const (
+	// uploadBudget bounds the edit that uploads the picture; what is left
+	// of deliverBudget goes to the emoji edit that replaces it when it
+	// fails.
+	uploadBudget = 1500 * time.Millisecond
+	// replayBudget bounds the follow-up with the replay GIF, sent after
+	// the game's message is up to date (the interaction has long been
+	// answered).
+	replayBudget = 5 * time.Second
+)
+
+// pictured reports whether r is to be shown with a picture of its board:
+// the adapter posts pictures, the channel has not chosen emoji, and r goes
+// to the channel.
+func (a *Adapter) pictured(r bot.Reply) bool {
+	return a.cfg.Pictures && r.Picture() && (r.Visibility == bot.Update || r.Visibility == bot.Public)
+}
+
+// deferred is the deferral that lets a reply be delivered later with its
+// picture: type 6 for a click (the clicked message is then edited, or a
+// new message sent as a follow-up), type 5 for a command (its "thinking"
+// message is then edited), as answer's own deferral.
+func deferred(fromButton bool) *discordgo.InteractionResponse {
+	if fromButton {
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
+	}
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+}
+
+// v2Message is the JSON of a Components V2 message sent to the
+// interaction webhook: as payload_json of a multipart body with the
+// attachments it names, or alone. Content and Embeds always go out as
+// null: a message upgraded to Components V2 by an edit (a challenge
+// accepted, a deferred "thinking" message) must have them cleared.
+type v2Message struct {
+	Content         *string                           `json:"content"`
+	Embeds          []*discordgo.MessageEmbed         `json:"embeds"`
+	Flags           discordgo.MessageFlags            `json:"flags"`
+	Components      []discordgo.MessageComponent      `json:"components"`
+	Attachments     []v2Attachment                    `json:"attachments"`
+	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions,omitempty"`
+}
+
+// v2Attachment names files[ID] of the multipart body. Listing only the
+// new file drops the previous picture from an edited message.
+type v2Attachment struct {
+	ID          int    `json:"id"`
+	Filename    string `json:"filename"`
+	Description string `json:"description,omitempty"`
+}
+
+// v2Layout is r laid out as a Components V2 message: a container with the
+// announcement, the picture (when withPicture: attachment://board.png,
+// described by alt) or else the emoji board, and the status; the buttons
+// in rows below it.
+func v2Layout(r bot.Reply, withPicture bool, alt string) []discordgo.MessageComponent {
+	m := r.Format(render.Unicode())
+	var inner []discordgo.MessageComponent
+	budget := maxV2Text
+	text := func(s string) {
+		s = strings.TrimSpace(s)
+		if s == "" || budget <= 0 {
+			return
+		}
+		s = bot.Clip(s, budget)
+		budget -= len([]rune(s))
+		inner = append(inner, discordgo.TextDisplay{Content: s})
+	}
+	text(m.Header)
+	if withPicture {
+		d := bot.Clip(alt, maxDescription)
+		inner = append(inner, discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{
+			{Media: discordgo.UnfurledMediaItem{URL: "attachment://" + boardFile}, Description: &d}}})
+	} else if r.Game != nil {
+		text(m.Board)
+	}
+	text(m.Status)
+	comps := []discordgo.MessageComponent{discordgo.Container{Components: inner}}
+	return append(comps, components(r.Buttons)...)
+}
+
+// v2Response is the initial response showing r as a Components V2
+// message without a picture: for a click on a message that is already
+// one (the flag cannot be removed) when r shows emoji.
+func v2Response(r bot.Reply) *discordgo.InteractionResponse {
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
+		Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsIsComponentsV2,
+			Components: v2Layout(r, false, ""), AllowedMentions: allowed(r)}}
+}
+
+// deliverPicture sends r, deferred, with its picture: it edits the
+// original message (or, for a new message from a click, sends a follow-up)
+// with the PNG within uploadBudget; when that fails it sends the same
+// message with the emoji board instead, so that the game goes on. It
+// returns the error of the emoji message, or nil; an upload failure alone
+// is logged at Warn.
+func (a *Adapter) deliverPicture(ctx context.Context, s *discordgo.Session, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
+	followUp := r.Visibility == bot.Public && fromButton
+	var png bytes.Buffer
+	err := render.PNG(&png, r.Game, r.ImageOptions())
+	if err == nil {
+		alt := r.AltText()
+		msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, true, alt),
+			Attachments:     []v2Attachment{{ID: 0, Filename: boardFile, Description: bot.Clip(alt, maxDescription)}},
+			AllowedMentions: allowed(r)}
+		uctx, cancel := context.WithTimeout(ctx, uploadBudget)
+		err = retry404(uctx, func(ctx context.Context) error {
+			return sendMultipart(ctx, s, in, followUp, msg, &discordgo.File{Name: boardFile, ContentType: "image/png", Reader: bytes.NewReader(png.Bytes())})
+		})
+		cancel()
+		if err == nil {
+			return nil
+		}
+	}
+	a.log.Warn("board picture not delivered; sending the emoji board", "channel", in.ChannelID, "err", err)
+	msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, false, ""),
+		Attachments: []v2Attachment{}, AllowedMentions: allowed(r)}
+	return retry404(ctx, func(ctx context.Context) error { return sendMultipart(ctx, s, in, followUp, msg) })
+}
+
+// postReplay sends the replay of r's finished game as a GIF in a follow-up
+// message with the result, pinging nobody. Failures are logged: the game's
+// message already shows the result.
+func (a *Adapter) postReplay(ctx context.Context, s *discordgo.Session, in *discordgo.Interaction, r bot.Reply) {
+	ctx, cancel := context.WithTimeout(ctx, replayBudget)
+	defer cancel()
+	var gif bytes.Buffer
+	if err := render.GIF(&gif, r.Game, r.ImageOptions()); err != nil {
+		a.log.Error("render replay", "channel", in.ChannelID, "err", err)
+		return
+	}
+	desc := "Replay. " + r.AltText()
+	text := bot.Clip("Replay: "+strings.TrimSpace(r.Text), maxV2Text)
+	msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2,
+		Components: []discordgo.MessageComponent{discordgo.Container{Components: []discordgo.MessageComponent{
+			discordgo.TextDisplay{Content: text},
+			discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{{
+				Media: discordgo.UnfurledMediaItem{URL: "attachment://" + replayFile}, Description: ptr(bot.Clip(desc, maxDescription))}}},
+		}}},
+		Attachments:     []v2Attachment{{ID: 0, Filename: replayFile, Description: bot.Clip(desc, maxDescription)}},
+		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}}
+	err := sendMultipart(ctx, s, in, true, msg, &discordgo.File{Name: replayFile, ContentType: "image/gif", Reader: bytes.NewReader(gif.Bytes())})
+	if err != nil {
+		a.log.Warn("replay not posted", "channel", in.ChannelID, "err", err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// sendMultipart sends msg with files (none: a JSON body) to the
+// interaction webhook: PATCH of the original message, or with followUp a
+// POST of a new message.
+func sendMultipart(ctx context.Context, s *discordgo.Session, in *discordgo.Interaction, followUp bool, msg v2Message, files ...*discordgo.File) error {
+	method, uri := "PATCH", discordgo.EndpointWebhookMessage(in.AppID, in.Token, "@original")
+	bucket := discordgo.EndpointWebhookToken("", "")
+	if followUp {
+		method, uri = "POST", discordgo.EndpointWebhookToken(in.AppID, in.Token)
+		bucket = uri
+	}
+	opt := discordgo.WithContext(ctx)
+	var err error
+	if len(files) == 0 {
+		_, err = s.RequestWithBucketID(method, uri, msg, bucket, opt)
+	} else {
+		var ct string
+		var body []byte
+		ct, body, err = discordgo.MultipartBodyWithJSON(msg, files)
+		if err != nil {
+			return fmt.Errorf("multipart body: %w", err)
+		}
+		_, err = s.RequestRaw(method, uri, ct, body, bucket, 0, opt)
+	}
+	if err != nil {
+		return fmt.Errorf("%s interaction message: %w", strings.ToLower(method), err)
+	}
+	return nil
+}
+
+// retry404 runs call, and once more after unknownRetry when Discord
+// answers 404 (the edit overtook the deferral it follows).
+func retry404(ctx context.Context, call func(ctx context.Context) error) error {
+	err := call(ctx)
+	var re *discordgo.RESTError
+	if !errors.As(err, &re) || re.Response == nil || re.Response.StatusCode != 404 {
+		return err
+	}
+	select {
+	case <-time.After(unknownRetry):
+	case <-ctx.Done():
+		return err
+	}
+	return call(ctx)
+}
+
+// respond is the initial response to in carrying r, and for a reply shown
+// with a picture the delivery that follows the deferral.
+func (a *Adapter) respond(s *discordgo.Session, in *interaction, r bot.Reply, fromButton bool) (*discordgo.InteractionResponse, laterFunc) {
+	switch {
+	case a.pictured(r):
+		return deferred(fromButton), func(ctx context.Context, send bool) string {
+			if !send {
+				return bot.OutcomeError
+			}
+			return a.deliverLate(ctx, s, in, r, fromButton)
+		}
+	case fromButton && r.Visibility == bot.Update && in.v2():
+		return v2Response(r), nil
+	}
+	return response(r, fromButton), nil
+}
+
+// deliverLate sends r after a deferral within deliverBudget of ctx, the
+// work context: with its picture when it has one (then, for the move that
+// ended the game, the replay), as a Components V2 message when it edits
+// one, else as before. It returns the interaction's outcome.
+func (a *Adapter) deliverLate(ctx context.Context, s *discordgo.Session, in *interaction, r bot.Reply, fromButton bool) string {
+	dctx, cancel := context.WithTimeout(ctx, deliverBudget)
+	defer cancel()
+	var err error
+	switch {
+	case a.pictured(r):
+		err = a.deliverPicture(dctx, s, in.ref(), r, fromButton)
+	case fromButton && r.Visibility == bot.Update && in.v2():
+		msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, false, ""),
+			Attachments: []v2Attachment{}, AllowedMentions: allowed(r)}
+		err = retry404(dctx, func(ctx context.Context) error { return sendMultipart(ctx, s, in.ref(), false, msg) })
+	default:
+		err = deliver(dctx, s, in.ref(), r, fromButton)
+	}
+	if err != nil {
+		a.log.Error("deliver deferred reply", "channel", in.ChannelID, "err", err)
+		return bot.OutcomeError
+	}
+	if r.Finished && a.pictured(r) {
+		a.postReplay(ctx, s, in.ref(), r)
+	}
+	return r.Outcome()
+}
+
+// v2 reports whether in is a click on a Components V2 message.
+func (in *interaction) v2() bool {
+	return in.Message != nil && in.Message.Flags&discordgo.MessageFlagsIsComponentsV2 != 0
+}
