@@ -49,6 +49,7 @@ type recordJSON struct {
 	Rating     *changeJSON   `json:"rating,omitempty"`
 	Offer      *offerJSON    `json:"offer,omitempty"`
 	Takeback   *takebackJSON `json:"takeback,omitempty"`
+	Analysis   string        `json:"analysis,omitempty"` // solver.Analysis.MarshalText
 	Created    time.Time     `json:"created"`
 	Updated    time.Time     `json:"updated"`
 }
@@ -123,6 +124,10 @@ func encodeRecord(r *match.Record, op string) ([]byte, error) {
 	}
 	if tb := r.Takeback; tb != nil {
 		j.Takeback = &takebackJSON{From: tb.From, Move: tb.Move}
+	}
+	if a := r.Analysis; a != nil {
+		b, _ := a.MarshalText() // never fails
+		j.Analysis = string(b)
 	}
 	if c := r.Rating; c != nil {
 		j.Rating = &changeJSON{Players: c.Players}
@@ -207,6 +212,12 @@ func parseRecord(b []byte) (*match.Record, error) {
 	}
 	if tb := j.Takeback; tb != nil {
 		r.Takeback = &match.Takeback{From: tb.From, Move: tb.Move}
+	}
+	if j.Analysis != "" {
+		r.Analysis = new(solver.Analysis)
+		if err := r.Analysis.UnmarshalText([]byte(j.Analysis)); err != nil {
+			return nil, err
+		}
 	}
 	if c := j.Rating; c != nil {
 		r.Rating = &match.RatingChange{Players: c.Players}

@@ -28,7 +28,10 @@ func validRecord(t testing.TB) *match.Record {
 		Challenger: match.Player{ID: "U1", Name: "Ann"}, Opponent: match.Player{ID: "U2", Name: "Ben"}, RedID: "U2",
 		FirstTo: 3,
 		Rounds:  []match.RoundResult{{Winner: "U1", Finish: match.FinishWin}, {Winner: "", Finish: match.FinishDraw}}, Game: g,
-		AILevel: solver.Hard, Rematches: 1, Message: match.MessageRef{Channel: "C1", Timestamp: "1.2"},
+		AILevel: solver.Hard, Rematches: 1,
+		Analysis: &solver.Analysis{Exact: true, Turning: 2, Proven: 2, Moves: []solver.MoveVerdict{
+			{Column: 3, Best: -1}, {Column: 3, Verdict: solver.KeptDraw, Only: true, Best: 3},
+			{Column: 4, Verdict: solver.DrawToLoss, Best: 2}}}, Message: match.MessageRef{Channel: "C1", Timestamp: "1.2"},
 		Created: now, Updated: now.Add(time.Minute), ExpiresAt: now.Add(time.Hour),
 	}
 }

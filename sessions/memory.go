@@ -35,6 +35,7 @@ type Memory struct {
 	boards  map[match.Key]*memBoard
 	seen    map[seenKey]time.Time        // nonces of requests that wrote, until when they are kept
 	seasons map[match.Key][]match.Season // archived, newest first; never expire
+	last    map[seenKey]string           // (channel, player id) → the game they last finished
 }
 
 type memGame struct {
@@ -58,7 +59,7 @@ type memBoard struct {
 // NewMemory returns an empty in-memory store. Invalid options (see
 // Options.Validate) make every operation, Ping included, return the problem.
 func NewMemory(opt Options) *Memory {
-	return &Memory{cfg: newConfig(opt), games: map[match.Key]map[string]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}, seasons: map[match.Key][]match.Season{}}
+	return &Memory{cfg: newConfig(opt), games: map[match.Key]map[string]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}, seasons: map[match.Key][]match.Season{}, last: map[seenKey]string{}}
 }
 
 // game returns the live record id of k, dropping it if expired. Call with mu held.
@@ -237,6 +238,25 @@ func (m *Memory) PlayerGame(ctx context.Context, k match.Key, userID string) (*m
 	return nil, match.ErrNoGame
 }
 
+// LastFinished implements the store's LastFinished.
+func (m *Memory) LastFinished(ctx context.Context, k match.Key, userID string) (*match.Record, error) {
+	if err := m.begin(ctx, "last finished", k, true); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	id, ok := m.last[seenKey{k, userID}]
+	if !ok {
+		return nil, match.ErrNoGame
+	}
+	r, ok := m.game(k, id, m.cfg.now())
+	if !ok {
+		delete(m.last, seenKey{k, userID})
+		return nil, match.ErrNoGame
+	}
+	return r.Clone(), nil
+}
+
 // Update implements the store's Update.
 func (m *Memory) Update(ctx context.Context, k match.Key, gameID string, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error) {
 	load := func(ctx context.Context) (*match.Record, error) { return m.Load(ctx, k, gameID) }
@@ -271,6 +291,9 @@ func (m *Memory) cas(ctx context.Context, cur, next *match.Record, t match.Tally
 		next.Rating = &ch
 	}
 	m.put(next.Clone(), now)
+	for _, id := range finishedBy(cur, next) {
+		m.last[seenKey{next.Key, id}] = next.ID
+	}
 	m.see(ctx, next.Key, now)
 	if !t.IsZero() {
 		m.tally(next.Key, t, now)

@@ -61,6 +61,7 @@ func (s *Redis) legacyKey(k match.Key) string          { return s.tagged(k, "gam
 func (s *Redis) indexKey(k match.Key) string           { return s.tagged(k, "games") }
 func (s *Redis) playersKey(k match.Key) string         { return s.tagged(k, "players") }
 func (s *Redis) lbKey(k match.Key) string              { return s.tagged(k, "lb") }
+func (s *Redis) lastKey(k match.Key) string            { return s.tagged(k, "finished") }
 
 // The keys of a channel's season: ratings, ratings by value, rating
 // histories, head-to-head counts, the write counter that NewSeason checks,
@@ -388,6 +389,53 @@ func (s *Redis) PlayerGame(ctx context.Context, k match.Key, userID string) (*ma
 	return nil, match.ErrNoGame
 }
 
+// markFinished points the players of next at it as their last finished
+// game when the write of next over cur finished it. It is one pipelined
+// HSET and PEXPIRE after the record's write, not part of it: the pointer is
+// idempotent and a lost one only makes LastFinished say there is none, so
+// a failure is not the update's.
+func (s *Redis) markFinished(ctx context.Context, cur, next *match.Record) {
+	ids := finishedBy(cur, next)
+	if len(ids) == 0 {
+		return
+	}
+	key := s.lastKey(next.Key)
+	_, _ = s.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		for _, id := range ids {
+			p.HSet(ctx, key, id, next.ID)
+		}
+		p.PExpire(ctx, key, s.cfg.finishedTTL)
+		return nil
+	})
+}
+
+// LastFinished implements the store's LastFinished: one HGET of the
+// channel's pointers, then the Load of the record.
+func (s *Redis) LastFinished(ctx context.Context, k match.Key, userID string) (*match.Record, error) {
+	if err := s.begin(k); err != nil {
+		return nil, err
+	}
+	id, err := s.c.HGet(ctx, s.lastKey(k), userID).Result()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return nil, match.ErrNoGame
+	case isWrongType(err):
+		return nil, s.corrupt("last finished", wrongKeyType(k, s.lastKey(k)))
+	case err != nil:
+		return nil, s.fail("last finished", k, err)
+	case !match.ValidGameID(id):
+		return nil, s.corrupt("last finished", &match.CorruptError{Key: k, Err: fmt.Errorf("last finished game of %s is %.60q", userID, id)})
+	}
+	r, err := s.Load(ctx, k, id)
+	if err != nil {
+		return nil, err
+	}
+	if r.Status != match.StatusFinished {
+		return nil, match.ErrNoGame
+	}
+	return r, nil
+}
+
 // Update implements the store's Update: one compare-and-set script that
 // also applies the tally and keeps the indexes, started from the cached
 // record when there is one (else after a read); a mismatch returns the
@@ -459,6 +507,7 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally,
 	switch code, arg := scriptReply(res); code {
 	case 1, 2:
 		s.cache.put(next.Clone(), legacy)
+		s.markFinished(ctx, cur, next)
 		return true, nil, nil
 	case 0:
 		stored, err := decodeRecord(k, []byte(arg))

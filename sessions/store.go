@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine/solver"
 )
 
 // Defaults for Options.
@@ -321,4 +322,18 @@ func bound(rec *match.Record, now time.Time) []string {
 		return nil
 	}
 	return rec.Bound()
+}
+
+// finishedBy returns the ids of the people (not the AI) who played in next
+// when the write of next over cur finishes a record in which a game was
+// played: the players whose last finished game it becomes.
+func finishedBy(cur, next *match.Record) []string {
+	if cur.Status == match.StatusFinished || next.Status != match.StatusFinished || !next.Started() {
+		return nil
+	}
+	ids := []string{next.Challenger.ID}
+	if next.AILevel == solver.LevelNone {
+		ids = append(ids, next.Opponent.ID)
+	}
+	return ids
 }

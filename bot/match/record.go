@@ -21,6 +21,10 @@ const (
 	MaxFirstTo   = 100  // Record.FirstTo
 )
 
+// MaxAnalysisMoves is the most moves Record.Analysis may judge: a full
+// board of the largest size.
+const MaxAnalysisMoves = engine.MaxSize * engine.MaxSize
+
 // Status is where a record stands. The zero value means none.
 type Status uint8
 
@@ -148,6 +152,10 @@ type Record struct {
 	// store sets it when it applies a rated tally, and keeps it until the
 	// next one.
 	Rating *RatingChange
+	// Analysis is the solver's analysis of Game, kept so that asking again
+	// costs no solve, or nil. It belongs to Game only while its columns are
+	// Game's moves: a later round or move makes it stale, not invalid.
+	Analysis *solver.Analysis
 
 	Created, Updated time.Time
 	ExpiresAt        time.Time // when a pending challenge lapses; zero means never
@@ -191,6 +199,11 @@ func (r *Record) Clone() *Record {
 	if r.Takeback != nil {
 		tb := *r.Takeback
 		c.Takeback = &tb
+	}
+	if r.Analysis != nil {
+		a := *r.Analysis
+		a.Moves = slices.Clone(a.Moves)
+		c.Analysis = &a
 	}
 	return &c
 }
@@ -339,6 +352,9 @@ func (r *Record) Validate() error {
 		return errors.New("record has no game")
 	case r.Status == StatusPending && r.Game.Moves() != 0:
 		return errors.New("pending challenge has moves played")
+	}
+	if a := r.Analysis; a != nil && len(a.Moves) > MaxAnalysisMoves {
+		return fmt.Errorf("analysis of %d moves, more than %d", len(a.Moves), MaxAnalysisMoves)
 	}
 	if len(r.Rounds) > MaxRounds {
 		return fmt.Errorf("%d rounds, more than %d", len(r.Rounds), MaxRounds)

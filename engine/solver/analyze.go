@@ -3,6 +3,8 @@ package solver
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/connect4/connect4/engine"
@@ -124,14 +126,7 @@ func Analyze(ctx context.Context, g *engine.Game, budget time.Duration) (Analysi
 	} else {
 		analyzeSearch(&a, cfg, history, deadline, ctx.Done())
 	}
-	for i, m := range a.Moves {
-		if m.Verdict != VerdictUnknown {
-			a.Proven++
-		}
-		if m.Verdict.Mistake() {
-			a.Turning = i
-		}
-	}
+	a.derive()
 	if a.Turning >= 0 && a.Exact {
 		// How long the win lasted that the turning move threw away.
 		t := &a.Moves[a.Turning]
@@ -341,4 +336,116 @@ func searchVerdict(b *board, scores []int, col int) MoveVerdict {
 		m.Only = wins == 1
 	}
 	return m
+}
+
+// analysisVersion starts the text form of an Analysis; a reader refuses
+// any other.
+const analysisVersion = "a1"
+
+// MarshalText encodes a compactly, for storing beside its game: the version,
+// "e" or "h" (exact or horizon), then per move its column, verdict and only
+// flag, and its best column and win length when known. Turning and Proven
+// are derived again by UnmarshalText. It never fails.
+func (a Analysis) MarshalText() ([]byte, error) {
+	b := []byte(analysisVersion)
+	if a.Exact {
+		b = append(b, ";e;"...)
+	} else {
+		b = append(b, ";h;"...)
+	}
+	for i, m := range a.Moves {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(m.Column), 10)
+		b = append(b, '.')
+		b = strconv.AppendInt(b, int64(m.Verdict), 10)
+		if m.Only {
+			b = append(b, '!')
+		}
+		if m.Best >= 0 {
+			b = append(b, '@')
+			b = strconv.AppendInt(b, int64(m.Best), 10)
+			if m.BestIn > 0 {
+				b = append(b, ':')
+				b = strconv.AppendInt(b, int64(m.BestIn), 10)
+			}
+		}
+	}
+	return b, nil
+}
+
+// UnmarshalText decodes what MarshalText wrote. It returns an error, and
+// leaves a unchanged, for anything else: another version, a column or best
+// column outside 0-9, an unknown verdict, more moves than a 10 × 10 board
+// holds.
+func (a *Analysis) UnmarshalText(text []byte) error {
+	bad := func(what string) error { return fmt.Errorf("solver: bad analysis: %s", what) }
+	parts := strings.Split(string(text), ";")
+	if len(parts) != 3 || parts[0] != analysisVersion || (parts[1] != "e" && parts[1] != "h") {
+		return bad("header")
+	}
+	out := Analysis{Exact: parts[1] == "e", Turning: -1}
+	if parts[2] != "" {
+		moves := strings.Split(parts[2], ",")
+		if len(moves) > engine.MaxSize*engine.MaxSize {
+			return bad("too many moves")
+		}
+		for _, tok := range moves {
+			var m MoveVerdict
+			m.Best = -1
+			col, rest, ok := strings.Cut(tok, ".")
+			verdict, best, hasBest := strings.Cut(rest, "@")
+			only := strings.HasSuffix(verdict, "!")
+			verdict = strings.TrimSuffix(verdict, "!")
+			c, err1 := strconv.Atoi(col)
+			v, err2 := strconv.Atoi(verdict)
+			if !ok || err1 != nil || err2 != nil || c < 0 || c >= engine.MaxSize || v < 0 || v >= len(verdictText) {
+				return bad(fmt.Sprintf("move %q", tok))
+			}
+			m.Column, m.Verdict, m.Only = c, Verdict(v), only
+			if hasBest {
+				bc, in, hasIn := strings.Cut(best, ":")
+				n, err := strconv.Atoi(bc)
+				if err != nil || n < 0 || n >= engine.MaxSize {
+					return bad(fmt.Sprintf("best column in %q", tok))
+				}
+				m.Best = n
+				if hasIn {
+					k, err := strconv.Atoi(in)
+					if err != nil || k < 1 || k > engine.MaxSize*engine.MaxSize {
+						return bad(fmt.Sprintf("win length in %q", tok))
+					}
+					m.BestIn = k
+				}
+			}
+			out.Moves = append(out.Moves, m)
+		}
+	}
+	out.derive()
+	*a = out
+	return nil
+}
+
+// derive sets Turning and Proven from Moves.
+func (a *Analysis) derive() {
+	a.Turning, a.Proven = -1, 0
+	for i, m := range a.Moves {
+		if m.Verdict != VerdictUnknown {
+			a.Proven++
+		}
+		if m.Verdict.Mistake() {
+			a.Turning = i
+		}
+	}
+}
+
+// Columns returns the columns of the moves a judges, for checking that it
+// is the analysis of a given game.
+func (a Analysis) Columns() []int {
+	cols := make([]int, len(a.Moves))
+	for i, m := range a.Moves {
+		cols[i] = m.Column
+	}
+	return cols
 }

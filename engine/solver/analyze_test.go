@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
@@ -255,4 +256,51 @@ func BenchmarkAnalyzeGame(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(g.Moves()), "moves")
+}
+
+func TestAnalysisText(t *testing.T) {
+	a := Analysis{Exact: true, Moves: []MoveVerdict{
+		{Column: 3, Verdict: VerdictUnknown, Best: -1},
+		{Column: 2, Verdict: KeptDraw, Only: true, Best: 2},
+		{Column: 0, Verdict: ThrewWin, Best: 4, BestIn: 7},
+		{Column: 6, Verdict: StillLost, Best: -1},
+	}}
+	a.derive()
+	b, _ := a.MarshalText()
+	var got Analysis
+	if err := got.UnmarshalText(b); err != nil {
+		t.Fatalf("UnmarshalText(%q): %v", b, err)
+	}
+	if !reflect.DeepEqual(got, a) {
+		t.Errorf("round trip of %q = %+v, want %+v", b, got, a)
+	}
+	if got.Turning != 2 || got.Proven != 3 {
+		t.Errorf("Turning %d, Proven %d; want 2, 3", got.Turning, got.Proven)
+	}
+	var empty Analysis
+	if err := empty.UnmarshalText([]byte("a1;h;")); err != nil || len(empty.Moves) != 0 || empty.Exact {
+		t.Errorf("empty analysis: %+v, %v", empty, err)
+	}
+	for _, in := range []string{"", "a2;e;3.1", "a1;x;3.1", "a1;e;3", "a1;e;10.1", "a1;e;3.8", "a1;e;3.1@10", "a1;e;3.1@2:0", "a1;e;-1.1", "a1;e;3.1;"} {
+		keep := a
+		if err := keep.UnmarshalText([]byte(in)); err == nil || !reflect.DeepEqual(keep, a) {
+			t.Errorf("UnmarshalText(%q) = %v, changed %v; want an error and no change", in, err, !reflect.DeepEqual(keep, a))
+		}
+	}
+}
+
+func FuzzAnalysisText(f *testing.F) {
+	f.Add("a1;e;3.1!@3,2.3@4:7")
+	f.Add("a1;h;")
+	f.Fuzz(func(t *testing.T, s string) {
+		var a Analysis
+		if err := a.UnmarshalText([]byte(s)); err != nil {
+			return
+		}
+		b, _ := a.MarshalText()
+		var again Analysis
+		if err := again.UnmarshalText(b); err != nil || !reflect.DeepEqual(a, again) {
+			t.Fatalf("%q decoded, re-encoded as %q, decoded to %+v (%v)", s, b, again, err)
+		}
+	})
 }
