@@ -44,6 +44,7 @@ const (
 	KindTakebackAccept
 	KindTakebackDecline
 	KindOpen
+	KindAnalyze
 )
 
 var kindNames = [...]string{
@@ -54,7 +55,7 @@ var kindNames = [...]string{
 	KindNewSeason: "season_new", KindSeasons: "seasons",
 	KindOfferAccept: "offer_accept", KindOfferDecline: "offer_decline", KindOfferWithdraw: "offer_withdraw",
 	KindTakeback: "takeback", KindTakebackAccept: "takeback_accept", KindTakebackDecline: "takeback_decline",
-	KindOpen: "open",
+	KindOpen: "open", KindAnalyze: "analyze",
 }
 
 // String returns the kind's lower-case name, as used in logs and metrics.
@@ -190,7 +191,7 @@ var sizeWord = regexp.MustCompile(`^(\d{1,2})\s*[x×]\s*(\d{1,2})$`)
 // terminal): "@user [COLSxROWS] [connect N] [first-to N]", "challenge @user
 // ...", "ai [easy|medium|hard]", "accept", "decline", "cancel", "resign",
 // "claim", "board", "leaderboard", "stats [@user [@user]]", "rematch",
-// "reset", "season new", "seasons", "help". Mentions must already be in the <@ID> form. Anything else
+// "reset", "season new", "seasons", "analyze", "help". Mentions must already be in the <@ID> form. Anything else
 // returns a *UserError (ProblemUsage) whose reply is the help text; a bad
 // AI level returns ProblemBadLevel with the Request's Kind still set, so
 // that logs can name what was asked for.
@@ -210,6 +211,7 @@ func ParseText(text string) (Request, error) {
 		"claim": KindClaim, "board": KindBoard, "leaderboard": KindLeaderboard,
 		"top": KindLeaderboard, "rematch": KindRematch, "reset": KindReset, "seasons": KindSeasons,
 		"takeback": KindTakeback, "undo": KindTakeback,
+		"analyze": KindAnalyze, "analyse": KindAnalyze, "analysis": KindAnalyze,
 	}
 	if k, ok := simple[head]; ok {
 		if len(words) > 0 {
@@ -370,6 +372,7 @@ var buttonKinds = map[string]Kind{
 	"drop": KindDrop, humanDrop: KindDrop, "rematch": KindRematch, "next": KindNextRound,
 	"offer_accept": KindOfferAccept, "offer_decline": KindOfferDecline, "offer_withdraw": KindOfferWithdraw,
 	"takeback_accept": KindTakebackAccept, "takeback_decline": KindTakebackDecline,
+	"analyze": KindAnalyze,
 }
 
 var gameIDPattern = regexp.MustCompile(`^[A-Za-z0-9_\-]{1,64}$`)

@@ -56,6 +56,8 @@ const (
 	ProblemChannelFull
 	ProblemRematchButton
 	ProblemOpenDecline
+	ProblemNothingToAnalyze
+	ProblemNotOverYet
 )
 
 // sentences is the one table of what people are told, by problem. Some take
@@ -104,6 +106,8 @@ var sentences = [...]string{
 	ProblemOpenDecline:       "That's an open challenge: there's nothing to decline. Leave it for someone else.",
 	ProblemChannelFull:       "This channel has %d games going, the most it holds at once: wait for one to finish.",
 	ProblemRematchButton:     "Click Rematch on the finished game's message to offer a rematch.",
+	ProblemNothingToAnalyze:  "You have no finished game in this channel to analyse. Finish one first, or click Analysis under a finished game.",
+	ProblemNotOverYet:        "That game isn't over yet: it can be analysed once it is.",
 }
 
 // Sentence returns the sentence told for p, before its arguments are filled

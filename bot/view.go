@@ -78,6 +78,10 @@ func gameView(r *match.Record, vis Visibility, text string) Reply {
 		reply.Buttons = append(reply.Buttons, Button{Label: "Next round", Style: StylePrimary,
 			Value: Action{Kind: KindNextRound, GameID: r.ID, Move: g.Moves()}.String()})
 	case r.Status == match.StatusFinished:
+		if g.Moves() > 0 && analyzable(g) {
+			reply.Buttons = append(reply.Buttons, Button{Label: "Analysis",
+				Value: Action{Kind: KindAnalyze, GameID: r.ID, Move: g.Moves()}.String()})
+		}
 		reply.Buttons = append(reply.Buttons, Button{Label: "Rematch", Style: StylePrimary,
 			Value: Action{Kind: KindRematch, GameID: r.ID, Move: g.Moves()}.String()})
 	}

@@ -64,6 +64,7 @@ func Commands() []*discordgo.ApplicationCommand {
 			sub("takeback", "Ask to take back your last move, until your opponent moves"),
 			sub("claim", "Win a game your opponent has left idle for a day"),
 			sub("cancel", "Withdraw your open challenge"),
+			sub("analyze", "The solver's verdict on each move of your last finished game here"),
 			sub("board", "Show your game again at the bottom (or the games running here)"),
 			sub("leaderboard", "This channel's top 10 by rating"),
 			sub("stats", "A player's rating, record and form here, or two players' head to head",

@@ -178,7 +178,7 @@ var simpleSubcommands = map[string]bot.Kind{
 	"claim": bot.KindClaim, "board": bot.KindBoard,
 	"leaderboard": bot.KindLeaderboard, "help": bot.KindHelp,
 	"cancel": bot.KindCancel, "reset": bot.KindReset, "takeback": bot.KindTakeback,
-	"seasons": bot.KindSeasons, "new_season": bot.KindNewSeason,
+	"seasons": bot.KindSeasons, "new_season": bot.KindNewSeason, "analyze": bot.KindAnalyze,
 }
 
 // boolOption returns the boolean value of option name.

@@ -172,6 +172,12 @@ func analyzeExact(a *Analysis, sv *Solver, history []int, deadline time.Time, do
 	defer func() { sv.limited, sv.done = false, nil }()
 	for i := len(history) - 1; i >= 0 && !stopped(deadline, done); i-- {
 		p := positionOf(history[:i])
+		if p.IsWinningMove(history[i]) {
+			// A connect keeps the win; whether another column also won,
+			// later, is not worth the solving of a shallow position.
+			a.Moves[i] = MoveVerdict{Column: history[i], Verdict: KeptWin, Best: history[i]}
+			continue
+		}
 		out, ok := columnOutcomes(sv, p)
 		if !ok {
 			return // out of time: this move and the earlier ones stay unknown

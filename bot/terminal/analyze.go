@@ -1,0 +1,67 @@
+package terminal
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/engine"
+)
+
+// AnalyzeAbout is the description of `connect4 analyze`.
+const AnalyzeAbout = `Prints the solver's verdict on each move of a game, as the Analysis button
+does in chat: kept the win or the draw, threw away a win, turned a draw into a
+loss, the only move; and the turning point. The moves are the columns played
+from the empty board, first player first: digits ("4453...") on boards of up
+to 9 columns, or numbers separated by commas. On 7 x 6 with a line of 4 the
+verdicts are exact; elsewhere they rest on the forced wins the search finds.
+
+usage: connect4 analyze [-board 7x6] [-connect 4] [-budget 30s] <moves>`
+
+// Analyze runs `connect4 analyze`: see AnalyzeAbout. It prints the
+// analysis to stdout, and returns an error for bad flags or moves (after
+// printing the usage to stderr); -h prints the usage to stdout and returns
+// nil.
+func Analyze(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	board := fs.String("board", "7x6", "the board, columns x rows (4-10 each)")
+	connect := fs.Int("connect", 4, "the discs in a line that win")
+	budget := fs.Duration("budget", 30*time.Second, "the longest the solver works; moves it has no time for are marked ?")
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, AnalyzeAbout)
+		fmt.Fprintln(w, "\nflags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(stderr)
+	}
+	fs.Usage = func() {}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(stdout)
+			return nil
+		}
+		usage(stderr)
+		return fmt.Errorf("analyze: %w", err)
+	}
+	if fs.NArg() == 0 {
+		usage(stderr)
+		return errors.New("analyze: no moves given")
+	}
+	var cols, rows int
+	if _, err := fmt.Sscanf(strings.ToLower(*board), "%dx%d", &cols, &rows); err != nil {
+		return fmt.Errorf("analyze: -board %q is not columns x rows", *board)
+	}
+	cfg := engine.Config{Rows: rows, Cols: cols, Connect: *connect}
+	text, err := bot.AnalyzeMoves(ctx, cfg, strings.Join(fs.Args(), ","), *budget)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(stdout, text)
+	return err
+}
