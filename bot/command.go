@@ -45,6 +45,7 @@ const (
 	KindTakebackDecline
 	KindOpen
 	KindAnalyze
+	KindPuzzle
 )
 
 var kindNames = [...]string{
@@ -55,7 +56,7 @@ var kindNames = [...]string{
 	KindNewSeason: "season_new", KindSeasons: "seasons",
 	KindOfferAccept: "offer_accept", KindOfferDecline: "offer_decline", KindOfferWithdraw: "offer_withdraw",
 	KindTakeback: "takeback", KindTakebackAccept: "takeback_accept", KindTakebackDecline: "takeback_decline",
-	KindOpen: "open", KindAnalyze: "analyze",
+	KindOpen: "open", KindAnalyze: "analyze", KindPuzzle: "puzzle",
 }
 
 // String returns the kind's lower-case name, as used in logs and metrics.
@@ -191,7 +192,7 @@ var sizeWord = regexp.MustCompile(`^(\d{1,2})\s*[x×]\s*(\d{1,2})$`)
 // terminal): "@user [COLSxROWS] [connect N] [first-to N]", "challenge @user
 // ...", "ai [easy|medium|hard]", "accept", "decline", "cancel", "resign",
 // "claim", "board", "leaderboard", "stats [@user [@user]]", "rematch",
-// "reset", "season new", "seasons", "analyze", "help". Mentions must already be in the <@ID> form. Anything else
+// "reset", "season new", "seasons", "analyze", "puzzle [easy|medium|hard]", "help". Mentions must already be in the <@ID> form. Anything else
 // returns a *UserError (ProblemUsage) whose reply is the help text; a bad
 // AI level returns ProblemBadLevel with the Request's Kind still set, so
 // that logs can name what was asked for.
@@ -256,6 +257,17 @@ func ParseText(text string) (Request, error) {
 				return Request{Kind: KindAI}, err
 			}
 			return Request{Kind: KindAI, Level: l}, nil
+		}
+	case "puzzle":
+		switch len(words) {
+		case 0:
+			return Request{Kind: KindPuzzle}, nil
+		case 1:
+			l, err := ParseLevel(words[0])
+			if err != nil {
+				return Request{Kind: KindPuzzle}, err
+			}
+			return Request{Kind: KindPuzzle, Level: l}, nil
 		}
 	case "open":
 		v, err := parseVariant(words)

@@ -175,6 +175,9 @@ func (s *Service) takeback(ctx context.Context, cmd Command) (Reply, error) {
 	rec, err := s.updatePlayable(ctx, cmd, func(r *match.Record, me engine.Player) (match.Tally, error) {
 		g := r.Game
 		ai = r.AILevel != solver.LevelNone
+		if r.Puzzle != nil {
+			return match.Tally{}, userErr(ProblemPuzzleNoTakeback)
+		}
 		if ai {
 			// The AI has answered: take back its reply and the move before.
 			if g.Turn() != me || g.Moves() < 2 {

@@ -58,6 +58,8 @@ const (
 	ProblemOpenDecline
 	ProblemNothingToAnalyze
 	ProblemNotOverYet
+	ProblemPuzzleNoTakeback
+	ProblemPuzzleNoRematch
 )
 
 // sentences is the one table of what people are told, by problem. Some take
@@ -108,6 +110,8 @@ var sentences = [...]string{
 	ProblemRematchButton:     "Click Rematch on the finished game's message to offer a rematch.",
 	ProblemNothingToAnalyze:  "You have no finished game in this channel to analyse. Finish one first, or click Analysis under a finished game.",
 	ProblemNotOverYet:        "That game isn't over yet: it can be analysed once it is.",
+	ProblemPuzzleNoTakeback:  "A puzzle has no takebacks: each move counts.",
+	ProblemPuzzleNoRematch:   "A puzzle has no rematch: `/connect4 puzzle` gives you a new one.",
 }
 
 // Sentence returns the sentence told for p, before its arguments are filled

@@ -220,6 +220,8 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 		return s.seasons(ctx, cmd)
 	case KindAnalyze:
 		return s.analyze(ctx, cmd)
+	case KindPuzzle:
+		return s.startPuzzle(ctx, cmd)
 	}
 	return Reply{}, userErr(ProblemUsage, cmd.Kind.String())
 }
@@ -235,6 +237,7 @@ const helpText = "*Connect Four* — drop discs, line up four to win.\n" +
 	"• `/connect4 resign` — give up the current game (`resign match` gives up the whole match)\n" +
 	"• `/connect4 claim` — win a game your opponent has left idle for a day\n" +
 	"• `/connect4 cancel` — withdraw your open challenge\n" +
+	"• `/connect4 puzzle [easy|medium|hard]` — a position where you have a forced win: find it against my perfect defence\n" +
 	"• `/connect4 analyze` — the solver's verdict on each move of your last finished game here (or click Analysis under a finished game)\n" +
 	"• `/connect4 leaderboard` — this channel's top 10 by rating\n" +
 	"• `/connect4 stats [@someone]` — a rating, record and form here; `stats @a @b` for head to head\n" +

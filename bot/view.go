@@ -82,8 +82,10 @@ func gameView(r *match.Record, vis Visibility, text string) Reply {
 			reply.Buttons = append(reply.Buttons, Button{Label: "Analysis",
 				Value: Action{Kind: KindAnalyze, GameID: r.ID, Move: g.Moves()}.String()})
 		}
-		reply.Buttons = append(reply.Buttons, Button{Label: "Rematch", Style: StylePrimary,
-			Value: Action{Kind: KindRematch, GameID: r.ID, Move: g.Moves()}.String()})
+		if r.Puzzle == nil { // a new puzzle is /connect4 puzzle
+			reply.Buttons = append(reply.Buttons, Button{Label: "Rematch", Style: StylePrimary,
+				Value: Action{Kind: KindRematch, GameID: r.ID, Move: g.Moves()}.String()})
+		}
 	}
 	return reply
 }

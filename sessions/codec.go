@@ -50,8 +50,18 @@ type recordJSON struct {
 	Offer      *offerJSON    `json:"offer,omitempty"`
 	Takeback   *takebackJSON `json:"takeback,omitempty"`
 	Analysis   string        `json:"analysis,omitempty"` // solver.Analysis.MarshalText
+	Puzzle     *puzzleJSON   `json:"puzzle,omitempty"`
 	Created    time.Time     `json:"created"`
 	Updated    time.Time     `json:"updated"`
+}
+
+// puzzleJSON is the stored form of a match.Puzzle; the solution is the
+// columns as digits 1-7.
+type puzzleJSON struct {
+	Level    string `json:"level"`
+	Start    int    `json:"start"`
+	WinIn    int    `json:"win_in"`
+	Solution string `json:"solution"`
 }
 
 type keyJSON struct {
@@ -128,6 +138,13 @@ func encodeRecord(r *match.Record, op string) ([]byte, error) {
 	if a := r.Analysis; a != nil {
 		b, _ := a.MarshalText() // never fails
 		j.Analysis = string(b)
+	}
+	if pz := r.Puzzle; pz != nil {
+		sol := make([]byte, len(pz.Solution))
+		for i, c := range pz.Solution {
+			sol[i] = byte('1' + c)
+		}
+		j.Puzzle = &puzzleJSON{Level: pz.Level.String(), Start: pz.Start, WinIn: pz.WinIn, Solution: string(sol)}
 	}
 	if c := r.Rating; c != nil {
 		j.Rating = &changeJSON{Players: c.Players}
@@ -212,6 +229,23 @@ func parseRecord(b []byte) (*match.Record, error) {
 	}
 	if tb := j.Takeback; tb != nil {
 		r.Takeback = &match.Takeback{From: tb.From, Move: tb.Move}
+	}
+	if pz := j.Puzzle; pz != nil {
+		l, err := solver.ParseLevel(pz.Level)
+		if err != nil {
+			return nil, fmt.Errorf("puzzle level: %w", err)
+		}
+		r.Puzzle = &match.Puzzle{Level: l, Start: pz.Start, WinIn: pz.WinIn}
+		if len(pz.Solution) > 2*solver.MaxPuzzleWin {
+			return nil, fmt.Errorf("puzzle solution of %d moves", len(pz.Solution))
+		}
+		for i := range len(pz.Solution) {
+			c := pz.Solution[i]
+			if c < '1' || c > '7' {
+				return nil, fmt.Errorf("puzzle solution %.20q", pz.Solution)
+			}
+			r.Puzzle.Solution = append(r.Puzzle.Solution, int(c-'1'))
+		}
 	}
 	if j.Analysis != "" {
 		r.Analysis = new(solver.Analysis)

@@ -31,7 +31,8 @@ func validRecord(t testing.TB) *match.Record {
 		AILevel: solver.Hard, Rematches: 1,
 		Analysis: &solver.Analysis{Exact: true, Turning: 2, Proven: 2, Moves: []solver.MoveVerdict{
 			{Column: 3, Best: -1}, {Column: 3, Verdict: solver.KeptDraw, Only: true, Best: 3},
-			{Column: 4, Verdict: solver.DrawToLoss, Best: 2}}}, Message: match.MessageRef{Channel: "C1", Timestamp: "1.2"},
+			{Column: 4, Verdict: solver.DrawToLoss, Best: 2}}},
+		Puzzle: &match.Puzzle{Level: solver.Medium, Start: 2, WinIn: 5, Solution: []int{3, 4, 3, 4, 2, 1, 6, 0, 3}}, Message: match.MessageRef{Channel: "C1", Timestamp: "1.2"},
 		Created: now, Updated: now.Add(time.Minute), ExpiresAt: now.Add(time.Hour),
 	}
 }

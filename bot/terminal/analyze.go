@@ -11,6 +11,7 @@ import (
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/engine"
+	"github.com/connect4/connect4/engine/solver"
 )
 
 // AnalyzeAbout is the description of `connect4 analyze`.
@@ -64,4 +65,36 @@ func Analyze(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	_, err = fmt.Fprintln(stdout, text)
 	return err
+}
+
+// PuzzlesAbout is the description of `connect4 puzzles`.
+const PuzzlesAbout = `Generates the puzzle set that /connect4 puzzle serves, on standard output:
+positions of 7 x 6 from games of the AI levels against each other, where the
+player to move has a forced win in 3 to 9 of their own moves and none shorter,
+each proven by the exact solver. The committed set was made with
+
+  nice -n 19 go run ./cmd/connect4 puzzles -n 100 > engine/solver/puzzles.txt
+
+usage: connect4 puzzles [-n 100] [-seed 1]`
+
+// Puzzles runs `connect4 puzzles`: see PuzzlesAbout.
+func Puzzles(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("puzzles", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	n := fs.Int("n", 100, "puzzles per level (easy, medium, hard)")
+	seed := fs.Uint64("seed", 1, "the seed of the games the positions come from")
+	fs.Usage = func() {}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, PuzzlesAbout)
+			return nil
+		}
+		fmt.Fprintln(stderr, PuzzlesAbout)
+		return fmt.Errorf("puzzles: %w", err)
+	}
+	if fs.NArg() > 0 || *n < 1 || *n > 10000 {
+		fmt.Fprintln(stderr, PuzzlesAbout)
+		return errors.New("puzzles: -n must be 1-10000, and no arguments")
+	}
+	return solver.WritePuzzles(ctx, stdout, *n, *seed)
 }
