@@ -68,6 +68,7 @@ var subcommands = []subcommand{
 	{"solve", "read positions (column digits 1-7) from stdin, print their exact scores", solveAbout, 0},
 	{"analyze", "the solver's verdict on each move of a game (connect4 analyze 4453...)", terminal.AnalyzeAbout, 0},
 	{"puzzles", "generate the embedded puzzle set (engine/solver/puzzles.txt) on stdout", terminal.PuzzlesAbout, 0},
+	{"book", "build the hard AI's opening book with the solver (resumable; run under nice)", terminal.BookAbout, 0},
 }
 
 // run is connect4 without the process around it, for tests.
@@ -97,6 +98,8 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		return terminal.Analyze(ctx, args[1:], stdout, stderr)
 	case "puzzles":
 		return terminal.Puzzles(ctx, args[1:], stdout, stderr)
+	case "book":
+		return terminal.Book(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			if sc, ok := lookup(args[1]); ok {
