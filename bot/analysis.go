@@ -24,6 +24,9 @@ const MaxAnalysisText = 1900
 // deadline to store its result and answer.
 const analysisMargin = 700 * time.Millisecond
 
+// errNoTime means the caller's deadline leaves no time to analyse.
+var errNoTime = errors.New("bot: no time left to analyse")
+
 // analyzable reports whether the solver can judge g: a game of two players.
 func analyzable(g *engine.Game) bool { return g.Config().NumPlayers() == 2 }
 
@@ -63,6 +66,9 @@ func (s *Service) analyze(ctx context.Context, cmd Command) (Reply, error) {
 	a := rec.Analysis
 	if a == nil || !slices.Equal(a.Columns(), history) {
 		fresh, err := s.runAnalysis(ctx, g)
+		if errors.Is(err, errAIBusy) || errors.Is(err, errNoTime) {
+			return Reply{}, userErr(ProblemAnalysisBusy)
+		}
 		if err != nil {
 			return Reply{}, err
 		}
@@ -93,7 +99,7 @@ func (s *Service) runAnalysis(ctx context.Context, g *engine.Game) (solver.Analy
 		budget = min(budget, time.Until(dl)-analysisMargin)
 	}
 	if budget <= 0 {
-		return solver.Analysis{}, context.DeadlineExceeded
+		return solver.Analysis{}, errNoTime
 	}
 	if err := s.slots.acquire(ctx); err != nil {
 		return solver.Analysis{}, err

@@ -60,6 +60,7 @@ const (
 	ProblemNotOverYet
 	ProblemPuzzleNoTakeback
 	ProblemPuzzleNoRematch
+	ProblemAnalysisBusy
 )
 
 // sentences is the one table of what people are told, by problem. Some take
@@ -112,6 +113,7 @@ var sentences = [...]string{
 	ProblemNotOverYet:        "That game isn't over yet: it can be analysed once it is.",
 	ProblemPuzzleNoTakeback:  "A puzzle has no takebacks: each move counts.",
 	ProblemPuzzleNoRematch:   "A puzzle has no rematch: `/connect4 puzzle` gives you a new one.",
+	ProblemAnalysisBusy:      "I'm thinking about many games at once: ask for the analysis again in a moment.",
 }
 
 // Sentence returns the sentence told for p, before its arguments are filled

@@ -2,10 +2,12 @@ package solver
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"hash/crc32"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -237,4 +239,91 @@ func TestHardUsesBook(t *testing.T) {
 			t.Errorf("%v: hard plays %d, the book %d", n.moves, col+1, want+1)
 		}
 	}
+}
+
+// takeover is the fewest discs from which hard's solver proves its moves
+// within a one-second budget on the machines we measured (see
+// BenchmarkSolveDepth): a book this deep makes hard perfect from move 1.
+const takeover = 9
+
+// defender plays random legal moves half the time and medium's otherwise.
+func defender(ai *AI, g *engine.Game, rng *rand.Rand) (int, error) {
+	if rng.IntN(2) == 0 {
+		legal := g.LegalColumns()
+		return legal[rng.IntN(len(legal))], nil
+	}
+	return ai.ChooseMove(context.Background(), g, Medium, rng, 50*time.Millisecond)
+}
+
+// TestHardWinsAsFirst plays hard as first player against 50 defenders
+// mixing random moves with medium's: with the book it wins every game.
+func TestHardWinsAsFirst(t *testing.T) {
+	b, err := EmbeddedBook()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Depth() < takeover {
+		t.Skipf("the embedded book covers %d discs, fewer than the %d from which the solver takes over: hard is not yet perfect from move 1 (connect4 book -depth %d)", b.Depth(), takeover, takeover)
+	}
+	if testing.Short() {
+		t.Skip("50 games")
+	}
+	ai := NewAI()
+	for i := range 50 {
+		rng := rand.New(rand.NewPCG(uint64(i), 5))
+		g := newGame(t, engine.DefaultConfig(), nil)
+		for !g.State().Over() {
+			var col int
+			if g.Turn() == engine.Red {
+				col, err = ai.ChooseMove(t.Context(), g, Hard, rng, time.Second)
+			} else {
+				col, err = defender(ai, g, rng)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Play(g.Turn(), col); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if g.State() != engine.Won || g.Winner() != engine.Red {
+			t.Errorf("game %d: %v, winner %v; moves %v", i, g.State(), g.Winner(), g.History())
+		}
+	}
+}
+
+// BenchmarkHardFromEmpty plays games of hard (first) against the mixed
+// defender from the empty board, with the default one-second budget, and
+// reports the hard moves' p50 and p99 times.
+func BenchmarkHardFromEmpty(b *testing.B) {
+	ai := NewAI()
+	var times []time.Duration
+	games := 0
+	for b.Loop() {
+		rng := rand.New(rand.NewPCG(uint64(games), 5))
+		games++
+		g := newGame(b, engine.DefaultConfig(), nil)
+		for !g.State().Over() {
+			var col int
+			var err error
+			if g.Turn() == engine.Red {
+				start := time.Now()
+				col, err = ai.ChooseMove(b.Context(), g, Hard, rng, DefaultBudget)
+				times = append(times, time.Since(start))
+			} else {
+				col, err = defender(ai, g, rng)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := g.Play(g.Turn(), col); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	slices.Sort(times)
+	pct := func(q float64) float64 { return float64(times[min(len(times)-1, int(q*float64(len(times))))].Microseconds()) / 1e3 }
+	b.ReportMetric(pct(0.5), "p50-ms")
+	b.ReportMetric(pct(0.99), "p99-ms")
+	b.ReportMetric(float64(len(times)), "moves")
 }
