@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/connect4/connect4/bot/match"
@@ -29,12 +30,22 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{}, userErr(ProblemUsage, "whom do you want to challenge?")
 	case opp.ID == cmd.User.ID:
 		return Reply{}, userErr(ProblemSelfChallenge)
+	case cmd.Self.ID != "" && opp.ID == cmd.Self.ID && len(cmd.invited()) > 0:
+		return Reply{}, userErr(ProblemAITwoPlayers)
 	case cmd.Self.ID != "" && opp.ID == cmd.Self.ID:
 		return s.startAI(ctx, cmd, solver.LevelNone)
 	case cmd.OpponentIsBot:
 		return Reply{}, userErr(ProblemBotChallenge, opp.ID)
 	}
+	var others []match.Player
+	if cmd.Kind == KindChallenge {
+		var err error
+		if others, err = checkInvited(cmd); err != nil {
+			return Reply{}, err
+		}
+	}
 	v := cmd.Variant.withDefaults()
+	v.Players = 2 + len(others)
 	if err := v.validate(); err != nil {
 		return Reply{}, err
 	}
@@ -44,7 +55,7 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 	}
 	rec := &match.Record{
 		Key: cmd.Key, Status: match.StatusPending,
-		Challenger: cmd.User, Opponent: opp,
+		Challenger: cmd.User, Opponent: opp, Others: others,
 		Game: g, FirstTo: v.FirstTo,
 		Message:   cmd.Message,
 		ExpiresAt: s.opt.Now().Add(s.opt.ChallengeTTL),
@@ -83,9 +94,9 @@ func busy(cmd Command, err error) error {
 			what = mention(p) + " has an open challenge"
 		}
 	case e.Status == match.StatusPending && p.ID == e.Challenger.ID:
-		what = "You've challenged " + mention(e.Opponent)
+		what = "You've challenged " + mentions(othersOf(e, p.ID))
 		if !you {
-			what = mention(p) + " has challenged " + mention(e.Opponent)
+			what = mention(p) + " has challenged " + mentions(othersOf(e, p.ID))
 		}
 	case e.Status == match.StatusPending:
 		what = "You've a challenge from " + mention(e.Challenger) + " to answer"
@@ -93,9 +104,9 @@ func busy(cmd Command, err error) error {
 			what = mention(p) + " has a challenge from " + mention(e.Challenger) + " to answer"
 		}
 	default:
-		what = "You're playing " + mention(other(e, p.ID))
+		what = "You're playing " + mentions(othersOf(e, p.ID))
 		if !you {
-			what = mention(p) + " is playing " + mention(other(e, p.ID))
+			what = mention(p) + " is playing " + mentions(othersOf(e, p.ID))
 		}
 	}
 	return userErr(ProblemBusy, what)
@@ -132,6 +143,9 @@ func aiPlayer(self match.Player, level solver.Level) match.Player {
 
 // startAI starts a game of cmd.User (Red) against the AI at level.
 func (s *Service) startAI(ctx context.Context, cmd Command, level solver.Level) (Reply, error) {
+	if len(cmd.invited()) > 0 {
+		return Reply{}, userErr(ProblemAITwoPlayers)
+	}
 	if level == solver.LevelNone {
 		level = solver.Medium
 	}
@@ -204,6 +218,9 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 			if isChallenger {
 				return match.Tally{}, userErr(ProblemOwnChallenge)
 			}
+			if r.Multi() {
+				return match.Tally{}, s.answerMulti(r, cmd)
+			}
 			if open && cmd.Kind == KindDecline {
 				return match.Tally{}, userErr(ProblemOpenDecline)
 			}
@@ -250,6 +267,9 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{Visibility: vis, Problem: ProblemExpired,
 			Text: expiredText(rec)}, nil
 	}
+	if rec.Multi() && cmd.Kind != KindCancel {
+		return s.answeredMulti(cmd, rec, vis)
+	}
 	switch rec.Finish {
 	case match.FinishDeclined:
 		s.finished(cmd, rec.Finish)
@@ -259,11 +279,68 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 		if rec.Opponent.ID == "" {
 			return Reply{Visibility: vis, Text: fmt.Sprintf("%s withdrew their open challenge.", mention(rec.Challenger))}, nil
 		}
-		return Reply{Visibility: vis, Text: fmt.Sprintf("%s withdrew the challenge to %s.", mention(rec.Challenger), mention(rec.Opponent))}, nil
+		return Reply{Visibility: vis, Text: fmt.Sprintf("%s withdrew the challenge to %s.", mention(rec.Challenger), mentions(othersOf(rec, rec.Challenger.ID)))}, nil
 	}
 	s.started(cmd, false)
 	red, _ := rec.Colors()
 	return gameView(rec, vis, fmt.Sprintf("%s accepted! %s is red and goes first.", mention(rec.Opponent), mention(red))), nil
+}
+
+// answerMulti records cmd.User's accept or decline of r, a pending
+// challenge of 3 or 4 players: an accept is added to r.Accepted, and the
+// last one starts the game; a decline calls the challenge off.
+func (s *Service) answerMulti(r *match.Record, cmd Command) error {
+	seat, ok := r.PlayerByID(cmd.User.ID)
+	if !ok {
+		return userErr(ProblemNotInvited, mentions(othersOf(r, r.Challenger.ID)))
+	}
+	if slices.Contains(r.Accepted, cmd.User.ID) {
+		if cmd.Kind == KindAccept {
+			return userErr(ProblemAlreadyAccepted, mentions(r.Invited()))
+		}
+		// Declining after accepting still calls it off: nobody is held to a game they no longer want.
+	}
+	if !cmd.Message.IsZero() {
+		r.Message = cmd.Message
+	}
+	if cmd.Kind == KindDecline {
+		r.Status, r.Finish, r.Accepted = match.StatusFinished, match.FinishDeclined, nil
+		return nil
+	}
+	if seat.Name == "" || seat.Name == seat.ID {
+		for i := range r.Others {
+			if r.Others[i].ID == cmd.User.ID {
+				r.Others[i].Name = cmd.User.Name
+			}
+		}
+		if r.Opponent.ID == cmd.User.ID {
+			r.Opponent.Name = cmd.User.Name
+		}
+	}
+	r.Accepted = append(r.Accepted, cmd.User.ID)
+	if len(r.Invited()) == 0 {
+		r.Status, r.RedID, r.ExpiresAt, r.Accepted = match.StatusPlaying, r.Challenger.ID, time.Time{}, nil
+	}
+	return nil
+}
+
+// answeredMulti is the reply to an accept or decline of a challenge of 3
+// or 4 players, now rec.
+func (s *Service) answeredMulti(cmd Command, rec *match.Record, vis Visibility) (Reply, error) {
+	switch {
+	case rec.Finish == match.FinishDeclined:
+		s.finished(cmd, rec.Finish)
+		return Reply{Visibility: vis, Text: fmt.Sprintf("%s declined, so the challenge from %s to %s is off.",
+			mention(cmd.User), mention(rec.Challenger), mentions(othersOf(rec, rec.Challenger.ID)))}, nil
+	case rec.Status == match.StatusPending:
+		reply := challengeView(rec, vis, duration(rec.ExpiresAt.Sub(s.opt.Now())))
+		reply.Text = mention(cmd.User) + " accepted.\n" + reply.Text
+		reply.Notify = nil // an edit, or a re-post after an accept: the invitation pinged them already
+		return reply, nil
+	}
+	s.started(cmd, false)
+	return gameView(rec, vis, fmt.Sprintf("%s accepted: everyone is in! %s is red and goes first, then %s.",
+		mention(cmd.User), mention(rec.PlayerOf(engine.Red)), mentions(inTurnOrder(rec)[1:]))), nil
 }
 
 // rematch starts a new game between the players of the finished game cmd's
@@ -304,10 +381,10 @@ func (s *Service) startRematch(ctx context.Context, cmd Command, old *match.Reco
 	if err != nil {
 		return Reply{}, err
 	}
-	_, lastYellow := old.Colors()
+	_, lastYellow := old.Colors() // in a game of 3 or 4 the order rotates: yellow starts, red moves last
 	rec := &match.Record{
 		Key: cmd.Key, Status: match.StatusPlaying,
-		Challenger: old.Challenger, Opponent: old.Opponent, RedID: lastYellow.ID,
+		Challenger: old.Challenger, Opponent: old.Opponent, Others: old.Others, RedID: lastYellow.ID,
 		Game: g, FirstTo: old.FirstTo, AILevel: old.AILevel,
 		Rematches: old.Rematches + 1, Message: cmd.Message,
 	}
@@ -320,6 +397,9 @@ func (s *Service) startRematch(ctx context.Context, cmd Command, old *match.Reco
 		vis = Update
 	}
 	text := fmt.Sprintf("Rematch! %s is red and goes first this time.", mention(lastYellow))
+	if rec.Multi() {
+		text = fmt.Sprintf("Rematch! %s is red and goes first this time, then %s.", mention(lastYellow), mentions(inTurnOrder(rec)[1:]))
+	}
 	return s.afterHuman(ctx, cmd, rec, vis, text)
 }
 
@@ -354,6 +434,9 @@ func (s *Service) finished(cmd Command, f match.Finish) {
 
 // expiredText says a challenge lapsed unanswered.
 func expiredText(r *match.Record) string {
+	if r.Multi() {
+		return fmt.Sprintf("The challenge from %s expired before %s accepted it.", mention(r.Challenger), mentions(r.Invited()))
+	}
 	if r.Opponent.ID == "" {
 		return fmt.Sprintf("The open challenge from %s expired before anyone accepted it.", mention(r.Challenger))
 	}

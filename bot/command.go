@@ -72,6 +72,7 @@ func (k Kind) String() string {
 type Variant struct {
 	Rows, Cols, Connect int
 	FirstTo             int
+	Players             int // 2, 3 or 4; 0 means 2 (set from the players named, not typed)
 }
 
 // MaxFirstTo is the longest match a challenge may ask for.
@@ -97,7 +98,11 @@ func (v Variant) withDefaults() Variant {
 
 // config returns the engine size of v (with defaults filled).
 func (v Variant) config() engine.Config {
-	return engine.Config{Rows: v.Rows, Cols: v.Cols, Connect: v.Connect}
+	cfg := engine.Config{Rows: v.Rows, Cols: v.Cols, Connect: v.Connect}
+	if v.Players > 2 {
+		cfg.Players = v.Players
+	}
+	return cfg
 }
 
 // validate returns a *UserError naming the allowed range of the first bad
@@ -105,6 +110,9 @@ func (v Variant) config() engine.Config {
 func (v Variant) validate() error {
 	if err := v.config().Validate(); err != nil {
 		var ce *engine.ConfigError
+		if errors.As(err, &ce) && ce.Rule != "" {
+			return userErr(ProblemBoardTooSmall, ce.Rule)
+		}
 		if errors.As(err, &ce) {
 			return userErr(ProblemBadVariant, ce.Field, ce.Value, ce.Min, ce.Max)
 		}
@@ -112,6 +120,9 @@ func (v Variant) validate() error {
 	}
 	if v.FirstTo < 1 || v.FirstTo > MaxFirstTo {
 		return userErr(ProblemBadVariant, "first-to", v.FirstTo, 1, MaxFirstTo)
+	}
+	if v.Players > 2 && v.FirstTo > 1 {
+		return userErr(ProblemMultiMatch)
 	}
 	return nil
 }
@@ -125,6 +136,11 @@ type Request struct {
 	Opponent      match.Player
 	OpponentIsBot bool
 	Variant       Variant
+	// Others are the third and fourth players of a challenge for 3 or 4,
+	// in the order named (zero Players where fewer are named), and
+	// OtherIsBot says which of them the platform marks as bot users.
+	Others     [MaxOthers]match.Player
+	OtherIsBot [MaxOthers]bool
 
 	// AI: the level; solver.LevelNone for the default.
 	Level solver.Level
@@ -173,6 +189,21 @@ type Command struct {
 // so that the reply can update that message in place.
 func (c Command) FromButton() bool { return c.GameID != "" }
 
+// MaxOthers is the most players a challenge may invite beside the
+// opponent: a game has at most engine.MaxPlayers.
+const MaxOthers = engine.MaxPlayers - 2
+
+// invited returns the Others named, in order.
+func (r Request) invited() []match.Player {
+	var ps []match.Player
+	for _, p := range r.Others {
+		if p != (match.Player{}) {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
 // mention is <@ID> or <@ID|name>, the escaped form Slack sends; Discord and
 // the terminal adapter use <@ID> too.
 var mentionToken = regexp.MustCompile(`^<@([A-Za-z0-9_.\-]{1,128})(?:\|([^<>]{0,256}))?>$`)
@@ -189,8 +220,8 @@ func ParseMention(s string) (match.Player, bool) {
 var sizeWord = regexp.MustCompile(`^(\d{1,2})\s*[x×]\s*(\d{1,2})$`)
 
 // ParseText parses the text typed after /connect4 (as on Slack and in the
-// terminal): "@user [COLSxROWS] [connect N] [first-to N]", "challenge @user
-// ...", "ai [easy|medium|hard]", "accept", "decline", "cancel", "resign",
+// terminal): "@user [@user2 [@user3]] [COLSxROWS] [connect N] [first-to
+// N]", "challenge @user ...", "ai [easy|medium|hard]", "accept", "decline", "cancel", "resign",
 // "claim", "board", "leaderboard", "stats [@user [@user]]", "rematch",
 // "reset", "season new", "seasons", "analyze", "puzzle [easy|medium|hard]", "help". Mentions must already be in the <@ID> form. Anything else
 // returns a *UserError (ProblemUsage) whose reply is the help text; a bad
@@ -248,6 +279,13 @@ func ParseText(text string) (Request, error) {
 			}
 		}
 	case "ai", "bot":
+		if ps, _ := leadingMentions(words); len(ps) > 0 {
+			// The AI plays two people's games only: keep whom they named,
+			// so that the refusal can say why.
+			req := Request{Kind: KindAI}
+			copy(req.Others[:], ps)
+			return req, nil
+		}
 		switch len(words) {
 		case 0:
 			return Request{Kind: KindAI}, nil
@@ -279,17 +317,36 @@ func ParseText(text string) (Request, error) {
 		if len(words) == 0 {
 			break
 		}
+		ps, rest := leadingMentions(words)
+		if len(ps) == 0 {
+			break
+		}
+		if len(ps) > 1+MaxOthers {
+			return Request{}, userErr(ProblemTooManyPlayers, engine.MaxPlayers)
+		}
+		v, err := parseVariant(rest)
+		if err != nil {
+			return Request{}, err
+		}
+		req := Request{Kind: KindChallenge, Opponent: ps[0], Variant: v}
+		copy(req.Others[:], ps[1:])
+		return req, nil
+	}
+	return Request{}, userErr(ProblemUsage, text)
+}
+
+// leadingMentions returns the players named by the mentions words start
+// with, and the words after them.
+func leadingMentions(words []string) ([]match.Player, []string) {
+	var ps []match.Player
+	for len(words) > 0 {
 		p, ok := ParseMention(words[0])
 		if !ok {
 			break
 		}
-		v, err := parseVariant(words[1:])
-		if err != nil {
-			return Request{}, err
-		}
-		return Request{Kind: KindChallenge, Opponent: p, Variant: v}, nil
+		ps, words = append(ps, p), words[1:]
 	}
-	return Request{}, userErr(ProblemUsage, text)
+	return ps, words
 }
 
 // ParseLevel returns the AI level named s ("easy", "medium" or "hard", in

@@ -51,11 +51,14 @@ func (s *Service) gamesHere(ctx context.Context, k match.Key) (Reply, error) {
 	}
 	parts := make([]string, len(recs))
 	for i, r := range recs {
-		a, b := "@"+plainName(r.Challenger), "@"+plainName(r.Opponent)
+		names := make([]string, 0, r.NumPlayers())
+		for _, p := range r.Seats() {
+			names = append(names, "@"+plainName(p))
+		}
 		if r.Status == match.StatusPending {
-			parts[i] = fmt.Sprintf("%s has challenged %s", a, b)
+			parts[i] = fmt.Sprintf("%s has challenged %s", names[0], strings.Join(names[1:], ", "))
 		} else {
-			parts[i] = fmt.Sprintf("%s vs %s", a, b)
+			parts[i] = strings.Join(names, " vs ")
 		}
 	}
 	return Reply{Visibility: Ephemeral, Text: "Games here: " + strings.Join(parts, "; ")}, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/engine"
@@ -32,10 +33,17 @@ func (s *Service) offer(ctx context.Context, cmd Command, kind match.OfferKind) 
 			return match.Tally{}, err
 		}
 		if o := r.Offer; o != nil && o.Kind == kind && now.Before(o.ExpiresAt) {
+			if r.Multi() && (o.From == cmd.User.ID || slices.Contains(o.Agreed, cmd.User.ID)) {
+				return match.Tally{}, userErr(ProblemAlreadyAgreed, mentions(toAgree(r)))
+			}
 			if o.From == cmd.User.ID {
 				return match.Tally{}, userErr(ProblemOfferPending, other(r, cmd.User.ID).ID)
 			}
-			agreed = true // both want it: no need to ask again
+			if r.Multi() && len(toAgree(r)) > 1 {
+				r.Offer.Agreed = append(r.Offer.Agreed, cmd.User.ID) // one more yes: the others still to answer
+				return match.Tally{}, nil
+			}
+			agreed = true // everyone wants it: no need to ask again
 			if kind == match.OfferRematch {
 				r.Offer = nil // taken: a second click finds no offer
 				return match.Tally{}, nil
@@ -78,6 +86,17 @@ func offerable(r *match.Record, cmd Command, kind match.OfferKind) error {
 	return nil
 }
 
+// toAgree returns the players of r who have not agreed to its offer yet.
+func toAgree(r *match.Record) []match.Player {
+	var ps []match.Player
+	for _, p := range r.Seats() {
+		if p.ID != r.Offer.From && !slices.Contains(r.Offer.Agreed, p.ID) {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
 // other returns the player of r who is not id.
 func other(r *match.Record, id string) match.Player {
 	if id == r.Challenger.ID {
@@ -91,7 +110,7 @@ func other(r *match.Record, id string) match.Player {
 func (s *Service) answerOffer(ctx context.Context, cmd Command) (Reply, error) {
 	now := s.opt.Now()
 	var offer match.Offer
-	var lapsed bool
+	var lapsed, partial bool
 	if cmd.GameID == "" {
 		return Reply{}, userErr(ProblemNoOffer)
 	}
@@ -100,7 +119,7 @@ func (s *Service) answerOffer(ctx context.Context, cmd Command) (Reply, error) {
 			return match.Tally{}, userErr(ProblemNoOffer)
 		}
 		o := *r.Offer
-		offer, lapsed = o, false
+		offer, lapsed, partial = o, false, false
 		if r.ColorOf(cmd.User.ID) == engine.NoPlayer {
 			return match.Tally{}, userErr(ProblemNotInGame)
 		}
@@ -117,6 +136,13 @@ func (s *Service) answerOffer(ctx context.Context, cmd Command) (Reply, error) {
 		if cmd.Kind == KindOfferAccept {
 			if !now.Before(o.ExpiresAt) {
 				r.Offer, lapsed = nil, true // clear it, and say so
+				return match.Tally{}, nil
+			}
+			if r.Multi() && slices.Contains(o.Agreed, cmd.User.ID) {
+				return match.Tally{}, userErr(ProblemAlreadyAgreed, mentions(toAgree(r)))
+			}
+			if r.Multi() && len(toAgree(r)) > 1 {
+				r.Offer.Agreed, partial = append(r.Offer.Agreed, cmd.User.ID), true
 				return match.Tally{}, nil
 			}
 			if o.Kind == match.OfferRematch {
@@ -143,6 +169,10 @@ func (s *Service) answerOffer(ctx context.Context, cmd Command) (Reply, error) {
 	switch {
 	case cmd.Kind == KindOfferAccept && lapsed:
 		return Reply{}, userErr(ProblemOfferExpired)
+	case partial:
+		reply := offerView(rec, duration(rec.Offer.ExpiresAt.Sub(now)))
+		reply.Text = mention(cmd.User) + " is in.\n" + reply.Text
+		return reply, nil
 	case cmd.Kind == KindOfferAccept:
 		return s.startOffered(ctx, cmd, rec, offer.Kind)
 	case cmd.Kind == KindOfferWithdraw:
@@ -151,6 +181,9 @@ func (s *Service) answerOffer(ctx context.Context, cmd Command) (Reply, error) {
 		a, b := rec.Score()
 		return gameView(rec, Update, fmt.Sprintf("%s declined the next round, so the match ends %s %d – %d %s.",
 			mention(to), mention(rec.Challenger), a, b, mention(rec.Opponent))), nil
+	}
+	if rec.Multi() {
+		to = cmd.User
 	}
 	return gameView(rec, Update, fmt.Sprintf("%s declined the rematch.", mention(to))), nil
 }
@@ -175,6 +208,9 @@ func (s *Service) takeback(ctx context.Context, cmd Command) (Reply, error) {
 	rec, err := s.updatePlayable(ctx, cmd, func(r *match.Record, me engine.Player) (match.Tally, error) {
 		g := r.Game
 		ai = r.AILevel != solver.LevelNone
+		if r.Multi() {
+			return match.Tally{}, userErr(ProblemTakebackTwoPlayers)
+		}
 		if r.Puzzle != nil {
 			return match.Tally{}, userErr(ProblemPuzzleNoTakeback)
 		}
@@ -277,6 +313,9 @@ func undo(g *engine.Game, n int) (*engine.Game, error) {
 // offerView is the game message with a pending offer: the board as it
 // ended, the offer, and the buttons to answer it.
 func offerView(r *match.Record, ttl string) Reply {
+	if r.Multi() {
+		return multiOfferView(r, ttl)
+	}
 	o := r.Offer
 	from, _ := r.PlayerByID(o.From)
 	to := other(r, o.From)
@@ -285,6 +324,30 @@ func offerView(r *match.Record, ttl string) Reply {
 		what = fmt.Sprintf("round %d", len(r.Rounds)+1)
 	}
 	reply := gameView(r, Update, fmt.Sprintf("%s offers %s. %s, do you accept? The offer expires in %s.", mention(from), what, mention(to), ttl))
+	act := func(k Kind) string { return Action{Kind: k, GameID: r.ID, Move: r.Game.Moves()}.String() }
+	reply.Buttons = append(columnsOnly(reply.Buttons),
+		Button{Label: "Accept", Value: act(KindOfferAccept), Style: StylePrimary},
+		Button{Label: "Decline", Value: act(KindOfferDecline), Style: StyleDanger},
+		Button{Label: "Withdraw", Value: act(KindOfferWithdraw)})
+	return reply
+}
+
+// multiOfferView is offerView for a rematch of 3 or 4 players, which
+// starts when everyone has agreed.
+func multiOfferView(r *match.Record, ttl string) Reply {
+	o := r.Offer
+	from, _ := r.PlayerByID(o.From)
+	next := r.PlayerOf(engine.Yellow) // the rematch rotates who starts
+	text := fmt.Sprintf("%s offers a rematch, with %s to start this time.", mention(from), mention(next))
+	if len(o.Agreed) > 0 {
+		in := make([]match.Player, len(o.Agreed))
+		for i, id := range o.Agreed {
+			in[i], _ = r.PlayerByID(id)
+		}
+		text += fmt.Sprintf(" %s agreed.", mentions(in))
+	}
+	text += fmt.Sprintf(" %s, do you accept? It starts when everyone has; the offer expires in %s.", mentions(toAgree(r)), ttl)
+	reply := gameView(r, Update, text)
 	act := func(k Kind) string { return Action{Kind: k, GameID: r.ID, Move: r.Game.Moves()}.String() }
 	reply.Buttons = append(columnsOnly(reply.Buttons),
 		Button{Label: "Accept", Value: act(KindOfferAccept), Style: StylePrimary},

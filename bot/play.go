@@ -92,7 +92,11 @@ func (s *Service) playable(r *match.Record, cmd Command) (engine.Player, error) 
 	}
 	switch r.Status {
 	case match.StatusPending:
-		return 0, userErr(ProblemNotStarted, r.Opponent.ID)
+		waiting := r.Opponent.ID
+		if inv := r.Invited(); len(inv) > 0 {
+			waiting = inv[0].ID
+		}
+		return 0, userErr(ProblemNotStarted, waiting)
 	case match.StatusFinished:
 		if !cmd.FromButton() {
 			return 0, userErr(ProblemNoGame)
@@ -105,6 +109,9 @@ func (s *Service) playable(r *match.Record, cmd Command) (engine.Player, error) 
 	}
 	if r.Game.State().Over() {
 		return 0, userErr(ProblemRoundOver)
+	}
+	if r.Game.Left(me) {
+		return 0, userErr(ProblemLeftGame)
 	}
 	return me, nil
 }
@@ -130,6 +137,9 @@ func noGame(cmd Command, err error) error {
 // on the board. It returns the tally for the leaderboard (none in AI games)
 // and the announcement, which says what the result does to the match.
 func settle(r *match.Record, finish match.Finish, wholeMatch bool) (match.Tally, string) {
+	if r.Multi() {
+		return settleMulti(r, finish)
+	}
 	g := r.Game
 	red, yellow := r.Colors()
 	var tally match.Tally
@@ -175,6 +185,38 @@ func settle(r *match.Record, finish match.Finish, wholeMatch bool) (match.Tally,
 	return tally, text
 }
 
+// settleMulti is settle for a game of 3 or 4 players, a single game: the
+// winner wins and every other player loses (a draw for all on a full
+// board), unrated; finish says how the last player before the winner
+// left, as for settle.
+func settleMulti(r *match.Record, finish match.Finish) (match.Tally, string) {
+	g := r.Game
+	res := match.RoundResult{Finish: finish}
+	var tally match.Tally
+	var text string
+	if g.State() == engine.Draw {
+		ps := inTurnOrder(r)
+		res.Finish = match.FinishDraw
+		tally = match.Tally{Winner: ps[0], Loser: ps[1], Others: ps[2:], Draw: true}
+		text = "The board is full: it's a draw!"
+	} else {
+		w := r.PlayerOf(g.Winner())
+		res.Winner = w.ID
+		losers := othersOf(r, w.ID)
+		tally = match.Tally{Winner: w, Loser: losers[0], Others: losers[1:]}
+		switch finish {
+		case match.FinishNone:
+			res.Finish = match.FinishWin
+			text = fmt.Sprintf("%s wins!", mention(w))
+		default:
+			text = fmt.Sprintf("%s is the last player left and wins!", mention(w))
+		}
+	}
+	r.Rounds = append(r.Rounds, res)
+	r.Status, r.Finish = match.StatusFinished, res.Finish
+	return tally, text
+}
+
 // matchText says where a match stands after a round: who leads, or who won
 // it, with the score as it is.
 func matchText(r *match.Record, lastWinner string, over bool) string {
@@ -204,14 +246,21 @@ func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 	rec, err := s.updatePlayable(ctx, cmd, func(r *match.Record, me engine.Player) (match.Tally, error) {
 		g := r.Game
 		finish := match.FinishResign
+		gone := cmd.User // who leaves the game
 		if cmd.Kind == KindResign {
 			if err := g.Resign(me); err != nil {
 				return match.Tally{}, err
 			}
+			text = fmt.Sprintf("%s resigned and leaves the game; their discs stay.", mention(gone))
 		} else {
 			idle := g.Turn()
 			if idle == me {
 				return match.Tally{}, userErr(ProblemYourMove)
+			}
+			if next := nextAfter(g, idle); r.Multi() && next != me {
+				// In a game of 3 or 4 the one waiting on the idle player is
+				// the next to move: only they may claim.
+				return match.Tally{}, userErr(ProblemNotNextToClaim, r.PlayerOf(next).ID, r.PlayerOf(idle).ID)
 			}
 			if left := r.Updated.Add(s.opt.TurnTimeout).Sub(now); left > 0 {
 				return match.Tally{}, userErr(ProblemTooEarly, r.PlayerOf(idle).ID, duration(left))
@@ -220,16 +269,28 @@ func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 				return match.Tally{}, err
 			}
 			finish = match.FinishTimeout
+			gone = r.PlayerOf(idle)
+			text = fmt.Sprintf("%s didn't move in time and leaves the game; their discs stay.", mention(gone))
 		}
 		r.Takeback = nil // the game it asked about is over
+		if r.Multi() && !g.State().Over() {
+			// The game goes on without them.
+			text += fmt.Sprintf(" %s, it's your move.", mention(r.PlayerOf(g.Turn())))
+			return match.Tally{}, nil
+		}
 		tally, t := settle(r, finish, cmd.WholeMatch)
+		if r.Multi() {
+			t = text + " " + t
+		}
 		text = t
 		return tally, nil
 	})
 	if err != nil {
 		return Reply{}, noGame(cmd, err)
 	}
-	s.finished(cmd, rec.Finish)
+	if rec.Status == match.StatusFinished || !rec.Multi() {
+		s.finished(cmd, rec.Finish)
+	}
 	return gameView(rec, Public, text), nil
 }
 

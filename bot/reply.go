@@ -70,6 +70,9 @@ type Reply struct {
 	Game *engine.Game
 	// Red and Yellow are the players of Game.
 	Red, Yellow match.Player
+	// Others are the Green and Blue players of a Game of 3 or 4, in that
+	// order; nil for two.
+	Others []match.Player
 	// Score is the match score line for matches of more than one win, or "".
 	Score   string
 	Buttons []Button
@@ -105,11 +108,31 @@ func (r Reply) Fallback() string {
 		return r.Text
 	}
 	names := render.Names{Red: plainName(r.Red), Yellow: plainName(r.Yellow)}
-	f := strings.TrimSpace(PlainMentions(r.Text, r.Red, r.Yellow) + " " + render.Describe(r.Game, names))
+	if len(r.Others) > 0 {
+		names.Green = plainName(r.Others[0])
+	}
+	if len(r.Others) > 1 {
+		names.Blue = plainName(r.Others[1])
+	}
+	f := strings.TrimSpace(PlainMentions(r.Text, r.Players()...) + " " + render.Describe(r.Game, names))
 	if r.Score != "" {
-		f += " " + PlainMentions(r.Score, r.Red, r.Yellow)
+		f += " " + PlainMentions(r.Score, r.Players()...)
 	}
 	return f
+}
+
+// Players returns the players of r's Game by colour, Red first: Red,
+// Yellow and the Others.
+func (r Reply) Players() []match.Player {
+	return append([]match.Player{r.Red, r.Yellow}, r.Others...)
+}
+
+// playerOf returns the player of colour c in r's Game.
+func (r Reply) playerOf(c engine.Player) match.Player {
+	if ps := r.Players(); int(c) >= 1 && int(c) <= len(ps) {
+		return ps[c-1]
+	}
+	return match.Player{}
 }
 
 // Format lays r out in palette p. The words-only form is Fallback, apart,
@@ -119,8 +142,18 @@ func (r Reply) Format(p render.Palette) Message {
 	if r.Game == nil {
 		return m
 	}
-	players := fmt.Sprintf("%s %s vs %s %s", p.Red, mention(r.Red), p.Yellow, mention(r.Yellow))
-	if cfg := r.Game.Config(); cfg != engine.DefaultConfig() {
+	var players string
+	for i, who := range r.Players() {
+		if i > 0 {
+			players += " vs "
+		}
+		c := engine.Player(i + 1)
+		players += p.Disc(c) + " " + mention(who)
+		if r.Game.Left(c) && len(r.Others) > 0 {
+			players += " (left)"
+		}
+	}
+	if cfg := r.Game.Config(); !isDefaultBoard(cfg) {
 		players += " · " + sizeText(cfg)
 	}
 	if r.Score != "" {
@@ -128,13 +161,8 @@ func (r Reply) Format(p render.Palette) Message {
 	}
 	m.Header = strings.TrimSpace(r.Text + "\n" + players)
 	m.Board = render.Board(r.Game, p)
-	switch t := r.Game.Turn(); t {
-	case engine.Red, engine.Yellow:
-		who, disc := r.Red, p.Red
-		if t == engine.Yellow {
-			who, disc = r.Yellow, p.Yellow
-		}
-		m.Status = fmt.Sprintf("%s %s, it's your turn (move %d).", disc, mention(who), r.Game.Moves()+1)
+	if t := r.Game.Turn(); t != engine.NoPlayer {
+		m.Status = fmt.Sprintf("%s %s, it's your turn (move %d).", p.Disc(t), mention(r.playerOf(t)), r.Game.Moves()+1)
 	}
 	return m
 }
@@ -152,7 +180,7 @@ var mentionInText = regexp.MustCompile(`<@([^<>|]+)(?:\|[^<>]*)?>`)
 // notify by @name (of r's players) or @id, so that only those are pinged
 // where a platform pings every mention.
 func (r Reply) QuietMentions(s string) string {
-	known := append([]match.Player{r.Red, r.Yellow}, r.People...)
+	known := append(r.Players(), r.People...)
 	return mentionInText.ReplaceAllStringFunc(s, func(m string) string {
 		id := mentionInText.FindStringSubmatch(m)[1]
 		if slices.Contains(r.Notify, id) {

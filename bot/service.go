@@ -228,6 +228,7 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 
 const helpText = "*Connect Four* — drop discs, line up four to win.\n" +
 	"• `/connect4 @someone` — challenge someone (add `9x7` for 9 columns × 7 rows, `connect 5`, `first-to 3` for other boards and matches)\n" +
+	"• `/connect4 @a @b [@c]` — a game of 3 or 4 players, once everyone accepts (7 columns or more; a resignation or a claim leaves the game)\n" +
 	"• `/connect4 open` — an open challenge anyone here may accept (same options)\n" +
 	"• `/connect4 ai [easy|medium|hard]` — play against me\n" +
 	"• Click a column number to drop your disc; Rematch swaps who starts\n" +

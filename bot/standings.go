@@ -28,8 +28,7 @@ func (s *Service) board(ctx context.Context, cmd Command) (Reply, error) {
 		}
 		return Reply{}, userErr(ProblemNoGame)
 	}
-	red, yellow := rec.Colors()
-	text := fmt.Sprintf("The game between %s and %s:", mention(red), mention(yellow))
+	text := fmt.Sprintf("The game between %s:", mentions(inTurnOrder(rec)))
 	return s.afterHuman(ctx, cmd, rec, Public, text)
 }
 
@@ -40,21 +39,36 @@ var medals = [...]string{"🥇", "🥈", "🥉"}
 // games predate ratings) it ranks by wins. Names are plain text, so a look
 // at the leaderboard pings nobody.
 func (s *Service) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
-	top, err := s.store.Ratings(ctx, cmd.Key, 10)
+	rated, err := s.store.Ratings(ctx, cmd.Key, ratedLookup)
+	if err != nil {
+		return Reply{}, err
+	}
+	top, err := s.store.Leaderboard(ctx, cmd.Key, 10)
 	if err != nil {
 		return Reply{}, err
 	}
 	var b strings.Builder
-	if len(top) > 0 {
+	if len(rated) > 0 {
 		b.WriteString("🏆 Connect Four leaderboard (rating, wins-losses-draws; ? marks a provisional rating)")
-		for i, st := range top {
-			fmt.Fprintf(&b, "\n%s %s %s · %d-%d-%d", rank(i), plainName(st.Player), ratingText(*st.Rating), st.Wins, st.Losses, st.Draws)
+		ids := make(map[string]bool, len(rated))
+		for i, st := range rated {
+			ids[st.Player.ID] = true
+			if i < 10 {
+				fmt.Fprintf(&b, "\n%s %s %s · %d-%d-%d", rank(i), plainName(st.Player), ratingText(*st.Rating), st.Wins, st.Losses, st.Draws)
+			}
+		}
+		// Games of 3 or 4 count on the leaderboard but are not rated: a
+		// player who has played only those has no rating to rank by.
+		var unrated []string
+		for _, st := range top {
+			if !ids[st.Player.ID] {
+				unrated = append(unrated, fmt.Sprintf("%s %d-%d-%d", plainName(st.Player), st.Wins, st.Losses, st.Draws))
+			}
+		}
+		if len(unrated) > 0 {
+			b.WriteString("\nNot rated yet (games of 3 or 4 only): " + strings.Join(unrated, " · "))
 		}
 		return Reply{Visibility: Public, Text: b.String()}, nil
-	}
-	top, err = s.store.Leaderboard(ctx, cmd.Key, 10)
-	if err != nil {
-		return Reply{}, err
 	}
 	if len(top) == 0 {
 		return Reply{Visibility: Public, Text: "No games have finished in this channel yet. Start one with `/connect4 @someone`!"}, nil
@@ -65,6 +79,10 @@ func (s *Service) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
 	}
 	return Reply{Visibility: Public, Text: b.String()}, nil
 }
+
+// ratedLookup is how many rated players the leaderboard reads to tell
+// who has no rating: far more than a channel's regulars.
+const ratedLookup = 200
 
 // rank is the medal or number of place i (0-based).
 func rank(i int) string {

@@ -23,7 +23,7 @@ func score(r *match.Record) string {
 // variantText describes a non-default variant, or returns "".
 func variantText(r *match.Record) string {
 	var s string
-	if cfg := r.Config(); cfg != engine.DefaultConfig() {
+	if cfg := r.Config(); !isDefaultBoard(cfg) {
 		s = " on a board of " + sizeText(cfg)
 	}
 	if r.FirstTo > 1 {
@@ -45,10 +45,38 @@ func challengeView(r *match.Record, vis Visibility, ttl string) Reply {
 				{Label: "Cancel", Value: act(KindCancel)},
 			}}
 	}
+	if r.Multi() {
+		return multiChallengeView(r, vis, ttl)
+	}
 	text := fmt.Sprintf("<@%s> challenges <@%s> to Connect Four%s!\n<@%s>, do you accept? The challenge expires in %s.",
 		r.Challenger.ID, r.Opponent.ID, variantText(r), r.Opponent.ID, ttl)
 	return Reply{Visibility: vis, Text: text, Notify: []string{r.Opponent.ID},
 		People: []match.Player{r.Challenger, r.Opponent}, Buttons: []Button{
+			{Label: "Accept", Value: act(KindAccept), Style: StylePrimary},
+			{Label: "Decline", Value: act(KindDecline), Style: StyleDanger},
+			{Label: "Cancel", Value: act(KindCancel)},
+		}}
+}
+
+// multiChallengeView is challengeView for a challenge of 3 or 4 players:
+// who is invited, who has accepted, who the game still waits for.
+func multiChallengeView(r *match.Record, vis Visibility, ttl string) Reply {
+	act := func(k Kind) string { return Action{Kind: k, GameID: r.ID}.String() }
+	invited := othersOf(r, r.Challenger.ID)
+	waiting := r.Invited()
+	text := fmt.Sprintf("%s challenges %s to a game of Connect Four for %d players%s!\n",
+		mention(r.Challenger), mentions(invited), r.NumPlayers(), variantText(r))
+	if len(r.Accepted) > 0 {
+		in := make([]match.Player, 0, len(r.Accepted))
+		for _, id := range r.Accepted {
+			p, _ := r.PlayerByID(id)
+			in = append(in, p)
+		}
+		text += fmt.Sprintf("Accepted: %s. ", mentions(in))
+	}
+	text += fmt.Sprintf("%s, do you accept? The game starts when everyone has; the challenge expires in %s.", mentions(waiting), ttl)
+	return Reply{Visibility: vis, Text: text, Notify: ids(waiting),
+		People: r.Seats(), Buttons: []Button{
 			{Label: "Accept", Value: act(KindAccept), Style: StylePrimary},
 			{Label: "Decline", Value: act(KindDecline), Style: StyleDanger},
 			{Label: "Cancel", Value: act(KindCancel)},
@@ -61,6 +89,9 @@ func gameView(r *match.Record, vis Visibility, text string) Reply {
 	g := r.Game
 	red, yellow := r.Colors()
 	reply := Reply{Visibility: vis, Text: text, Game: g, Red: red, Yellow: yellow, Score: score(r)}
+	if r.Multi() {
+		reply.Others = inTurnOrder(r)[2:]
+	}
 	cfg := g.Config()
 	for c := 0; c < cfg.Cols; c++ {
 		reply.Buttons = append(reply.Buttons, Button{
@@ -88,6 +119,13 @@ func gameView(r *match.Record, vis Visibility, text string) Reply {
 		}
 	}
 	return reply
+}
+
+// isDefaultBoard reports whether cfg is the standard board, for any number
+// of players (a game of 3 or 4 says so in its own words).
+func isDefaultBoard(cfg engine.Config) bool {
+	cfg.Players = 0
+	return cfg == engine.DefaultConfig()
 }
 
 // sizeText spells out a board as players say it, columns first: "7

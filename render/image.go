@@ -184,6 +184,7 @@ type masks struct {
 	win, hole, face *image.Alpha
 	cueOut, cueIn   *image.Alpha
 	markOut, markIn *image.Alpha
+	square          *image.Alpha // the fourth player's cue
 }
 
 func newCanvas(cfg engine.Config, o ImageOptions) (*canvas, error) {
@@ -192,7 +193,7 @@ func newCanvas(cfg engine.Config, o ImageOptions) (*canvas, error) {
 		tiles: make(map[look]*image.Paletted, 12)}
 	w := 2*cv.pad + cfg.Cols*s
 	h := cv.pad + cfg.Rows*s + cv.labelH + cv.pad/2
-	pal := colourTable(cv.th)
+	pal := colourTable(cv.th, cfg.NumPlayers())
 	cv.out = image.NewPaletted(image.Rect(0, 0, w, h), pal)
 	cv.q = newQuantizer(pal)
 	cv.scratch = image.NewRGBA(image.Rect(0, 0, s, s))
@@ -205,6 +206,7 @@ func newCanvas(cfg engine.Config, o ImageOptions) (*canvas, error) {
 		{&cv.masks.markOut, markOuter}, {&cv.masks.markIn, markInner}} {
 		*m.dst = circle(z, s, m.r*float32(s))
 	}
+	cv.masks.square = square(s, cueOuter*float32(s))
 	f, err := opentype.Parse(gobold.TTF)
 	if err != nil {
 		return nil, fmt.Errorf("render: parse label font: %w", err)
@@ -233,6 +235,16 @@ func circle(z *vector.Rasterizer, s int, r float32) *image.Alpha {
 	z.Draw(a, a.Bounds(), image.Opaque, image.Point{})
 	lo, hi := int(c-r)-1, int(c+r)+2
 	return a.SubImage(image.Rect(lo, lo, hi, hi).Intersect(a.Rect)).(*image.Alpha)
+}
+
+// square returns the coverage of a square of half-side h centred in an
+// s × s square, cut to its pixels.
+func square(s int, h float32) *image.Alpha {
+	a := image.NewAlpha(image.Rect(0, 0, s, s))
+	c := float32(s) / 2
+	r := image.Rect(int(c-h+0.5), int(c-h+0.5), int(c+h+0.5), int(c+h+0.5))
+	draw.Draw(a, r, image.Opaque, image.Point{}, draw.Src)
+	return a.SubImage(r).(*image.Alpha)
 }
 
 // cell returns the square of the cell in row r (0 at the bottom), column c.
@@ -292,9 +304,14 @@ func (cv *canvas) tile(l look) *image.Paletted {
 		i := int(l.disc) - 1
 		over(m.hole, th.rim[i])
 		over(m.face, th.face[i])
-		if th.secondPlayerHasRing && l.disc == engine.Yellow {
+		switch {
+		case th.secondPlayerHasRing && l.disc == engine.Yellow:
 			over(m.cueOut, th.rim[i])
 			over(m.cueIn, th.face[i])
+		case l.disc == engine.Green: // the shape cues of 3 and 4 players, in every palette
+			over(m.cueOut, th.rim[i])
+		case l.disc == engine.Blue:
+			over(m.square, th.rim[i])
 		}
 		if l.last {
 			over(m.markOut, th.markEdge)

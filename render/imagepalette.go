@@ -104,8 +104,9 @@ func (p ImagePalette) orStandard() ImagePalette {
 }
 
 // PlayerColour returns the word for pl's discs in p, as AltText uses it:
-// "red" and "yellow" in ImageStandard (and the zero value), "blue" and
-// "orange" in ImageColourBlind; pl.String() for anything else.
+// "red", "yellow", "green" and "blue" in ImageStandard (and the zero
+// value), "blue", "orange", "green" and "pink" in ImageColourBlind;
+// pl.String() for anything else.
 func (p ImagePalette) PlayerColour(pl engine.Player) string {
 	if p == ImageColourBlind {
 		switch pl {
@@ -113,6 +114,8 @@ func (p ImagePalette) PlayerColour(pl engine.Player) string {
 			return "blue"
 		case engine.Yellow:
 			return "orange"
+		case engine.Blue:
+			return "pink"
 		}
 	}
 	return pl.String()
@@ -122,7 +125,7 @@ func (p ImagePalette) PlayerColour(pl engine.Player) string {
 // opaque.
 type theme struct {
 	board, hole, label  color.RGBA
-	face, rim           [2]color.RGBA // by player: [0] red's, [1] yellow's
+	face, rim           [4]color.RGBA // by player: [0] red's, [1] yellow's, [2] green's, [3] blue's
 	win                 color.RGBA    // the ring around a winning disc
 	markFill, markEdge  color.RGBA    // the dot on the last move
 	secondPlayerHasRing bool          // the shape cue: yellow's discs carry an inner ring of their rim colour
@@ -140,8 +143,10 @@ func (p ImagePalette) theme() theme {
 		// that neither blue nor orange is confused with.
 		return theme{
 			board: rgb(0x4a4f58), hole: rgb(0xeceef1), label: rgb(0xeceef1),
-			face:     [2]color.RGBA{rgb(0x2a7fd4), rgb(0xf0a202)},
-			rim:      [2]color.RGBA{rgb(0x0d4f8f), rgb(0x9c6400)},
+			// The third and fourth players: Okabe & Ito's bluish green
+			// and reddish purple.
+			face:     [4]color.RGBA{rgb(0x2a7fd4), rgb(0xf0a202), rgb(0x009e73), rgb(0xcc79a7)},
+			rim:      [4]color.RGBA{rgb(0x0d4f8f), rgb(0x9c6400), rgb(0x00664a), rgb(0x8a4470)},
 			win:      rgb(0xffffff),
 			markFill: rgb(0xffffff), markEdge: rgb(0x111111),
 			secondPlayerHasRing: true,
@@ -149,8 +154,9 @@ func (p ImagePalette) theme() theme {
 	}
 	return theme{
 		board: rgb(0x1f4fa8), hole: rgb(0xe8eef7), label: rgb(0xe8eef7),
-		face:     [2]color.RGBA{rgb(0xdf2a3a), rgb(0xf7c933)},
-		rim:      [2]color.RGBA{rgb(0x9b1622), rgb(0xc0920a)},
+		// Green, and a light blue that stands out from the board.
+		face:     [4]color.RGBA{rgb(0xdf2a3a), rgb(0xf7c933), rgb(0x2fb05a), rgb(0x6fd0f6)},
+		rim:      [4]color.RGBA{rgb(0x9b1622), rgb(0xc0920a), rgb(0x1a6e36), rgb(0x1c82b0)},
 		win:      rgb(0xffffff),
 		markFill: rgb(0xffffff), markEdge: rgb(0x111111),
 	}

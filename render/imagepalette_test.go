@@ -90,7 +90,7 @@ func TestPlayerColour(t *testing.T) {
 func TestColourTable(t *testing.T) {
 	for _, p := range []ImagePalette{ImageStandard, ImageColourBlind} {
 		th := p.theme()
-		pal := colourTable(th)
+		pal := colourTable(th, 2)
 		if len(pal) > 255 {
 			t.Errorf("%v: %d colours, want at most 255", p, len(pal))
 		}

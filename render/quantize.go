@@ -11,11 +11,18 @@ import (
 // colours, so that a board fits one paletted PNG or GIF.
 const blendLevels = 16
 
-// colourTable returns the paletted colours of th: each colour once, then
-// blendLevels-1 mixtures of every pair of colours that touch in a drawing
-// (a disc's rim and the board, its face and its rim, ...). The table is
-// built the same way each time, so images are deterministic.
-func colourTable(th theme) color.Palette {
+// multiBlendLevels is blendLevels for 3 or 4 players: 14 colours and 20
+// pairs of 11 mixtures each fit in 256.
+const multiBlendLevels = 12
+
+// colourTable returns the paletted colours of th for a game of players:
+// each colour once, then the mixtures of every pair of colours that touch in
+// a drawing (a disc's rim and the board, its face and its rim, ...),
+// blendLevels-1 of each for two players and fewer for 3 or 4 so that the
+// table stays under 256 colours. The table is built the same way each time,
+// so images are deterministic; the two-player table is the same as before
+// there were more players.
+func colourTable(th theme, players int) color.Palette {
 	base := []color.RGBA{th.board, th.hole, th.label, th.win, th.markFill, th.markEdge,
 		th.face[0], th.rim[0], th.face[1], th.rim[1]}
 	pairs := [][2]color.RGBA{
@@ -26,6 +33,13 @@ func colourTable(th theme) color.Palette {
 		{th.rim[0], th.face[0]}, {th.rim[1], th.face[1]},
 		{th.face[0], th.markEdge}, {th.face[1], th.markEdge},
 		{th.markEdge, th.markFill},
+	}
+	levels := blendLevels
+	for i := 2; i < players && i < len(th.face); i++ {
+		base = append(base, th.face[i], th.rim[i])
+		pairs = append(pairs, [2]color.RGBA{th.board, th.rim[i]}, [2]color.RGBA{th.win, th.rim[i]},
+			[2]color.RGBA{th.rim[i], th.face[i]}, [2]color.RGBA{th.face[i], th.markEdge})
+		levels = multiBlendLevels
 	}
 	seen := make(map[color.RGBA]bool, 256)
 	pal := make(color.Palette, 0, 256)
@@ -39,8 +53,8 @@ func colourTable(th theme) color.Palette {
 		add(c)
 	}
 	for _, p := range pairs {
-		for k := 1; k < blendLevels; k++ {
-			add(mix(p[0], p[1], k, blendLevels))
+		for k := 1; k < levels; k++ {
+			add(mix(p[0], p[1], k, levels))
 		}
 	}
 	return pal

@@ -17,10 +17,13 @@ import (
 )
 
 // Palette is the set of emoji a board is drawn with. Numbers holds the
-// column headers 1..10.
+// column headers 1..10. Green and Blue are the third and fourth players'
+// discs, in games of 3 or 4.
 type Palette struct {
 	Empty, Red, Yellow string
 	RedWin, YellowWin  string
+	Green, Blue        string
+	GreenWin, BlueWin  string
 	Numbers            [engine.MaxSize]string
 	Separator          string // between emoji on a line; "" for none
 }
@@ -30,6 +33,7 @@ type Palette struct {
 func Unicode() Palette {
 	return Palette{
 		Empty: "⚪", Red: "🔴", Yellow: "🟡", RedWin: "🟥", YellowWin: "🟨",
+		Green: "🟢", Blue: "🔵", GreenWin: "🟩", BlueWin: "🟦",
 		Numbers: [engine.MaxSize]string{"1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟"},
 	}
 }
@@ -39,6 +43,8 @@ func Slack() Palette {
 	return Palette{
 		Empty: ":white_circle:", Red: ":red_circle:", Yellow: ":large_yellow_circle:",
 		RedWin: ":large_red_square:", YellowWin: ":large_yellow_square:",
+		Green: ":large_green_circle:", Blue: ":large_blue_circle:",
+		GreenWin: ":large_green_square:", BlueWin: ":large_blue_square:",
 		Numbers: [engine.MaxSize]string{":one:", ":two:", ":three:", ":four:", ":five:",
 			":six:", ":seven:", ":eight:", ":nine:", ":keycap_ten:"},
 	}
@@ -73,29 +79,58 @@ func Board(g *engine.Game, p Palette) string {
 }
 
 func (p Palette) disc(pl engine.Player, win bool) string {
-	switch {
-	case pl == engine.Red && win:
-		return p.RedWin
-	case pl == engine.Red:
+	if win {
+		return p.Win(pl)
+	}
+	return p.Disc(pl)
+}
+
+// Disc returns the emoji of pl's discs, or Empty for NoPlayer.
+func (p Palette) Disc(pl engine.Player) string {
+	switch pl {
+	case engine.Red:
 		return p.Red
-	case pl == engine.Yellow && win:
-		return p.YellowWin
-	case pl == engine.Yellow:
+	case engine.Yellow:
 		return p.Yellow
+	case engine.Green:
+		return p.Green
+	case engine.Blue:
+		return p.Blue
 	}
 	return p.Empty
 }
 
-// Names are the display names of the two players, for Describe and
-// AltText.
-type Names struct{ Red, Yellow string }
+// Win returns the emoji of pl's discs in a winning line, or Empty for
+// NoPlayer.
+func (p Palette) Win(pl engine.Player) string {
+	switch pl {
+	case engine.Red:
+		return p.RedWin
+	case engine.Yellow:
+		return p.YellowWin
+	case engine.Green:
+		return p.GreenWin
+	case engine.Blue:
+		return p.BlueWin
+	}
+	return p.Empty
+}
+
+// Names are the display names of the players, for Describe and AltText;
+// Green and Blue only in games of 3 or 4.
+type Names struct{ Red, Yellow, Green, Blue string }
 
 // of returns p's name with its colour in pal, such as "alice (red)", or the
 // colour alone when p has no name.
 func (n Names) of(p engine.Player, pal ImagePalette) string {
 	name := n.Red
-	if p == engine.Yellow {
+	switch p {
+	case engine.Yellow:
 		name = n.Yellow
+	case engine.Green:
+		name = n.Green
+	case engine.Blue:
+		name = n.Blue
 	}
 	if name == "" {
 		return pal.PlayerColour(p)
@@ -129,10 +164,7 @@ func describe(sb *strings.Builder, g *engine.Game, n Names, pal ImagePalette, de
 		fmt.Fprintf(sb, "%d moves played", m)
 	}
 	if last, ok := g.LastMove(); ok {
-		who := engine.Red
-		if g.Moves()%2 == 0 {
-			who = engine.Yellow
-		}
+		who := g.Board().At(last.Row, last.Col)
 		fmt.Fprintf(sb, "; last: %s in column %d. ", n.of(who, pal), last.Col+1)
 	}
 	switch g.State() {
@@ -147,6 +179,10 @@ func describe(sb *strings.Builder, g *engine.Game, n Names, pal ImagePalette, de
 	case engine.Draw:
 		sb.WriteString("The board is full: a draw.")
 	case engine.Resigned:
+		if len(g.Players()) > 2 {
+			fmt.Fprintf(sb, "The others left; %s won.", n.of(g.Winner(), pal))
+			break
+		}
 		fmt.Fprintf(sb, "%s resigned; %s won.", n.of(g.Winner().Other(), pal), n.of(g.Winner(), pal))
 	}
 }

@@ -14,7 +14,21 @@ import (
 
 // schemaVersion is the version of the stored JSON form of a record. A reader
 // refuses any other: bump it when the form changes incompatibly.
-const schemaVersion = 1
+//
+// schemaMulti is the version of a record of 3 or 4 players: version 1 with
+// "others" (and while pending, "accepted"; in a rematch offer, "agreed").
+// Two-player records keep writing version 1, byte for byte as before, so
+// that replicas of the previous version read them; those replicas report a
+// record of 3 or 4 as of a newer schema instead of misreading it.
+//
+// schemaCoach is the version of a two-player record that keeps the solver's
+// analysis of its game ("analysis") or plays a puzzle ("puzzle"): version 1
+// with those, for the same reason.
+const (
+	schemaVersion = 1
+	schemaMulti   = 2
+	schemaCoach   = 3
+)
 
 // maxRecordBytes bounds a stored record; anything longer is corrupt.
 const maxRecordBytes = 64 << 10
@@ -36,6 +50,8 @@ type recordJSON struct {
 	Expires    time.Time     `json:"expires,omitzero"`
 	Challenger playerJSON    `json:"challenger"`
 	Opponent   playerJSON    `json:"opponent"`
+	Others     []playerJSON  `json:"others,omitempty"`
+	Accepted   []string      `json:"accepted,omitempty"`
 	RedID      string        `json:"red,omitempty"`
 	Rows       int           `json:"rows"`
 	Cols       int           `json:"cols"`
@@ -92,6 +108,7 @@ type offerJSON struct {
 	Kind      match.OfferKind `json:"kind"`
 	From      string          `json:"from"`
 	ExpiresMS int64           `json:"expires_ms"`
+	Agreed    []string        `json:"agreed,omitempty"`
 }
 
 type takebackJSON struct {
@@ -129,8 +146,15 @@ func encodeRecord(r *match.Record, op string) ([]byte, error) {
 	if r.AILevel != solver.LevelNone {
 		j.AILevel = r.AILevel.String()
 	}
+	if r.Multi() {
+		j.Schema = schemaMulti
+		for _, p := range r.Others {
+			j.Others = append(j.Others, playerJSON(p))
+		}
+		j.Accepted = r.Accepted
+	}
 	if o := r.Offer; o != nil {
-		j.Offer = &offerJSON{Kind: o.Kind, From: o.From, ExpiresMS: expiresMS(o.ExpiresAt)}
+		j.Offer = &offerJSON{Kind: o.Kind, From: o.From, ExpiresMS: expiresMS(o.ExpiresAt), Agreed: o.Agreed}
 	}
 	if tb := r.Takeback; tb != nil {
 		j.Takeback = &takebackJSON{From: tb.From, Move: tb.Move}
@@ -145,6 +169,12 @@ func encodeRecord(r *match.Record, op string) ([]byte, error) {
 			sol[i] = byte('1' + c)
 		}
 		j.Puzzle = &puzzleJSON{Level: pz.Level.String(), Start: pz.Start, WinIn: pz.WinIn, Solution: string(sol)}
+	}
+	if j.Analysis != "" || j.Puzzle != nil {
+		if r.Multi() {
+			return nil, errors.New("an analysis or a puzzle on a game of 3 or 4 players")
+		}
+		j.Schema = schemaCoach
 	}
 	if c := r.Rating; c != nil {
 		j.Rating = &changeJSON{Players: c.Players}
@@ -196,8 +226,21 @@ func parseRecord(b []byte) (*match.Record, error) {
 	if d.More() {
 		return nil, errors.New("trailing data after the record")
 	}
-	if j.Schema != schemaVersion {
+	if j.Schema != schemaVersion && j.Schema != schemaMulti && j.Schema != schemaCoach {
 		return nil, schemaProblem(b, nil)
+	}
+	if coach := j.Analysis != "" || j.Puzzle != nil; (j.Schema == schemaCoach) != coach {
+		return nil, fmt.Errorf("schema version %d (%d is for an analysis or a puzzle) on a record with analysis %v, puzzle %v", j.Schema, schemaCoach, j.Analysis != "", j.Puzzle != nil)
+	}
+	if j.Schema == schemaCoach {
+		j.Schema = schemaVersion // the rest is version 1's
+	}
+	multi := len(j.Others) > 0
+	if (j.Schema == schemaMulti) != multi || (!multi && (len(j.Accepted) > 0 || j.Offer != nil && len(j.Offer.Agreed) > 0)) {
+		return nil, fmt.Errorf("schema version %d (%d is for 3 or 4 players) on a record of %d players", j.Schema, schemaMulti, 2+len(j.Others))
+	}
+	if len(j.Others) > engine.MaxPlayers-2 || len(j.Accepted) > engine.MaxPlayers-1 || j.Offer != nil && len(j.Offer.Agreed) > engine.MaxPlayers-1 {
+		return nil, errors.New("too many players")
 	}
 	if got := expiresMS(j.Expires); got != j.ExpiresMS {
 		return nil, fmt.Errorf("expires_ms %d disagrees with expires %v", j.ExpiresMS, j.Expires)
@@ -208,7 +251,8 @@ func parseRecord(b []byte) (*match.Record, error) {
 	r := &match.Record{
 		Key: match.Key(j.Key), ID: j.ID, Version: j.Version, Status: j.Status, Finish: j.Finish,
 		Challenger: match.Player(j.Challenger), Opponent: match.Player(j.Opponent), RedID: j.RedID,
-		FirstTo: j.FirstTo, Rematches: j.Rematches, Message: match.MessageRef(j.Message),
+		Accepted: j.Accepted,
+		FirstTo:  j.FirstTo, Rematches: j.Rematches, Message: match.MessageRef(j.Message),
 		Created: normTime(j.Created), Updated: normTime(j.Updated), ExpiresAt: normTime(j.Expires),
 	}
 	if j.AILevel != "" {
@@ -221,8 +265,11 @@ func parseRecord(b []byte) (*match.Record, error) {
 	for _, rr := range j.Rounds {
 		r.Rounds = append(r.Rounds, match.RoundResult(rr))
 	}
+	for _, p := range j.Others {
+		r.Others = append(r.Others, match.Player(p))
+	}
 	if o := j.Offer; o != nil {
-		r.Offer = &match.Offer{Kind: o.Kind, From: o.From}
+		r.Offer = &match.Offer{Kind: o.Kind, From: o.From, Agreed: o.Agreed}
 		if o.ExpiresMS != 0 {
 			r.Offer.ExpiresAt = time.UnixMilli(o.ExpiresMS).UTC()
 		}
@@ -266,6 +313,9 @@ func parseRecord(b []byte) (*match.Record, error) {
 		}
 	}
 	cfg := engine.Config{Rows: j.Rows, Cols: j.Cols, Connect: j.Connect}
+	if multi {
+		cfg.Players = 2 + len(j.Others)
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("variant: %w", err)
 	}
@@ -303,8 +353,8 @@ func schemaProblem(b []byte, err error) error {
 	switch {
 	case head.Schema == nil:
 		return errors.New("no schema version")
-	case *head.Schema != schemaVersion:
-		return fmt.Errorf("schema version %d, this program reads %d", *head.Schema, schemaVersion)
+	case *head.Schema != schemaVersion && *head.Schema != schemaMulti && *head.Schema != schemaCoach:
+		return fmt.Errorf("schema version %d, this program reads %d, %d and %d", *head.Schema, schemaVersion, schemaMulti, schemaCoach)
 	}
 	return err
 }

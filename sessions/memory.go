@@ -370,13 +370,22 @@ func (m *Memory) tally(k match.Key, t match.Tally, now time.Time) {
 		s.Player = p // the latest name wins, as in Redis
 		return s
 	}
-	w, l := get(t.Winner), get(t.Loser)
+	w := get(t.Winner)
+	losers := []*match.Standing{get(t.Loser)}
+	for _, p := range t.Others {
+		losers = append(losers, get(p))
+	}
 	if t.Draw {
 		w.Draws++
-		l.Draws++
 	} else {
 		w.Wins++
-		l.Losses++
+	}
+	for _, l := range losers {
+		if t.Draw {
+			l.Draws++
+		} else {
+			l.Losses++
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package sessions
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -100,6 +101,20 @@ func tallyKind(t match.Tally) string {
 		return "d"
 	}
 	return "w"
+}
+
+// tallyOthers is casScript's ARGV[28] for t: its further players as a
+// JSON array of [id, name] pairs, "" for none.
+func tallyOthers(t match.Tally) string {
+	if len(t.Others) == 0 || t.IsZero() {
+		return ""
+	}
+	pairs := make([][2]string, len(t.Others))
+	for i, p := range t.Others {
+		pairs[i] = [2]string{p.ID, p.Name}
+	}
+	b, _ := json.Marshal(pairs) // strings: never fails
+	return string(b)
 }
 
 // fail wraps a client error for op on k and reports it to the Error hook.
@@ -496,7 +511,7 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally,
 	if n := match.Nonce(ctx); n != "" {
 		keys = append(keys, s.onceKey(k, n))
 	}
-	args = append(append(args, rated...), entry, s.cfg.idleTTL.Milliseconds(), now.UnixMilli())
+	args = append(append(args, rated...), entry, s.cfg.idleTTL.Milliseconds(), now.UnixMilli(), tallyOthers(t))
 	for _, p := range next.Bound() {
 		args = append(args, p)
 	}

@@ -145,7 +145,9 @@ return {1}
 //	ARGV[20..21] their stored histories as read   ARGV[22..23] their new histories
 //	ARGV[24] the head-to-head count to increment
 //	ARGV[25] the new index entry, "-" to remove it, "" for a legacy record (not indexed)
-//	ARGV[26] the indexes' TTL in ms   ARGV[27] now in Unix ms   ARGV[28..] the players of the record
+//	ARGV[26] the indexes' TTL in ms   ARGV[27] now in Unix ms
+//	ARGV[28] the further players of a tallied game of 3 or 4, who count like the loser: a JSON
+//	         array of [id, name] pairs, "" for none   ARGV[29..] the players of the record
 //
 // Replies:
 //
@@ -180,7 +182,7 @@ if indexed then
   end
   if ARGV[25] ~= '-' then
     local now = tonumber(ARGV[27])
-    for i = 28, #ARGV do
+    for i = 29, #ARGV do
       local g = redis.call('HGET', KEYS[9], ARGV[i])
       if g and g ~= ARGV[11] then
         local e = redis.call('HGET', KEYS[8], g)
@@ -192,10 +194,18 @@ end
 local kind = ARGV[5]
 local rated = kind ~= '' and ARGV[13] == '1'
 local counts = {}
+local more = {}
+if kind ~= '' and ARGV[28] ~= '' then
+  local okm, m = pcall(cjson.decode, ARGV[28])
+  if okm and type(m) == 'table' then more = m end
+end
 if kind == 'w' then
   counts = {{2, 'w:' .. ARGV[6]}, {2, 'l:' .. ARGV[8]}}
 elseif kind ~= '' then
   counts = {{2, 'd:' .. ARGV[6]}, {2, 'd:' .. ARGV[8]}}
+end
+for _, p in ipairs(more) do
+  if kind == 'w' then table.insert(counts, {2, 'l:' .. p[1]}) else table.insert(counts, {2, 'd:' .. p[1]}) end
 end
 if rated then table.insert(counts, {6, ARGV[24]}) end
 if kind ~= '' then
@@ -222,12 +232,12 @@ if KEYS[10] then redis.call('SET', KEYS[10], '1', 'PX', ARGV[12]) end
 if indexed then
   if ARGV[25] == '-' then
     redis.call('HDEL', KEYS[8], ARGV[11])
-    for i = 28, #ARGV do
+    for i = 29, #ARGV do
       if redis.call('HGET', KEYS[9], ARGV[i]) == ARGV[11] then redis.call('HDEL', KEYS[9], ARGV[i]) end
     end
   else
     redis.call('HSET', KEYS[8], ARGV[11], ARGV[25])
-    for i = 28, #ARGV do redis.call('HSET', KEYS[9], ARGV[i], ARGV[11]) end
+    for i = 29, #ARGV do redis.call('HSET', KEYS[9], ARGV[i], ARGV[11]) end
     redis.call('PEXPIRE', KEYS[8], ARGV[26])
     redis.call('PEXPIRE', KEYS[9], ARGV[26])
   end
@@ -235,6 +245,7 @@ end
 if kind ~= '' then
   for _, c in ipairs(counts) do redis.call('HINCRBY', KEYS[c[1]], c[2], 1) end
   redis.call('HSET', KEYS[2], 'n:' .. ARGV[6], ARGV[7], 'n:' .. ARGV[8], ARGV[9])
+  for _, p in ipairs(more) do redis.call('HSET', KEYS[2], 'n:' .. p[1], p[2]) end
   redis.call('INCR', KEYS[7])
   local season = {2, 7}
   if rated then

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/connect4/connect4/bot/match"
-	"github.com/connect4/connect4/engine/solver"
 )
 
 // Defaults for Options.
@@ -331,9 +330,5 @@ func finishedBy(cur, next *match.Record) []string {
 	if cur.Status == match.StatusFinished || next.Status != match.StatusFinished || !next.Started() {
 		return nil
 	}
-	ids := []string{next.Challenger.ID}
-	if next.AILevel == solver.LevelNone {
-		ids = append(ids, next.Opponent.ID)
-	}
-	return ids
+	return next.Bound()
 }

@@ -136,14 +136,10 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	var errs []error
 	var pub ed25519.PublicKey
 	if cfg.PublicKey != "" {
-		b, err := hex.DecodeString(cfg.PublicKey)
-		switch {
-		case err != nil:
-			errs = append(errs, fmt.Errorf("discord: DISCORD_PUBLIC_KEY is not hex: %w", err))
-		case len(b) != ed25519.PublicKeySize:
-			errs = append(errs, fmt.Errorf("discord: DISCORD_PUBLIC_KEY is %d bytes, want %d", len(b), ed25519.PublicKeySize))
-		default:
-			pub = ed25519.PublicKey(b)
+		if msg := CheckPublicKey(cfg.PublicKey); msg != "" {
+			errs = append(errs, errors.New("discord: DISCORD_PUBLIC_KEY "+msg))
+		} else {
+			pub, _ = hex.DecodeString(cfg.PublicKey)
 		}
 	}
 	apiURL, err := parseAPIURL(cfg.APIURL)
@@ -210,15 +206,20 @@ func newReport(via string) *report {
 }
 
 // done records one finished interaction: Config.Observe and one log line
-// (at Warn when unauthorized, else Info).
+// (at Warn when unauthorized, else Debug: the metrics count every
+// interaction, and a line per click at Info is noise an operator pays CPU
+// for; LOG_LEVEL=debug shows them).
 func (a *Adapter) done(rep *report) {
 	elapsed := time.Since(rep.start)
 	if a.cfg.Observe != nil {
 		a.cfg.Observe(rep.kind, rep.outcome, elapsed)
 	}
-	level := slog.LevelInfo
+	level := slog.LevelDebug
 	if rep.outcome == bot.OutcomeUnauthorized {
 		level = slog.LevelWarn
+	}
+	if !a.log.Enabled(context.Background(), level) {
+		return
 	}
 	attrs := []any{"via", rep.via, "channel", rep.channel, "kind", rep.kind,
 		"outcome", rep.outcome, "deferred", rep.deferred, "duration", elapsed}

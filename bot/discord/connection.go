@@ -11,6 +11,7 @@ import (
 	discordgo "github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
 
+	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/internal/link"
 )
 
@@ -25,20 +26,8 @@ const closeAuthenticationFailed = 4004
 // errConnectionLost is the reason recorded when a live connection drops.
 var errConnectionLost = errors.New("discord: gateway connection lost")
 
-// ConnectionState is the state of the Gateway connection at one moment,
-// for readiness checks and metrics.
-type ConnectionState struct {
-	// Connected reports whether the Gateway connection is up.
-	Connected bool
-	// Since is when Connected last changed, or when the Adapter was made.
-	Since time.Time
-	// Err is why the last attempt failed or the connection was lost; nil
-	// while connected.
-	Err error
-	// Reconnects counts the times the connection came back after it was
-	// lost or an attempt failed; the first connection does not count.
-	Reconnects int
-}
+// ConnectionState is the state of the Gateway connection at one moment.
+type ConnectionState = bot.ConnectionState
 
 // Connection returns the state of the Gateway connection. It is down
 // (since New) until RunGateway has connected. It is safe for concurrent

@@ -205,7 +205,7 @@ func newFixtureWith(t testing.TB, st bot.Store, aiDelay time.Duration, edit func
 		t.Fatal(err)
 	}
 	f := &fixture{t: t, priv: priv, fake: newFakeDiscord(t), store: st, mux: http.NewServeMux()}
-	log := slog.New(slog.NewTextHandler(syncWriter{&f.mu, &f.logs}, nil))
+	log := slog.New(slog.NewTextHandler(syncWriter{&f.mu, &f.logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	svc := bot.New(st, bot.Options{AI: testAI(aiDelay), Logger: log})
 	cfg := Config{
 		PublicKey: hex.EncodeToString(pub), ApplicationID: appID, APIURL: f.fake.srv.URL,

@@ -128,7 +128,7 @@ func TestNewChecksConfig(t *testing.T) {
 		{"empty", Config{}, nil},
 		{"valid", Config{PublicKey: hex.EncodeToString(pub), APIURL: "http://127.0.0.1:9/prefix"}, nil},
 		{"not hex", Config{PublicKey: "xyz"}, []string{"DISCORD_PUBLIC_KEY", "hex"}},
-		{"short key", Config{PublicKey: hex.EncodeToString(pub[:31])}, []string{"DISCORD_PUBLIC_KEY", "31 bytes, want 32"}},
+		{"short key", Config{PublicKey: hex.EncodeToString(pub[:31])}, []string{"DISCORD_PUBLIC_KEY", "must be 64 hex characters (the application's Public Key in the Developer Portal), not 62"}},
 		{"relative URL", Config{APIURL: "/api"}, []string{"DISCORD_API_URL"}},
 		{"bad URL", Config{APIURL: "http://[::1"}, []string{"DISCORD_API_URL"}},
 		{"both", Config{PublicKey: "00", APIURL: "ftp://x"}, []string{"DISCORD_PUBLIC_KEY", "DISCORD_API_URL"}},

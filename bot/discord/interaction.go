@@ -134,6 +134,12 @@ func request(d *interactionData, self match.Player) (bot.Request, error) {
 			u := resolvedUser(d.Resolved, id)
 			req.Opponent = player(u)
 			req.OpponentIsBot = u.Bot && u.ID != self.ID
+			for i, name := range [...]string{"opponent2", "opponent3"} {
+				if id, ok := stringOption(opts, name); ok {
+					u := resolvedUser(d.Resolved, id)
+					req.Others[i], req.OtherIsBot[i] = player(u), u.Bot && u.ID != self.ID
+				}
+			}
 		}
 		req.Variant.Rows, _ = intOption(opts, "rows")
 		req.Variant.Cols, _ = intOption(opts, "cols")

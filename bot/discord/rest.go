@@ -1,6 +1,8 @@
 package discord
 
 import (
+	"crypto/ed25519"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -40,7 +42,7 @@ func parseAPIURL(s string) (*url.URL, error) {
 	if s == "" {
 		return nil, nil
 	}
-	u, err := url.Parse(s)
+	u, err := url.Parse(apiBase(s))
 	if err != nil {
 		return nil, fmt.Errorf("discord: DISCORD_API_URL %q: %w", s, err)
 	}
@@ -84,4 +86,31 @@ func newSession(token string, client *http.Client) (*discordgo.Session, error) {
 	s.Client = client
 	s.Identify.Intents = discordgo.IntentsGuilds
 	return s, nil
+}
+
+// apiBase returns a DISCORD_API_URL without a trailing /api or
+// /api/v<N> (and slash): the adapter adds Discord's /api/v9 path itself,
+// so "https://discord.com/api" and "https://discord.com" mean the same.
+func apiBase(s string) string {
+	s = strings.TrimRight(s, "/")
+	if i := strings.LastIndex(s, "/api/v"); i >= 0 && strings.Trim(s[i+len("/api/v"):], "0123456789") == "" && i+len("/api/v") < len(s) {
+		s = s[:i]
+	}
+	return strings.TrimSuffix(s, "/api")
+}
+
+// CheckPublicKey checks DISCORD_PUBLIC_KEY: empty, or the 64 hex
+// characters of an Ed25519 public key, as the Developer Portal shows it.
+// It returns what is wrong, without repeating the value, or "".
+func CheckPublicKey(s string) string {
+	const want = "must be 64 hex characters (the application's Public Key in the Developer Portal)"
+	switch _, err := hex.DecodeString(s); {
+	case s == "":
+		return ""
+	case len(s) != 2*ed25519.PublicKeySize:
+		return fmt.Sprintf("%s, not %d", want, len(s))
+	case err != nil:
+		return want + "; it holds a character that is not 0-9 or a-f"
+	}
+	return ""
 }

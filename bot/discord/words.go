@@ -5,7 +5,7 @@ package discord
 const (
 	textUnknownCommand = "I don't know that command."
 	textHelp           = "**Connect Four**: drop discs, line up four to win.\n" +
-		"• `/connect4 challenge opponent:@someone` challenges someone; add `rows`, `cols`, `connect` or `first_to` for other boards and matches\n" +
+		"• `/connect4 challenge opponent:@someone` challenges someone; add `rows`, `cols`, `connect` or `first_to` for other boards and matches, `opponent2` and `opponent3` for a game of 3 or 4\n" +
 		"• `/connect4 open` posts a challenge anyone here may accept (same options)\n" +
 		"• `/connect4 ai level:easy|medium|hard` plays against me (or challenge me)\n" +
 		"• Click a column number to drop your disc; Rematch and Next round are offers the other player accepts\n" +

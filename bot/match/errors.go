@@ -56,7 +56,11 @@ func (e *BusyError) Error() string {
 	if p, ok := r.PlayerByID(e.Player); ok {
 		who = playerLabel(p)
 	}
-	return fmt.Sprintf("match: %s is busy in channel %s: %s between %s and %s", who, r.Key, what, playerLabel(r.Challenger), playerLabel(r.Opponent))
+	others := playerLabel(r.Opponent)
+	for _, p := range r.Others {
+		others += " and " + playerLabel(p)
+	}
+	return fmt.Sprintf("match: %s is busy in channel %s: %s between %s and %s", who, r.Key, what, playerLabel(r.Challenger), others)
 }
 
 // Is reports whether target is ErrBusy.

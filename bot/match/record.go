@@ -97,6 +97,10 @@ type Offer struct {
 	Kind      OfferKind
 	From      string    // the id of the player who offered
 	ExpiresAt time.Time // when it lapses
+	// Agreed are the ids of the other players who have accepted a rematch
+	// offer in a game of 3 or 4 players, in the order they did; the
+	// rematch starts when every player has agreed. Always empty for two.
+	Agreed []string
 }
 
 // Takeback is a player's request to take back their last move, which the
@@ -131,10 +135,15 @@ type RoundResult struct {
 // (ErrCorrupt), a record that breaks these rules (see Validate): a valid Key;
 // Status pending, playing or finished, with Finish set exactly when
 // finished; a Challenger, and an Opponent once a game started (an open
-// challenge has none until accepted); RedID one of the two, and set when
-// playing; a Game always, with no move played while pending; 1 ≤ FirstTo ≤ 100; at most 1000 Rounds, each won by one of the two
-// (or drawn); ids at most 128 bytes, names and message references at most
-// 256.
+// challenge has none until accepted); at most two Others, each named,
+// only beside a named Opponent and never against the AI, all the players
+// distinct, as many as the Game's players, and then FirstTo 1; Accepted
+// only on a challenge of 3 or 4 that never started (pending, or declined,
+// cancelled or expired), holding invited players who have not all
+// accepted; RedID one of the players, and set when playing; a
+// Game always, with no move played while pending; 1 ≤ FirstTo ≤ 100; at
+// most 1000 Rounds, each won by one of the players (or drawn); ids at most
+// 128 bytes, names and message references at most 256.
 type Record struct {
 	Key     Key
 	ID      string // game id, set by Create: random, URL-safe; buttons carry it
@@ -143,7 +152,19 @@ type Record struct {
 	Finish  Finish // how the whole record finished, when Status is StatusFinished
 
 	Challenger, Opponent Player
-	RedID                string // ID of the player who is Red (moves first) in the current round
+	// Others are the third and fourth players of a game of 3 or 4, in the
+	// order they were invited; nil in a two-player game. The players move
+	// in the order Challenger, Opponent, Others, starting from RedID and
+	// wrapping round (see PlayerOf).
+	Others []Player
+	// Accepted holds the ids of the invited players (Opponent and Others)
+	// who have accepted a pending challenge of 3 or 4 players, in the order
+	// they did: the game starts when all of them have (and Accepted is
+	// emptied). A challenge that lapses keeps it, to say who did not
+	// accept. Always empty for two players, whose challenge starts at the
+	// one accept.
+	Accepted []string
+	RedID    string // ID of the player who is Red (moves first) in the current round
 
 	// Game is the current round. While a challenge is pending it is the
 	// empty board of the variant chosen: the board size and line length are
@@ -195,7 +216,13 @@ func (r *Record) Active(now time.Time) bool {
 // trip through a store).
 func (r *Record) Clone() *Record {
 	c := *r
-	c.Rounds = nil
+	c.Rounds, c.Others, c.Accepted = nil, nil, nil
+	if len(r.Others) > 0 {
+		c.Others = slices.Clone(r.Others)
+	}
+	if len(r.Accepted) > 0 {
+		c.Accepted = slices.Clone(r.Accepted)
+	}
 	if len(r.Rounds) > 0 {
 		c.Rounds = slices.Clone(r.Rounds)
 	}
@@ -208,6 +235,10 @@ func (r *Record) Clone() *Record {
 	}
 	if r.Offer != nil {
 		o := *r.Offer
+		o.Agreed = nil
+		if len(r.Offer.Agreed) > 0 {
+			o.Agreed = slices.Clone(r.Offer.Agreed)
+		}
 		c.Offer = &o
 	}
 	if r.Takeback != nil {
@@ -228,28 +259,69 @@ func (r *Record) Clone() *Record {
 }
 
 // Bound returns the ids of the players r holds to it while it is active:
-// the challenger and, when named, the opponent, but never the AI, which
-// plays any number of games at once. A store allows each id in at most one
-// active record per channel.
+// the challenger, the opponent when named and the others, but never the
+// AI, which plays any number of games at once. A store allows each id in
+// at most one active record per channel.
 func (r *Record) Bound() []string {
 	ids := []string{r.Challenger.ID}
 	if r.Opponent.ID != "" && r.AILevel == solver.LevelNone {
 		ids = append(ids, r.Opponent.ID)
 	}
+	for _, p := range r.Others {
+		ids = append(ids, p.ID)
+	}
 	return ids
 }
 
-// PlayerByID returns the challenger or opponent with the given id.
+// Seats returns the players in the order they were named: the challenger,
+// the opponent (empty in an open challenge), then the others. The colours
+// go round them starting from RedID.
+func (r *Record) Seats() []Player {
+	return append([]Player{r.Challenger, r.Opponent}, r.Others...)
+}
+
+// NumPlayers returns how many players the record is for: 2, 3 or 4.
+func (r *Record) NumPlayers() int { return 2 + len(r.Others) }
+
+// Multi reports whether the record is a game of 3 or 4 players.
+func (r *Record) Multi() bool { return len(r.Others) > 0 }
+
+// PlayerByID returns the player of r with the given id.
 func (r *Record) PlayerByID(id string) (Player, bool) {
-	switch {
-	case id == "":
-		return Player{}, false
-	case id == r.Challenger.ID:
-		return r.Challenger, true
-	case id == r.Opponent.ID:
-		return r.Opponent, true
+	if i := r.seat(id); i >= 0 {
+		return r.Seats()[i], true
 	}
 	return Player{}, false
+}
+
+// seat returns the index of id among the Seats, or -1.
+func (r *Record) seat(id string) int {
+	switch {
+	case id == "":
+		return -1
+	case id == r.Challenger.ID:
+		return 0
+	case id == r.Opponent.ID:
+		return 1
+	}
+	for i, p := range r.Others {
+		if p.ID == id {
+			return i + 2
+		}
+	}
+	return -1
+}
+
+// Invited returns the players a pending challenge waits for: the opponent
+// and the others who have not accepted yet, in the order invited.
+func (r *Record) Invited() []Player {
+	var ps []Player
+	for _, p := range r.Seats()[1:] {
+		if p.ID != "" && !slices.Contains(r.Accepted, p.ID) {
+			ps = append(ps, p)
+		}
+	}
+	return ps
 }
 
 // Started reports whether a game was ever played in the record: the
@@ -259,36 +331,34 @@ func (r *Record) Started() bool { return r.RedID != "" }
 
 // Colors returns the Red and Yellow players of the current round.
 func (r *Record) Colors() (red, yellow Player) {
-	if r.RedID == r.Opponent.ID {
-		return r.Opponent, r.Challenger
-	}
-	return r.Challenger, r.Opponent
+	return r.PlayerOf(engine.Red), r.PlayerOf(engine.Yellow)
 }
 
 // ColorOf returns the color userID plays in the current round, or
 // engine.NoPlayer for someone not in the game.
 func (r *Record) ColorOf(userID string) engine.Player {
-	if userID == "" {
+	i := r.seat(userID)
+	if i < 0 {
 		return engine.NoPlayer
 	}
-	red, yellow := r.Colors()
-	switch userID {
-	case red.ID:
-		return engine.Red
-	case yellow.ID:
-		return engine.Yellow
-	}
-	return engine.NoPlayer
+	n := r.NumPlayers()
+	return engine.Player((i-r.redSeat()+n)%n + 1)
 }
 
-// PlayerOf returns the player of color c in the current round (Red for
-// anything but Yellow).
+// PlayerOf returns the player of color c in the current round (Red for a
+// color not in the game).
 func (r *Record) PlayerOf(c engine.Player) Player {
-	red, yellow := r.Colors()
-	if c == engine.Yellow {
-		return yellow
+	n := r.NumPlayers()
+	if int(c) < 1 || int(c) > n {
+		c = engine.Red
 	}
-	return red
+	return r.Seats()[(r.redSeat()+int(c)-1)%n]
+}
+
+// redSeat is the index among the Seats of the player who is Red: RedID's,
+// or the challenger's before a game started.
+func (r *Record) redSeat() int {
+	return max(r.seat(r.RedID), 0)
 }
 
 // Wins returns how many rounds of the match userID has won.
@@ -358,6 +428,9 @@ func (r *Record) Validate() error {
 	if r.Challenger.ID == r.Opponent.ID {
 		return fmt.Errorf("challenger and opponent are both %q", r.Challenger.ID)
 	}
+	if err := r.validOthers(); err != nil {
+		return err
+	}
 	if r.RedID != "" || r.Status == StatusPlaying {
 		if _, ok := r.PlayerByID(r.RedID); !ok {
 			return fmt.Errorf("red %q is neither player", r.RedID)
@@ -371,6 +444,8 @@ func (r *Record) Validate() error {
 		return errors.New("record has no game")
 	case r.Status == StatusPending && r.Game.Moves() != 0:
 		return errors.New("pending challenge has moves played")
+	case r.Game.Config().NumPlayers() != r.NumPlayers():
+		return fmt.Errorf("game for %d players, record for %d", r.Game.Config().NumPlayers(), r.NumPlayers())
 	}
 	if pz := r.Puzzle; pz != nil {
 		switch {
@@ -419,6 +494,14 @@ func (r *Record) Validate() error {
 		if _, ok := r.PlayerByID(o.From); !ok {
 			return fmt.Errorf("offer from %q, who is neither player", o.From)
 		}
+		if len(o.Agreed) > 0 && (!r.Multi() || len(o.Agreed) >= r.NumPlayers()-1) {
+			return fmt.Errorf("offer agreed by %d of a %d-player game", len(o.Agreed), r.NumPlayers())
+		}
+		for i, id := range o.Agreed {
+			if _, ok := r.PlayerByID(id); !ok || id == o.From || slices.Contains(o.Agreed[:i], id) {
+				return fmt.Errorf("offer agreed by %q, not another player once", id)
+			}
+		}
 		switch {
 		case o.Kind == OfferRematch && r.Status != StatusFinished,
 			o.Kind == OfferNextRound && (r.Status != StatusPlaying || !r.Game.State().Over()):
@@ -446,6 +529,41 @@ func (r *Record) Validate() error {
 	for _, s := range [...]string{r.Message.Channel, r.Message.Timestamp, r.Message.MessageID} {
 		if len(s) > MaxRefLen {
 			return fmt.Errorf("message reference part longer than %d bytes", MaxRefLen)
+		}
+	}
+	return nil
+}
+
+// validOthers checks the players beyond two and the accepts of a
+// challenge for 3 or 4.
+func (r *Record) validOthers() error {
+	if len(r.Others) > 2 {
+		return fmt.Errorf("%d other players, at most 2", len(r.Others))
+	}
+	if r.Multi() {
+		switch {
+		case r.Opponent.ID == "":
+			return errors.New("other players without an opponent")
+		case r.AILevel != solver.LevelNone:
+			return errors.New("other players in a game against the AI")
+		case r.FirstTo != 1:
+			return fmt.Errorf("first-to %d in a game of %d players", r.FirstTo, r.NumPlayers())
+		}
+	}
+	for i, p := range r.Others {
+		if err := validPlayer(fmt.Sprintf("player %d", i+3), p, true); err != nil {
+			return err
+		}
+		if j := r.seat(p.ID); j != i+2 {
+			return fmt.Errorf("player %q named twice", p.ID)
+		}
+	}
+	if len(r.Accepted) > 0 && (r.Status == StatusPlaying || r.Started() || len(r.Accepted) >= r.NumPlayers()-1) {
+		return fmt.Errorf("%d accepts on a %v record of %d players", len(r.Accepted), r.Status, r.NumPlayers())
+	}
+	for i, id := range r.Accepted {
+		if r.seat(id) < 1 || slices.Contains(r.Accepted[:i], id) {
+			return fmt.Errorf("accept by %q, not an invited player once", id)
 		}
 	}
 	return nil

@@ -119,6 +119,7 @@ type Adapter struct {
 
 	selfMu    sync.Mutex
 	self      match.Player
+	home      string        // the workspace the bot token belongs to, from auth.test; see homeKey
 	selfRetry time.Time     // no auth.test before this time after a failure
 	selfCall  chan struct{} // non-nil while auth.test runs; closed when it is done
 }
@@ -216,6 +217,30 @@ func (a *Adapter) client() *slackapi.Client {
 	return slackapi.New(a.cfg.BotToken, opts...)
 }
 
+// homeKey returns k keyed by the workspace the bot is installed in, when
+// auth.test has told it (see selfPlayer), instead of the team the payload
+// names, which is the clicking user's. A channel shared between
+// organisations through Slack Connect has one channel id for all of them
+// ("Beware of changing IDs on channels when a share is initiated": the
+// share gives it the id every side uses), while each side's users arrive
+// with their own team_id; and one bot token is one installation, which
+// sees every channel it serves from its own workspace ("Slash commands are
+// not shared", "You may have multiple bot copies":
+// https://api.slack.com/apis/channels-between-orgs). So the installation's
+// team and the channel name one channel for everyone in it, and in a
+// channel that is not shared they are the payload's team and channel, the
+// key games had before: nothing in play moves. An org-wide Enterprise
+// Grid install (auth.test answers an E… id) and a bot without a token keep
+// the payload's team.
+func (a *Adapter) homeKey(k match.Key) match.Key {
+	a.selfMu.Lock()
+	defer a.selfMu.Unlock()
+	if a.home != "" {
+		k.Workspace = a.home
+	}
+	return k
+}
+
 // selfPlayer returns this bot's own user, asking auth.test the first time
 // (and again at most once a minute after a failure). Without a bot token,
 // or while auth.test fails, it returns the zero Player: challenges of the
@@ -268,6 +293,9 @@ func (a *Adapter) lookupSelf(ctx context.Context, call chan struct{}) {
 		a.selfRetry = time.Now().Add(selfRetry)
 	} else {
 		a.self = match.Player{ID: resp.UserID, Name: resp.User}
+		if strings.HasPrefix(resp.TeamID, "T") {
+			a.home = resp.TeamID
+		}
 	}
 	a.selfCall = nil
 	close(call)

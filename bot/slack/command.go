@@ -30,6 +30,7 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 	ctx, cancel := context.WithTimeout(ctx, commandBudget)
 	defer cancel()
 	cmd.Self = a.selfPlayer(ctx)
+	cmd.Key = a.homeKey(cmd.Key)
 	var reply bot.Reply
 	req, err := bot.ParseText(sc.Text)
 	if err != nil {
@@ -41,6 +42,11 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 		rep.kind = req.Kind.String()
 		if req.Kind == bot.KindChallenge && req.Opponent.ID != cmd.Self.ID && req.Opponent.ID != cmd.User.ID {
 			req.OpponentIsBot = a.isBot(ctx, req.Opponent.ID)
+		}
+		for i, p := range req.Others {
+			if req.Kind == bot.KindChallenge && p.ID != "" && p.ID != cmd.Self.ID && p.ID != cmd.User.ID {
+				req.OtherIsBot[i] = a.isBot(ctx, p.ID)
+			}
 		}
 		if req.Kind == bot.KindNewSeason {
 			cmd.CanManage = a.isAdmin(ctx, cmd.User.ID)

@@ -11,6 +11,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 
+	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/internal/link"
 )
 
@@ -26,20 +27,8 @@ var refusals = []string{"invalid_auth", "not_authed", "account_inactive", "token
 // errConnectionLost is the reason recorded when a live connection drops.
 var errConnectionLost = errors.New("slack: socket mode connection lost")
 
-// ConnectionState is the state of the Socket Mode connection at one
-// moment, for readiness checks and metrics.
-type ConnectionState struct {
-	// Connected reports whether the Socket Mode connection is up.
-	Connected bool
-	// Since is when Connected last changed, or when the Adapter was made.
-	Since time.Time
-	// Err is why the last attempt failed or the connection was lost; nil
-	// while connected.
-	Err error
-	// Reconnects counts the times the connection came back after it was
-	// lost or an attempt failed; the first connection does not count.
-	Reconnects int
-}
+// ConnectionState is the state of the Socket Mode connection at one moment.
+type ConnectionState = bot.ConnectionState
 
 // Connection returns the state of the Socket Mode connection. It is down
 // (since New) until RunSocketMode has connected. It is safe for concurrent

@@ -127,7 +127,7 @@ func TestCommands(t *testing.T) {
 				t.Errorf("observed %v, want [{%s %s}]", obs, tt.kind, tt.outcome)
 			}
 			logs := e.logs.String()
-			for _, f := range []string{"level=INFO", "platform=slack", "channel=" + testChan, "kind=" + tt.kind, "outcome=" + tt.outcome, "duration="} {
+			for _, f := range []string{"level=DEBUG", "platform=slack", "channel=" + testChan, "kind=" + tt.kind, "outcome=" + tt.outcome, "duration="} {
 				if !strings.Contains(logs, f) {
 					t.Errorf("request log lacks %s:\n%s", f, logs)
 				}

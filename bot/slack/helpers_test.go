@@ -93,6 +93,17 @@ type env struct {
 	observed []observation
 	n        int // response_url counter
 	hold     chan struct{}
+	// teams are the workspaces of users from other organisations (Slack
+	// Connect); everyone else is in testTeam.
+	teams map[string]string
+}
+
+// team returns the workspace user belongs to.
+func (e *env) team(user string) string {
+	if t, ok := e.teams[user]; ok {
+		return t
+	}
+	return testTeam
 }
 
 // forEachStore runs f on the memory store and on real Redis.
@@ -224,9 +235,12 @@ func (e *env) send(path string, body []byte, headers map[string]string) *http.Re
 }
 
 // commandBody is the form Slack sends for "/connect4 text" typed by user.
-func commandBody(user, text string) []byte {
+func commandBody(user, text string) []byte { return commandBodyIn(testTeam, user, text) }
+
+// commandBodyIn is commandBody for a user of team.
+func commandBodyIn(team, user, text string) []byte {
 	return []byte(url.Values{
-		"token": {"ignored"}, "team_id": {testTeam}, "team_domain": {"test"},
+		"token": {"ignored"}, "team_id": {team}, "team_domain": {"test"},
 		"channel_id": {testChan}, "channel_name": {"general"},
 		"user_id": {user}, "user_name": {strings.ToLower(user)},
 		"command": {"/connect4"}, "text": {text},
@@ -239,7 +253,7 @@ func commandBody(user, text string) []byte {
 // body, failing unless the status is 200.
 func (e *env) slash(user, text string) posted {
 	e.t.Helper()
-	resp := e.post("/slack/commands", commandBody(user, text))
+	resp := e.post("/slack/commands", commandBodyIn(e.team(user), user, text))
 	body, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK {
 		e.t.Fatalf("/connect4 %s by %s: status %d %q", text, user, resp.StatusCode, body)
@@ -263,8 +277,8 @@ func (e *env) clickPayload(user, actionID, value string) []byte {
 	e.mu.Unlock()
 	p := map[string]any{
 		"type": "block_actions", "api_app_id": "A1", "token": "ignored", "trigger_id": "1.2.3",
-		"team":         map[string]any{"id": testTeam, "domain": "test"},
-		"user":         map[string]any{"id": user, "username": strings.ToLower(user), "name": strings.ToLower(user), "team_id": testTeam},
+		"team":         map[string]any{"id": e.team(user), "domain": "test"},
+		"user":         map[string]any{"id": user, "username": strings.ToLower(user), "name": strings.ToLower(user), "team_id": e.team(user)},
 		"channel":      map[string]any{"id": testChan, "name": "general"},
 		"container":    map[string]any{"type": "message", "message_ts": "1700000000.000100", "channel_id": testChan, "is_ephemeral": false},
 		"message":      map[string]any{"type": "message", "ts": "1700000000.000100", "text": "Connect Four"},

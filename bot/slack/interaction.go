@@ -133,6 +133,7 @@ func (a *Adapter) run(ctx context.Context, cmd bot.Command) bot.Reply {
 	ctx, cancel := context.WithTimeout(ctx, a.timeout)
 	defer cancel()
 	cmd.Self = a.selfPlayer(ctx)
+	cmd.Key = a.homeKey(cmd.Key)
 	return a.svc.Handle(ctx, cmd)
 }
 

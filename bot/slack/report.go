@@ -27,12 +27,20 @@ func newReport(via, what string) *report {
 	return &report{start: time.Now(), via: via, what: what, kind: kindUnknown}
 }
 
-// done logs rep (at Warn when unauthorized, else Info) and observes it.
+// done logs rep (at Warn when unauthorized, else Debug: the metrics count
+// every request, and a line per click at Info is noise an operator pays CPU
+// for; LOG_LEVEL=debug shows them) and observes it.
 func (a *Adapter) done(rep *report) {
 	elapsed := time.Since(rep.start)
-	level := slog.LevelInfo
+	if a.cfg.Observe != nil {
+		a.cfg.Observe(rep.kind, rep.outcome, elapsed)
+	}
+	level := slog.LevelDebug
 	if rep.outcome == bot.OutcomeUnauthorized {
 		level = slog.LevelWarn
+	}
+	if !a.log.Enabled(context.Background(), level) {
+		return
 	}
 	attrs := []any{"via", rep.via, "request", rep.what,
 		"channel", rep.channel, "kind", rep.kind, "outcome", rep.outcome, "duration", elapsed}
@@ -40,7 +48,4 @@ func (a *Adapter) done(rep *report) {
 		attrs = append(attrs, "reason", rep.reason)
 	}
 	a.log.Log(context.Background(), level, "slack request", attrs...)
-	if a.cfg.Observe != nil {
-		a.cfg.Observe(rep.kind, rep.outcome, elapsed)
-	}
 }

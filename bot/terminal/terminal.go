@@ -345,7 +345,7 @@ func (a *Adapter) hint() string {
 // show prints a reply the way the channel would show it.
 func (a *Adapter) show(r bot.Reply) {
 	m := r.Format(Palette())
-	plain := func(s string) string { return bot.PlainMentions(s, r.Red, r.Yellow) }
+	plain := func(s string) string { return bot.PlainMentions(s, r.Players()...) }
 	switch r.Visibility {
 	case bot.VisibilityNone:
 		return

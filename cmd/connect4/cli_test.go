@@ -4,15 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/connect4/connect4/bot/ops"
 )
 
 func TestRunUnknownCommand(t *testing.T) {
@@ -155,29 +155,9 @@ func TestLoadConfigChecksWhatTheCommandReads(t *testing.T) {
 				t.Errorf("uses %b: error names %s, which that command does not read:\n%v", tt.u, n, err)
 			}
 		}
-		var ce *configError
+		var ce *ops.VarError
 		if !errors.As(err, &ce) || ce.Var == "" {
-			t.Errorf("uses %b: %v is not made of *configError", tt.u, err)
-		}
-	}
-}
-
-func TestDiscordBase(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"", ""},
-		{"https://discord.com", "https://discord.com"},
-		{"https://discord.com/", "https://discord.com"},
-		{"https://discord.com/api", "https://discord.com"},
-		{"https://discord.com/api/", "https://discord.com"},
-		{"https://discord.com/api/v9", "https://discord.com"},
-		{"https://discord.com/api/v10/", "https://discord.com"},
-		{"http://127.0.0.1:9000/proxy/api", "http://127.0.0.1:9000/proxy"},
-		{"http://127.0.0.1:9000/api/vx", "http://127.0.0.1:9000/api/vx"},
-		{"http://127.0.0.1:9000/apiary", "http://127.0.0.1:9000/apiary"},
-	}
-	for _, tt := range tests {
-		if got := discordBase(tt.in); got != tt.want {
-			t.Errorf("discordBase(%q) = %q, want %q", tt.in, got, tt.want)
+			t.Errorf("uses %b: %v is not made of *ops.VarError", tt.u, err)
 		}
 	}
 }
@@ -219,22 +199,6 @@ func TestRegister(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("register without its variables = %v, want it to name %s", err, want)
 		}
-	}
-}
-
-func TestQuietCancel(t *testing.T) {
-	var buf bytes.Buffer
-	log := slog.New(quietCancel{slog.NewTextHandler(&buf, nil)}).With("platform", "terminal")
-	log.Error("AI move failed", "err", fmt.Errorf("choose move: %w", context.Canceled))
-	log.Error("AI move failed", "err", context.Canceled)
-	if buf.Len() != 0 {
-		t.Errorf("cancelled errors logged: %q", buf.String())
-	}
-	log.Error("AI move failed", "err", context.DeadlineExceeded)
-	log.Warn("store unavailable", "err", errors.New("dial tcp: refused"))
-	log.Info("something", "note", context.Canceled) // not the err attribute
-	if n := strings.Count(buf.String(), "\n"); n != 3 {
-		t.Errorf("logged %d lines, want 3:\n%s", n, buf.String())
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/connect4/connect4/bot/ops"
 	"gopkg.in/yaml.v3"
 )
 
@@ -184,7 +185,7 @@ func TestDeployKubernetes(t *testing.T) {
 }
 
 func knownVar(name string) bool {
-	return slices.ContainsFunc(envVars, func(e envVar) bool { return e.name == name })
+	return slices.ContainsFunc(envVars, func(e ops.Var) bool { return e.Name == name })
 }
 
 func TestDeployCompose(t *testing.T) {
@@ -269,8 +270,8 @@ func TestDeployEnvExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range envVars {
-		if seen[e.name] != 1 {
-			t.Errorf(".env.example sets %s %d times, want once", e.name, seen[e.name])
+		if seen[e.Name] != 1 {
+			t.Errorf(".env.example sets %s %d times, want once", e.Name, seen[e.Name])
 		}
 	}
 }

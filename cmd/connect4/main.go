@@ -21,7 +21,9 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/connect4/connect4/bot/ops"
 	"github.com/connect4/connect4/bot/terminal"
+	"github.com/connect4/connect4/engine/solver/batch"
 )
 
 func main() {
@@ -65,7 +67,7 @@ var subcommands = []subcommand{
 	{"register", "register the /connect4 command with Discord (DISCORD_APPLICATION_ID, DISCORD_BOT_TOKEN)",
 		"Registers the /connect4 application command with Discord: in DISCORD_GUILD_ID only when set\n" +
 			"(instant, for setup), else globally (may take up to an hour to appear).", forRegister},
-	{"solve", "read positions (column digits 1-7) from stdin, print their exact scores", solveAbout, 0},
+	{"solve", "read positions (column digits 1-7) from stdin, print their exact scores", batch.About, 0},
 	{"analyze", "the solver's verdict on each move of a game (connect4 analyze 4453...)", terminal.AnalyzeAbout, 0},
 	{"puzzles", "generate the embedded puzzle set (engine/solver/puzzles.txt) on stdout", terminal.PuzzlesAbout, 0},
 	{"book", "build the hard AI's opening book with the solver (resumable; run under nice)", terminal.BookAbout, 0},
@@ -137,7 +139,7 @@ func newFlags(sc subcommand, name string, stderr io.Writer) *flag.FlagSet {
 	case "play":
 		playFlags(fs)
 	case "solve":
-		defineSolveFlags(fs)
+		solveFlags(fs)
 	}
 	return fs
 }
@@ -189,18 +191,7 @@ func printHelp(w io.Writer, sc subcommand, fs *flag.FlagSet) {
 }
 
 // printEnv lists the variables read by any of the subcommands in u.
-func printEnv(w io.Writer, u uses) {
-	for _, e := range envVars {
-		if e.uses&u == 0 {
-			continue
-		}
-		def := e.def
-		if def == "" {
-			def = "-"
-		}
-		fmt.Fprintf(w, "  %-26s %-6s %s\n", e.name, def, e.doc)
-	}
-}
+func printEnv(w io.Writer, u uses) { ops.PrintVars(w, envVars, u) }
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, "connect4 — Connect Four for Slack, Discord and your terminal\n\nusage:\n")

@@ -33,7 +33,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Addr != ":8080" || c.ChallengeTTL != 10*time.Minute || c.TurnTimeout != 24*time.Hour ||
-		c.GameTTL != 7*24*time.Hour || c.AIBudget != time.Second || c.redisMode() != "memory" || c.LogFormat != "text" {
+		c.GameTTL != 7*24*time.Hour || c.AIBudget != time.Second || c.Redis.Mode() != "memory" || c.LogFormat != "text" {
 		t.Errorf("defaults: %+v", c)
 	}
 }
@@ -257,8 +257,8 @@ func TestREADMEDocumentsEveryVariable(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range envVars {
-		if !strings.Contains(string(readme), "`"+e.name+"`") {
-			t.Errorf("README.md does not document %s", e.name)
+		if !strings.Contains(string(readme), "`"+e.Name+"`") {
+			t.Errorf("README.md does not document %s", e.Name)
 		}
 	}
 }

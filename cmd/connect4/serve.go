@@ -9,13 +9,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/pprof"
-	"sync"
 	"time"
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/discord"
+	"github.com/connect4/connect4/bot/ops"
 	"github.com/connect4/connect4/bot/slack"
+	"github.com/connect4/connect4/sessions"
 )
 
 // newLogger returns the process logger configured by LOG_FORMAT and
@@ -41,39 +41,39 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return fmt.Errorf("configuration:\n%w", err)
 	}
 	log := newLogger(cfg, stderr)
-	m := newMetrics()
-	store, closeStore, err := openStore(ctx, cfg, log, m.storeHooks())
+	m := ops.NewMetrics()
+	store, closeStore, err := openStore(ctx, cfg, log, sessions.Hooks{Conflict: m.StoreConflict, Retry: m.StoreRetry, Error: m.StoreError})
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	if cfg.redisMode() == "memory" {
+	if cfg.Redis.Mode() == "memory" {
 		log.Warn("no REDIS_URL: using the in-memory store; games and leaderboards will not survive a restart")
 	}
-	svc := bot.New(store, botOptions(cfg, log, m.botHooks()))
+	svc := bot.New(store, botOptions(cfg, log, m.BotHooks()))
 
 	// The adapters' connections run under runCtx, which a connection that
 	// fails for good (a refused token) cancels too.
 	runCtx, stopRun := context.WithCancel(ctx)
 	defer stopRun()
 	mux := http.NewServeMux()
-	adapters, err := mountAdapters(runCtx, cfg, svc, mux, log, m)
+	var adapters ops.Group
+	conns, err := mountAdapters(runCtx, cfg, svc, mux, log, m, &adapters)
 	if err != nil {
 		return err
 	}
-	h := &health{store: store, conns: adapters.watched, unhealthyAfter: cfg.UnhealthyAfter,
-		storeUp: m.setStoreUp, log: log, now: time.Now}
-	for _, c := range adapters.watched {
-		m.watch(c)
+	h := &ops.Health{Store: store, Conns: conns, UnhealthyAfter: cfg.UnhealthyAfter, StoreUp: m.SetStoreUp, Log: log}
+	for _, c := range conns {
+		m.Watch(c)
 	}
-	mux.HandleFunc("GET /healthz", h.live)
-	mux.HandleFunc("GET /readyz", h.ready)
-	mux.Handle("GET /metrics", m.handler())
+	mux.HandleFunc("GET /healthz", h.Live)
+	mux.HandleFunc("GET /readyz", h.Ready)
+	mux.Handle("GET /metrics", m.Handler())
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		stopRun()
-		adapters.stop(ctx)
+		adapters.Stop(ctx)
 		return fmt.Errorf("CONNECT4_ADDR: %w", err)
 	}
 	srv := &http.Server{
@@ -84,13 +84,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	log.Info("listening", "addr", ln.Addr().String(), "store", cfg.redisMode())
+	log.Info("listening", "addr", ln.Addr().String(), "store", cfg.Redis.Mode())
 	if cfg.PprofAddr != "" {
-		stopPprof, err := servePprof(cfg.PprofAddr, log)
+		stopPprof, err := ops.ServePprof(cfg.PprofAddr, log)
 		if err != nil {
 			ln.Close()
 			stopRun()
-			adapters.stop(ctx)
+			adapters.Stop(ctx)
 			return err
 		}
 		defer stopPprof()
@@ -102,70 +102,33 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	select {
 	case err := <-served:
 		runErr = err
-	case err := <-adapters.fatal:
+	case err := <-adapters.Fatal():
 		log.Error("shutting down: a platform connection cannot recover", "err", err)
 		runErr = err
 	case <-ctx.Done():
 		log.Info("shutting down")
 	}
-	h.stopping.Store(true)
+	h.Stopping()
 	stopRun()
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		log.Warn("shutdown", "err", err)
 	}
-	adapters.stop(sctx)
+	adapters.Stop(sctx)
 	if errors.Is(runErr, http.ErrServerClosed) {
 		runErr = nil
 	}
 	return runErr
 }
 
-// adapterSet is what mountAdapters started: the adapters' background
-// connections, the connections to watch, and their stop functions.
-type adapterSet struct {
-	running sync.WaitGroup
-	stops   []func(context.Context)
-	watched []watched
-	// fatal receives the error of a background connection that stopped
-	// before its context ended: it cannot recover (a refused token), and
-	// the server stops with it.
-	fatal chan error
-}
-
-// stop waits for in-flight work of every adapter (bounded by ctx) and for
-// the background connections, which end with the serve context.
-func (a *adapterSet) stop(ctx context.Context) {
-	for _, f := range a.stops {
-		f(ctx)
-	}
-	a.running.Wait()
-}
-
-// background runs f (a Socket Mode or Gateway connection) until ctx ends.
-// The connections retry by themselves for as long as ctx lasts, so an
-// error they return before it ends is fatal: it goes to a.fatal, and runServe
-// stops.
-func (a *adapterSet) background(ctx context.Context, f func(context.Context) error) {
-	a.running.Add(1)
-	go func() {
-		defer a.running.Done()
-		if err := f(ctx); err != nil && ctx.Err() == nil {
-			select {
-			case a.fatal <- err: // it names its platform
-			default: // the server is stopping already
-			}
-		}
-	}()
-}
-
 // mountAdapters mounts the chat platforms that the configuration enables:
 // Slack over HTTP (SLACK_SIGNING_SECRET) and/or Socket Mode
 // (SLACK_APP_TOKEN), Discord over HTTP (DISCORD_PUBLIC_KEY) and/or the
 // Gateway (DISCORD_BOT_TOKEN).
-func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.ServeMux, log *slog.Logger, m *metrics) (*adapterSet, error) {
-	set := &adapterSet{fatal: make(chan error, 1)}
+// Their connections run in set; it returns those to watch.
+func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.ServeMux, log *slog.Logger, m *ops.Metrics, set *ops.Group) ([]ops.Conn, error) {
+	var conns []ops.Conn
 	slackOn := cfg.SlackSigningSecret != "" || cfg.SlackAppToken != ""
 	discordOn := cfg.DiscordPublicKey != "" || cfg.DiscordBotToken != ""
 	if !slackOn && !discordOn {
@@ -174,7 +137,7 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 	if slackOn {
 		a, err := slack.New(svc, slack.Config{
 			SigningSecret: cfg.SlackSigningSecret, BotToken: cfg.SlackBotToken, AppToken: cfg.SlackAppToken,
-			APIURL: cfg.SlackAPIURL, Observe: m.observe("slack"), ReconnectMax: cfg.ReconnectMax,
+			APIURL: cfg.SlackAPIURL, Observe: m.Observe("slack"), ReconnectMax: cfg.ReconnectMax,
 		}, log)
 		if err != nil {
 			return nil, err
@@ -184,14 +147,11 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 			log.Info("slack: serving POST /slack/commands and /slack/interactions")
 		}
 		if cfg.SlackAppToken != "" {
-			set.background(ctx, a.RunSocketMode)
-			set.watched = append(set.watched, watched{name: "slack socket mode", platform: "slack", state: func() connState {
-				st := a.Connection()
-				return connState{Connected: st.Connected, Since: st.Since, Err: st.Err, Reconnects: st.Reconnects}
-			}})
+			set.Go(ctx, a.RunSocketMode)
+			conns = append(conns, ops.Conn{Name: "slack socket mode", Platform: "slack", State: a.Connection})
 			log.Info("slack: connecting in Socket Mode")
 		}
-		set.stops = append(set.stops, func(ctx context.Context) {
+		set.OnStop(func(ctx context.Context) {
 			if err := a.Close(ctx); err != nil {
 				log.Warn("slack: in-flight clicks cut short at shutdown", "err", err)
 			}
@@ -200,7 +160,7 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 	if discordOn {
 		a, err := discord.New(svc, discord.Config{
 			PublicKey: cfg.DiscordPublicKey, BotToken: cfg.DiscordBotToken, ApplicationID: cfg.DiscordAppID,
-			GuildID: cfg.DiscordGuildID, APIURL: cfg.DiscordAPIURL, Observe: m.observe("discord"),
+			GuildID: cfg.DiscordGuildID, APIURL: cfg.DiscordAPIURL, Observe: m.Observe("discord"),
 			ReconnectMax: cfg.ReconnectMax,
 		}, log)
 		if err != nil {
@@ -211,16 +171,13 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 			log.Info("discord: serving POST /discord/interactions")
 		}
 		if cfg.DiscordBotToken != "" {
-			set.background(ctx, a.RunGateway)
-			set.watched = append(set.watched, watched{name: "discord gateway", platform: "discord", state: func() connState {
-				st := a.Connection()
-				return connState{Connected: st.Connected, Since: st.Since, Err: st.Err, Reconnects: st.Reconnects}
-			}})
+			set.Go(ctx, a.RunGateway)
+			conns = append(conns, ops.Conn{Name: "discord gateway", Platform: "discord", State: a.Connection})
 			log.Info("discord: connecting to the Gateway")
 		}
-		set.stops = append(set.stops, func(ctx context.Context) { _ = a.Close(ctx) })
+		set.OnStop(func(ctx context.Context) { _ = a.Close(ctx) })
 	}
-	return set, nil
+	return conns, nil
 }
 
 // runRegister registers the /connect4 command with Discord: globally, or in
@@ -231,18 +188,8 @@ func runRegister(ctx context.Context, args []string, getenv func(string) string,
 		return err
 	}
 	cfg, err := loadConfig(getenv, forRegister)
-	var errs []error
 	if err != nil {
-		errs = append(errs, err)
-	}
-	if cfg.DiscordAppID == "" {
-		errs = append(errs, &configError{Var: "DISCORD_APPLICATION_ID", Msg: "required to register commands (the Application ID in the Developer Portal)"})
-	}
-	if cfg.DiscordBotToken == "" {
-		errs = append(errs, &configError{Var: "DISCORD_BOT_TOKEN", Msg: "required to register commands (the bot's token, without \"Bot \")"})
-	}
-	if len(errs) > 0 {
-		return fmt.Errorf("configuration:\n%w", errors.Join(errs...))
+		return fmt.Errorf("configuration:\n%w", err)
 	}
 	if err := discord.RegisterCommands(ctx, nil, cfg.DiscordAPIURL, cfg.DiscordBotToken, cfg.DiscordAppID, cfg.DiscordGuildID); err != nil {
 		return fmt.Errorf("register: %w", err)
@@ -253,23 +200,4 @@ func runRegister(ctx context.Context, args []string, getenv func(string) string,
 	}
 	fmt.Fprintf(stdout, "registered /connect4 %s\n", scope)
 	return nil
-}
-
-// servePprof serves Go's profiler on its own listener, apart from the
-// public one, for operators who opt in with CONNECT4_PPROF_ADDR.
-func servePprof(addr string, log *slog.Logger) (stop func(), err error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("CONNECT4_PPROF_ADDR: %w", err)
-	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/debug/pprof/", pprof.Index)
-	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
-	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	log.Warn("serving /debug/pprof: keep this address private", "addr", ln.Addr().String())
-	return func() { _ = srv.Close() }, nil
 }

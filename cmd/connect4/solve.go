@@ -1,192 +1,37 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"slices"
-	"strconv"
-	"strings"
-	"time"
 
-	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/engine/solver"
+	"github.com/connect4/connect4/engine/solver/batch"
 )
 
-// solveAbout is the description in `connect4 solve --help`.
-const solveAbout = `Reads positions from standard input, one per line, in the format of Pascal Pons'
-benchmark sets: the columns played from the empty 7x6 board, digits 1-7, first
-player first; anything after a space (such as the expected score) is ignored,
-except that a number there is checked against the computed score.
-
-For each position prints one line: the moves, the exact score for the player to
-move (0 draw, positive win, negative loss, 22 minus the discs played by the
-winner at the win), the number of nodes searched and the microseconds taken.
-Every position is solved from a cleared transposition table. A line that is not
-a valid position gets an error line with its line number, and the run goes on.
-
-With -level, prints instead the column (1-7) the computer plays at that level
-and the microseconds it took, within -budget.`
-
-// solveFlags are the flags of `connect4 solve`.
-type solveFlags struct {
-	bench     *bool
-	levelName *string
-	budget    *time.Duration
+// solveFlags defines the flags of `connect4 solve` on fs.
+func solveFlags(fs *flag.FlagSet) (opt *batch.Options, level *string) {
+	opt = &batch.Options{}
+	fs.BoolVar(&opt.Bench, "bench", false, "print the mean time and nodes per position at the end (with -level: move time percentiles)")
+	fs.DurationVar(&opt.Budget, "budget", solver.DefaultBudget, "time budget per move with -level")
+	return opt, fs.String("level", "", "instead of solving, time the move of the computer at this level (easy, medium or hard)")
 }
 
-// defineSolveFlags defines the flags of `connect4 solve` on fs.
-func defineSolveFlags(fs *flag.FlagSet) solveFlags {
-	return solveFlags{
-		bench:     fs.Bool("bench", false, "print the mean time and nodes per position at the end (with -level: move time percentiles)"),
-		levelName: fs.String("level", "", "instead of solving, time the move of the computer at this level (easy, medium or hard)"),
-		budget:    fs.Duration("budget", solver.DefaultBudget, "time budget per move with -level"),
-	}
-}
-
-// runSolve implements "connect4 solve": see solveAbout. It returns an error for
-// bad flags, a read error, or when some lines were invalid or got a score other
-// than the one the line gave.
+// runSolve is `connect4 solve`: batch.Run on stdin and stdout.
 func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	me, _ := lookup("solve")
 	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
-	f := defineSolveFlags(fs)
+	opt, level := solveFlags(fs)
 	if err := parseFlags(me, fs, args, stdout, stderr); err != nil {
 		return err
 	}
-	bench, levelName, budget := f.bench, f.levelName, f.budget
-	level := solver.LevelNone
-	if *levelName != "" {
-		l, err := solver.ParseLevel(*levelName)
+	if *level != "" {
+		l, err := solver.ParseLevel(*level)
 		if err != nil {
 			return fmt.Errorf("solve: -level: %w", err)
 		}
-		level = l
+		opt.Level = l
 	}
-
-	out := bufio.NewWriter(stdout)
-	defer out.Flush()
-
-	var (
-		s                      *solver.Solver
-		ai                     = solver.NewAI()
-		rng                    = rand.New(rand.NewPCG(1, 2))
-		solved, invalid, wrong int
-		checked                int
-		totalNodes             uint64
-		totalTime              time.Duration
-		moveTimes              []time.Duration
-	)
-	if level == solver.LevelNone {
-		s = solver.NewSolver()
-	}
-	sc := bufio.NewScanner(stdin)
-	for n := 1; sc.Scan(); n++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		line := strings.TrimRight(sc.Text(), "\r")
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		moves, rest, _ := strings.Cut(line, " ")
-		p, err := solver.ParsePosition(moves)
-		if err == nil && moves == "" {
-			err = errors.New("empty position: the empty board needs an opening book")
-		}
-		if err != nil {
-			invalid++
-			fmt.Fprintf(out, "line %d: invalid position %q: %v\n", n, moves, err)
-			continue
-		}
-
-		if level != solver.LevelNone {
-			g, err := standardGame(moves)
-			if err != nil {
-				invalid++
-				fmt.Fprintf(out, "line %d: %v\n", n, err)
-				continue
-			}
-			start := time.Now()
-			col, err := ai.ChooseMove(ctx, g, level, rng, *budget)
-			took := time.Since(start)
-			if err != nil {
-				invalid++
-				fmt.Fprintf(out, "line %d: %v\n", n, err)
-				continue
-			}
-			moveTimes = append(moveTimes, took)
-			fmt.Fprintf(out, "%s %d %d\n", moves, col+1, took.Microseconds())
-			continue
-		}
-
-		s.Reset()
-		start := time.Now()
-		score, err := s.SolveContext(ctx, p)
-		took := time.Since(start)
-		if err != nil {
-			return err
-		}
-		solved++
-		totalNodes += s.Nodes()
-		totalTime += took
-		fmt.Fprintf(out, "%s %d %d %d", moves, score, s.Nodes(), took.Microseconds())
-		if want, err := strconv.Atoi(strings.Fields(rest + " x")[0]); err == nil {
-			checked++
-			if want != score {
-				wrong++
-				fmt.Fprintf(out, " wrong: want %d", want)
-			}
-		}
-		fmt.Fprintln(out)
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("solve: read positions: %w", err)
-	}
-
-	if *bench {
-		switch {
-		case level != solver.LevelNone && len(moveTimes) > 0:
-			slices.Sort(moveTimes)
-			var sum time.Duration
-			for _, d := range moveTimes {
-				sum += d
-			}
-			pct := func(q float64) time.Duration { return moveTimes[min(len(moveTimes)-1, int(q*float64(len(moveTimes))))] }
-			fmt.Fprintf(out, "%s moves: %d, mean %v, p50 %v, p99 %v, max %v (budget %v)\n",
-				level, len(moveTimes), sum/time.Duration(len(moveTimes)), pct(0.50), pct(0.99), moveTimes[len(moveTimes)-1], *budget)
-		case solved > 0:
-			fmt.Fprintf(out, "positions: %d, mean time: %.1f µs, mean nodes: %.0f, scores checked: %d, wrong: %d\n",
-				solved, float64(totalTime.Nanoseconds())/1e3/float64(solved), float64(totalNodes)/float64(solved), checked, wrong)
-		}
-	}
-	switch {
-	case invalid > 0 && wrong > 0:
-		return fmt.Errorf("solve: %d invalid lines, %d wrong scores", invalid, wrong)
-	case invalid > 0:
-		return fmt.Errorf("solve: %d invalid lines", invalid)
-	case wrong > 0:
-		return fmt.Errorf("solve: %d wrong scores", wrong)
-	}
-	return nil
-}
-
-// standardGame returns the game on the standard board after moves, the digits
-// 1-7 of a position ParsePosition accepted. It returns the engine's error for
-// a move the engine rejects, which ParsePosition should already have caught.
-func standardGame(moves string) (*engine.Game, error) {
-	g, err := engine.New(engine.DefaultConfig())
-	if err != nil {
-		return nil, err
-	}
-	for i := range len(moves) {
-		if err := g.Play(g.Turn(), int(moves[i]-'1')); err != nil {
-			return nil, fmt.Errorf("move %d: %w", i+1, err)
-		}
-	}
-	return g, nil
+	return batch.Run(ctx, stdin, stdout, *opt)
 }

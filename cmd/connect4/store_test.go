@@ -2,73 +2,13 @@ package main
 
 import (
 	"io"
-	"log/slog"
 	"net"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 )
-
-// TestRedisClientTimeouts checks that every Redis mode gets the chat-sized
-// limits of CONNECT4_REDIS_TIMEOUT, with context deadlines reaching the
-// socket, and that a URL's own settings win.
-func TestRedisClientTimeouts(t *testing.T) {
-	tests := []struct {
-		name string
-		env  []string
-		read time.Duration // want
-		dial time.Duration
-	}{
-		{"url", []string{"REDIS_URL", "redis://127.0.0.1:1/0"}, time.Second, time.Second},
-		{"url with its own", []string{"REDIS_URL", "redis://127.0.0.1:1/0?read_timeout=300ms", "CONNECT4_REDIS_TIMEOUT", "700ms"},
-			300 * time.Millisecond, 700 * time.Millisecond},
-		{"cluster", []string{"REDIS_CLUSTER_ADDRS", "127.0.0.1:1,127.0.0.1:2"}, time.Second, time.Second},
-		{"sentinel", []string{"REDIS_SENTINEL_ADDRS", "127.0.0.1:1", "REDIS_SENTINEL_MASTER", "m", "CONNECT4_REDIS_TIMEOUT", "2s"},
-			2 * time.Second, 2 * time.Second},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := loadConfig(env(tt.env...), 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := cfg.redisClient()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			var o struct {
-				ctxTimeout                      bool
-				dial, read, write, pool, backof time.Duration
-				retries, dialAttempts           int
-			}
-			switch c := c.(type) {
-			case *redis.Client:
-				opt := c.Options()
-				o.ctxTimeout, o.dial, o.read, o.write, o.pool = opt.ContextTimeoutEnabled, opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout, opt.PoolTimeout
-				o.backof, o.retries, o.dialAttempts = opt.MaxRetryBackoff, opt.MaxRetries, opt.DialerRetries
-			case *redis.ClusterClient:
-				opt := c.Options()
-				o.ctxTimeout, o.dial, o.read, o.write, o.pool = opt.ContextTimeoutEnabled, opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout, opt.PoolTimeout
-				o.backof, o.retries, o.dialAttempts = opt.MaxRetryBackoff, opt.MaxRetries, opt.DialerRetries
-			default:
-				t.Fatalf("client %T", c)
-			}
-			timeout := cfg.RedisTimeout
-			if !o.ctxTimeout || o.dial != tt.dial || o.read != tt.read || o.write != timeout || o.pool != timeout {
-				t.Errorf("ContextTimeoutEnabled %v, dial %v, read %v, write %v, pool %v; want true, %v, %v, %v, %v",
-					o.ctxTimeout, o.dial, o.read, o.write, o.pool, tt.dial, tt.read, timeout, timeout)
-			}
-			if o.retries != 1 || o.backof > 100*time.Millisecond || o.dialAttempts != 1 {
-				t.Errorf("retries %d with backoff up to %v, dial attempts %d; want 1, at most 100ms, 1", o.retries, o.backof, o.dialAttempts)
-			}
-		})
-	}
-}
 
 // goRedisFormat matches a line of go-redis's own logger
 // ("redis: 2026/12/01 08:02:36 pool.go:770: ...").
@@ -154,24 +94,5 @@ func TestPlayRedisSilent(t *testing.T) {
 	p.in.Close()
 	if s := p.err.String(); goRedisFormat.MatchString(s) {
 		t.Errorf("go-redis logged in its own format:\n%s", s)
-	}
-}
-
-func TestRedisLoggerRepeats(t *testing.T) {
-	var buf syncBuffer
-	l := newRedisLogger(slog.New(slog.NewTextHandler(&buf, nil)), time.Hour)
-	for range 5 {
-		l.Printf(t.Context(), "redis: connection pool: failed to dial after %d attempts: %v", 1, "refused")
-	}
-	l.Printf(t.Context(), "redis: other %s", "thing")
-	got := buf.String()
-	if n := strings.Count(got, "\n"); n != 2 || !strings.Contains(got, `level=WARN msg="redis client" message="redis: connection pool: failed to dial after 1 attempts: refused"`) ||
-		!strings.Contains(got, `message="redis: other thing"`) {
-		t.Errorf("logged:\n%s\nwant one line per kind, at Warn, the text as message", got)
-	}
-	l.every = 0
-	l.Printf(t.Context(), "redis: connection pool: failed to dial after %d attempts: %v", 1, "refused")
-	if !strings.Contains(buf.String(), "repeated=4") {
-		t.Errorf("the next line does not count the 4 left out:\n%s", buf.String())
 	}
 }

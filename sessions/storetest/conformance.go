@@ -91,6 +91,7 @@ func Conformance(t *testing.T, newStore func(t *testing.T, now func() time.Time)
 		{"ChannelLimit", testChannelLimit},
 		{"RaceAccepts", testRaceAccepts},
 		{"ManyGames", testManyGames},
+		{"MultiPlayers", testMultiPlayers},
 		{"Ratings", func(t *testing.T, s Store, clk *Clock) {
 			rs, ok := s.(RatingStore)
 			if !ok {

@@ -1,4 +1,4 @@
-package main
+package ops
 
 import (
 	"net/http"
@@ -9,7 +9,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/connect4/connect4/bot"
-	"github.com/connect4/connect4/sessions"
 )
 
 // latencyBuckets suit requests from about a millisecond (a click on Redis)
@@ -20,10 +19,10 @@ var latencyBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1
 // so that rate() and absent() work before the first request.
 var platforms = []string{"slack", "discord"}
 
-// metrics are the Prometheus metrics of `connect4 serve`, on a registry of
+// Metrics are the Prometheus metrics of a serving bot, on a registry of
 // their own (no global registry). Its hook funcs and handler are safe for
 // concurrent use.
-type metrics struct {
+type Metrics struct {
 	reg *prometheus.Registry
 
 	requests      *prometheus.CounterVec   // platform, kind, outcome
@@ -37,10 +36,10 @@ type metrics struct {
 	storeUp       prometheus.Gauge
 }
 
-// newMetrics returns the metrics, registered with a new registry together
+// NewMetrics returns the metrics, registered with a new registry together
 // with the Go runtime and process collectors.
-func newMetrics() *metrics {
-	m := &metrics{
+func NewMetrics() *Metrics {
+	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "connect4_requests_total",
@@ -80,7 +79,7 @@ func newMetrics() *metrics {
 		Name: "connect4_store_up",
 		Help: "1 when the game store answered the last /readyz check, else 0.",
 	})
-	m.storeUp.Set(1) // until a check says otherwise: openStore logs a failed first ping
+	m.storeUp.Set(1) // until a check says otherwise
 	m.reg.MustRegister(m.requests, m.latency, m.moves, m.gamesStarted, m.gamesFinished,
 		m.conflicts, m.retries, m.storeErrors, m.storeUp,
 		collectors.NewGoCollector(),
@@ -94,8 +93,8 @@ func newMetrics() *metrics {
 	return m
 }
 
-// botHooks returns the hooks that count moves and games of a bot.Service.
-func (m *metrics) botHooks() bot.Hooks {
+// BotHooks returns the hooks that count moves and games of a bot.Service.
+func (m *Metrics) BotHooks() bot.Hooks {
 	return bot.Hooks{
 		GameStarted: func(platform string, ai bool) {
 			m.gamesStarted.WithLabelValues(platform, yesNo(ai)).Inc()
@@ -109,18 +108,18 @@ func (m *metrics) botHooks() bot.Hooks {
 	}
 }
 
-// storeHooks returns the hooks that count conflicts, retries and errors of
-// a sessions.Store.
-func (m *metrics) storeHooks() sessions.Hooks {
-	return sessions.Hooks{
-		Conflict: m.conflicts.Inc,
-		Retry:    m.retries.Inc,
-		Error:    func(op string, _ error) { m.storeErrors.WithLabelValues(op).Inc() },
-	}
-}
+// StoreConflict counts an optimistic-lock conflict of the store: with
+// StoreRetry and StoreError it fills the store's hooks.
+func (m *Metrics) StoreConflict() { m.conflicts.Inc() }
 
-// setStoreUp records the result of a store check.
-func (m *metrics) setStoreUp(up bool) {
+// StoreRetry counts an update run again after a conflict.
+func (m *Metrics) StoreRetry() { m.retries.Inc() }
+
+// StoreError counts a failure of the store's operation op.
+func (m *Metrics) StoreError(op string, _ error) { m.storeErrors.WithLabelValues(op).Inc() }
+
+// SetStoreUp records the result of a store check.
+func (m *Metrics) SetStoreUp(up bool) {
 	if up {
 		m.storeUp.Set(1)
 	} else {
@@ -128,18 +127,18 @@ func (m *metrics) setStoreUp(up bool) {
 	}
 }
 
-// watch exports the state of a platform connection: connect4_connected
+// Watch exports the state of a platform connection: connect4_connected
 // and connect4_reconnects_total with its platform label, read from the
 // adapter at every scrape. Call it once per platform.
-func (m *metrics) watch(c watched) {
-	labels := prometheus.Labels{"platform": c.platform}
+func (m *Metrics) Watch(c Conn) {
+	labels := prometheus.Labels{"platform": c.Platform}
 	m.reg.MustRegister(
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name:        "connect4_connected",
 			Help:        "1 while the platform's long-lived connection (Discord Gateway, Slack Socket Mode) is up, else 0.",
 			ConstLabels: labels,
 		}, func() float64 {
-			if c.state().Connected {
+			if c.State().Connected {
 				return 1
 			}
 			return 0
@@ -148,13 +147,13 @@ func (m *metrics) watch(c watched) {
 			Name:        "connect4_reconnects_total",
 			Help:        "Times the platform's long-lived connection came back after it was lost or an attempt failed.",
 			ConstLabels: labels,
-		}, func() float64 { return float64(c.state().Reconnects) }),
+		}, func() float64 { return float64(c.State().Reconnects) }),
 	)
 }
 
-// observe returns the Observe func of a chat adapter's Config for
+// Observe returns the Observe func of a chat adapter's Config for
 // platform: it counts the request and records its latency.
-func (m *metrics) observe(platform string) func(kind, outcome string, elapsed time.Duration) {
+func (m *Metrics) Observe(platform string) func(kind, outcome string, elapsed time.Duration) {
 	latency := m.latency.WithLabelValues(platform)
 	return func(kind, outcome string, elapsed time.Duration) {
 		m.requests.WithLabelValues(platform, kind, outcome).Inc()
@@ -162,9 +161,9 @@ func (m *metrics) observe(platform string) func(kind, outcome string, elapsed ti
 	}
 }
 
-// handler serves the metrics in the Prometheus text format, for
+// Handler serves the metrics in the Prometheus text format, for
 // GET /metrics.
-func (m *metrics) handler() http.Handler {
+func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{
 		Registry:      m.reg, // counts its own scrape errors
 		ErrorHandling: promhttp.ContinueOnError,

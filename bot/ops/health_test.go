@@ -1,4 +1,4 @@
-package main
+package ops
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/connect4/connect4/bot"
 )
 
 // pingFunc is a store health check.
@@ -19,13 +21,13 @@ func (f pingFunc) Ping(ctx context.Context) error { return f(ctx) }
 
 func TestHealthProbes(t *testing.T) {
 	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-	up := connState{Connected: true, Since: now.Add(-time.Hour)}
-	downShort := connState{Since: now.Add(-30 * time.Second), Err: errors.New("refused")}
-	downLong := connState{Since: now.Add(-10 * time.Minute), Err: errors.New("refused")}
+	up := bot.ConnectionState{Connected: true, Since: now.Add(-time.Hour)}
+	downShort := bot.ConnectionState{Since: now.Add(-30 * time.Second), Err: errors.New("refused")}
+	downLong := bot.ConnectionState{Since: now.Add(-10 * time.Minute), Err: errors.New("refused")}
 	storeDown := errors.New("dial tcp: connection refused")
 	for _, tc := range []struct {
 		name                string
-		gateway, socket     connState
+		gateway, socket     bot.ConnectionState
 		store               error
 		stopping            bool
 		ready, live         int
@@ -46,22 +48,24 @@ func TestHealthProbes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			storeUp := !tc.storeUp
-			h := &health{
-				store: pingFunc(func(context.Context) error { return tc.store }),
-				conns: []watched{
-					{name: "discord gateway", platform: "discord", state: func() connState { return tc.gateway }},
-					{name: "slack socket mode", platform: "slack", state: func() connState { return tc.socket }},
+			h := &Health{
+				Store: pingFunc(func(context.Context) error { return tc.store }),
+				Conns: []Conn{
+					{Name: "discord gateway", Platform: "discord", State: func() bot.ConnectionState { return tc.gateway }},
+					{Name: "slack socket mode", Platform: "slack", State: func() bot.ConnectionState { return tc.socket }},
 				},
-				unhealthyAfter: 5 * time.Minute, storeUp: func(b bool) { storeUp = b },
-				log: slog.New(slog.NewTextHandler(io.Discard, nil)), now: func() time.Time { return now },
+				UnhealthyAfter: 5 * time.Minute, StoreUp: func(b bool) { storeUp = b },
+				Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return now },
 			}
-			h.stopping.Store(tc.stopping)
+			if tc.stopping {
+				h.Stopping()
+			}
 			for _, p := range []struct {
 				path    string
 				handler http.HandlerFunc
 				code    int
 				want    []string
-			}{{"/readyz", h.ready, tc.ready, tc.readyWant}, {"/healthz", h.live, tc.live, tc.liveWant}} {
+			}{{"/readyz", h.Ready, tc.ready, tc.readyWant}, {"/healthz", h.Live, tc.live, tc.liveWant}} {
 				rec := httptest.NewRecorder()
 				p.handler(rec, httptest.NewRequest("GET", p.path, nil))
 				body := rec.Body.String()

@@ -1,4 +1,4 @@
-package main
+package ops
 
 import (
 	"context"
@@ -8,50 +8,54 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/connect4/connect4/bot"
 )
 
 // storePingBudget bounds the store check of one /readyz, well inside the
 // probes' timeouts.
 const storePingBudget = time.Second
 
-// connState is a platform connection's state, as the adapters report it.
-type connState struct {
-	Connected  bool
-	Since      time.Time
-	Err        error
-	Reconnects int
-}
-
-// watched is a long-lived platform connection that /readyz, /healthz and
+// Conn is a long-lived platform connection that /readyz, /healthz and
 // the metrics watch: the Discord Gateway or Slack Socket Mode.
-type watched struct {
-	name     string // for the probe bodies: "discord gateway", "slack socket mode"
-	platform string // the metrics label
-	state    func() connState
+type Conn struct {
+	Name     string // for the probe bodies: "discord gateway", "slack socket mode"
+	Platform string // the metrics label
+	State    func() bot.ConnectionState
 }
 
-// health answers /readyz and /healthz. Its handlers are safe for
-// concurrent use.
-type health struct {
-	store          interface{ Ping(context.Context) error }
-	conns          []watched
-	unhealthyAfter time.Duration
-	storeUp        func(bool) // records the store check in the metrics
-	log            *slog.Logger
-	now            func() time.Time
+// Health answers /readyz and /healthz. Set its fields before serving; its
+// handlers are safe for concurrent use.
+type Health struct {
+	Store          interface{ Ping(context.Context) error }
+	Conns          []Conn
+	UnhealthyAfter time.Duration // see Live
+	StoreUp        func(bool)    // records each store check (Metrics.SetStoreUp)
+	Log            *slog.Logger
+	Now            func() time.Time // time.Now when nil
 
 	stopping  atomic.Bool // shutting down: not ready
 	storeDown atomic.Bool // the last store check failed (logged once per outage)
 }
 
-// ready answers /readyz: 503 while the replica is shutting down or a
+// Stopping makes Ready answer 503 from now on: the replica is shutting down.
+func (h *Health) Stopping() { h.stopping.Store(true) }
+
+func (h *Health) now() time.Time {
+	if h.Now == nil {
+		return time.Now()
+	}
+	return h.Now()
+}
+
+// Ready answers /readyz: 503 while the replica is shutting down or a
 // configured platform connection is down, else 200. The body names each
 // connection and the store with its state. A store outage is reported (in
 // the body, the log and connect4_store_up) but does not make the replica
 // unready: the store is shared, so every replica would leave the Service at
 // once and users would get the platform's generic failure instead of the
 // bot's own "try again in a moment".
-func (h *health) ready(w http.ResponseWriter, r *http.Request) {
+func (h *Health) Ready(w http.ResponseWriter, r *http.Request) {
 	var b strings.Builder
 	ok := true
 	if h.stopping.Load() {
@@ -59,29 +63,29 @@ func (h *health) ready(w http.ResponseWriter, r *http.Request) {
 		b.WriteString("shutting down\n")
 	}
 	now := h.now()
-	for _, c := range h.conns {
-		st := c.state()
+	for _, c := range h.Conns {
+		st := c.State()
 		if !st.Connected {
 			ok = false
-			fmt.Fprintf(&b, "%s: down for %s\n", c.name, roundAge(now.Sub(st.Since)))
+			fmt.Fprintf(&b, "%s: down for %s\n", c.Name, roundAge(now.Sub(st.Since)))
 			continue
 		}
-		fmt.Fprintf(&b, "%s: connected for %s\n", c.name, roundAge(now.Sub(st.Since)))
+		fmt.Fprintf(&b, "%s: connected for %s\n", c.Name, roundAge(now.Sub(st.Since)))
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), storePingBudget)
 	defer cancel()
-	if err := h.store.Ping(ctx); err != nil {
+	if err := h.Store.Ping(ctx); err != nil {
 		b.WriteString("store: unavailable (commands are answered \"try again\"; not a reason to leave the Service)\n")
 		if !h.storeDown.Swap(true) {
-			h.log.Warn("store unavailable; staying ready, commands are answered \"try again\"", "err", err)
+			h.Log.Warn("store unavailable; staying ready, commands are answered \"try again\"", "err", err)
 		}
-		h.storeUp(false)
+		h.StoreUp(false)
 	} else {
 		b.WriteString("store: ok\n")
 		if h.storeDown.Swap(false) {
-			h.log.Info("store available again")
+			h.Log.Info("store available again")
 		}
-		h.storeUp(true)
+		h.StoreUp(true)
 	}
 	status := http.StatusOK
 	head := "ready\n"
@@ -94,17 +98,17 @@ func (h *health) ready(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprint(w, head, b.String())
 }
 
-// live answers /healthz: 200 while the process serves, 503 once a
-// configured platform connection has been down longer than unhealthyAfter,
+// Live answers /healthz: 200 while the process serves, 503 once a
+// configured platform connection has been down longer than UnhealthyAfter,
 // so that the orchestrator restarts a bot that cannot recover by itself.
 // The store plays no part: restarting cannot mend it.
-func (h *health) live(w http.ResponseWriter, r *http.Request) {
+func (h *Health) Live(w http.ResponseWriter, r *http.Request) {
 	var bad []string
 	now := h.now()
-	for _, c := range h.conns {
-		st := c.state()
-		if down := now.Sub(st.Since); !st.Connected && down > h.unhealthyAfter {
-			bad = append(bad, fmt.Sprintf("%s: down for %s, over CONNECT4_UNHEALTHY_AFTER %s", c.name, roundAge(down), h.unhealthyAfter))
+	for _, c := range h.Conns {
+		st := c.State()
+		if down := now.Sub(st.Since); !st.Connected && down > h.UnhealthyAfter {
+			bad = append(bad, fmt.Sprintf("%s: down for %s, over CONNECT4_UNHEALTHY_AFTER %s", c.Name, roundAge(down), h.UnhealthyAfter))
 		}
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")

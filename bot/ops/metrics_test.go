@@ -1,4 +1,4 @@
-package main
+package ops
 
 import (
 	"errors"
@@ -13,9 +13,9 @@ import (
 )
 
 func TestMetricsHooksCount(t *testing.T) {
-	m := newMetrics()
-	bh, sh := m.botHooks(), m.storeHooks()
-	obsD, obsS := m.observe("discord"), m.observe("slack")
+	m := NewMetrics()
+	bh := m.BotHooks()
+	obsD, obsS := m.Observe("discord"), m.Observe("slack")
 
 	bh.GameStarted("discord", false)
 	bh.GameStarted("discord", true)
@@ -28,12 +28,12 @@ func TestMetricsHooksCount(t *testing.T) {
 	bh.GameFinished("discord", "win")
 	bh.GameFinished("discord", "win")
 	bh.GameFinished("slack", "draw")
-	sh.Conflict()
-	sh.Conflict()
-	sh.Retry()
-	sh.Error("update", errors.New("boom"))
-	sh.Error("update", errors.New("boom"))
-	sh.Error("load", errors.New("boom"))
+	m.StoreConflict()
+	m.StoreConflict()
+	m.StoreRetry()
+	m.StoreError("update", errors.New("boom"))
+	m.StoreError("update", errors.New("boom"))
+	m.StoreError("load", errors.New("boom"))
 	// Binary fractions of a second, so that the sum below is exact.
 	obsD("drop", "ok", time.Second/256) // 3.90625 ms
 	obsD("drop", "ok", time.Second/32)  // 31.25 ms
@@ -112,12 +112,12 @@ connect4_request_duration_seconds_count{platform="slack"} 1
 // exposed in the text format, the zero series included, and that the Go
 // and process collectors are there.
 func TestMetricsHandler(t *testing.T) {
-	m := newMetrics()
-	m.botHooks().Move("discord")
-	m.botHooks().GameFinished("discord", "draw")
-	m.storeHooks().Error("load", errors.New("boom"))
-	m.observe("slack")("drop", "ok", time.Millisecond)
-	srv := httptest.NewServer(m.handler())
+	m := NewMetrics()
+	m.BotHooks().Move("discord")
+	m.BotHooks().GameFinished("discord", "draw")
+	m.StoreError("load", errors.New("boom"))
+	m.Observe("slack")("drop", "ok", time.Millisecond)
+	srv := httptest.NewServer(m.Handler())
 	defer srv.Close()
 
 	resp, err := http.Get(srv.URL)
@@ -159,8 +159,8 @@ func TestMetricsHandler(t *testing.T) {
 // TestMetricsIndependent checks that two metrics share no state: there is
 // no global registry.
 func TestMetricsIndependent(t *testing.T) {
-	a, b := newMetrics(), newMetrics()
-	a.botHooks().Move("discord")
+	a, b := NewMetrics(), NewMetrics()
+	a.BotHooks().Move("discord")
 	if got := testutil.ToFloat64(b.moves.WithLabelValues("discord")); got != 0 {
 		t.Errorf("second metrics counted the first one's move: moves = %v, want 0", got)
 	}
