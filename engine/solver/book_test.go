@@ -322,7 +322,9 @@ func BenchmarkHardFromEmpty(b *testing.B) {
 		}
 	}
 	slices.Sort(times)
-	pct := func(q float64) float64 { return float64(times[min(len(times)-1, int(q*float64(len(times))))].Microseconds()) / 1e3 }
+	pct := func(q float64) float64 {
+		return float64(times[min(len(times)-1, int(q*float64(len(times))))].Microseconds()) / 1e3
+	}
 	b.ReportMetric(pct(0.5), "p50-ms")
 	b.ReportMetric(pct(0.99), "p99-ms")
 	b.ReportMetric(float64(len(times)), "moves")
