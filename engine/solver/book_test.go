@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"flag"
 	"hash/crc32"
 	"math/rand/v2"
 	"reflect"
@@ -176,8 +177,15 @@ func TestBuildBook(t *testing.T) {
 	}
 }
 
-// TestEmbeddedBook loads the embedded book and re-solves a sample of its
-// entries from its deepest two levels (the shallower ones take minutes).
+// resolveBook makes TestEmbeddedBook re-solve a sample of the embedded
+// book's shallowest entries too, which takes minutes each.
+var resolveBook = flag.Bool("book.resolve", false, "TestEmbeddedBook: also re-solve entries of fewer than 8 discs (minutes each)")
+
+// TestEmbeddedBook loads the embedded book and checks it: every entry's
+// value agrees with the entries one move of each side deeper (minimax over
+// the replies, which the book holds all of), and a sample of entries is
+// solved again: those of 8 discs or more always, the shallower ones with
+// -book.resolve.
 func TestEmbeddedBook(t *testing.T) {
 	b, err := EmbeddedBook()
 	if err != nil {
@@ -190,20 +198,56 @@ func TestEmbeddedBook(t *testing.T) {
 	if len(positions) != b.Len() {
 		t.Errorf("%d positions reachable from the empty board, the book holds %d", len(positions), b.Len())
 	}
-	var deep []Position
+	checked := 0
 	for _, n := range positions {
-		if n.p.Moves() >= b.Depth()-2 {
-			deep = append(deep, n.p)
+		p := n.p
+		col, v, _ := b.Lookup(p)
+		if p.IsWinningMove(col) {
+			if v != (cells+1-p.Moves())/2 {
+				t.Errorf("%v: column %d connects, but the value is %d", n.moves, col+1, v)
+			}
+			continue
+		}
+		if p.Moves()+2 >= b.Depth() {
+			continue // the replies' positions are beyond the book
+		}
+		q := p
+		q.Play(col)
+		best := -cells // the value of q for its mover, the best reply's
+		for r := range Width {
+			if !q.CanPlay(r) {
+				continue
+			}
+			if q.IsWinningMove(r) {
+				best = max(best, (cells+1-q.Moves())/2)
+				continue
+			}
+			m := q
+			m.Play(r)
+			_, w, ok := b.Lookup(m)
+			if !ok {
+				t.Fatalf("%v: the reply %d is not in the book", n.moves, r+1)
+			}
+			best = max(best, -w)
+		}
+		if v != -best {
+			t.Errorf("%v: value %d, but the replies to column %d give %d", n.moves, v, col+1, -best)
+		}
+		checked++
+	}
+	if b.Depth() > 2 && checked == 0 {
+		t.Error("no entry checked against its replies")
+	}
+	var sample []Position
+	for _, n := range positions {
+		if n.p.Moves() >= 8 || *resolveBook {
+			sample = append(sample, n.p)
 		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	rng.Shuffle(len(deep), func(i, j int) { deep[i], deep[j] = deep[j], deep[i] })
-	n := 6
-	if testing.Short() {
-		n = 1
-	}
+	rng.Shuffle(len(sample), func(i, j int) { sample[i], sample[j] = sample[j], sample[i] })
 	ref := NewSolver()
-	for _, p := range deep[:min(n, len(deep))] {
+	for _, p := range sample[:min(3, len(sample))] {
 		col, v, _ := b.Lookup(p)
 		got := (cells + 1 - p.Moves()) / 2
 		if !p.IsWinningMove(col) {
