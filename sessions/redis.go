@@ -41,7 +41,8 @@ import (
 // this process served last costs one round trip, and two when another
 // replica wrote in between (the compare-and-set returns the stored record on
 // a mismatch); add one the first time a script runs on a server that has not
-// cached it (EVALSHA is refused with NOSCRIPT, then EVAL sends the source).
+// cached it (EVALSHA is refused with NOSCRIPT, then EVAL sends the source),
+// and one after a write that finishes a game (markFinished).
 // Every value read back is validated. Redis is safe for concurrent use.
 type Redis struct {
 	c     redis.UniversalClient

@@ -32,7 +32,11 @@ func referenceOutcome(s *Solver, p Position, col int) int {
 func TestAnalyzeAgreesWithSolve(t *testing.T) {
 	var cases []testCase
 	for _, set := range []string{"Test_L3_R1", "Test_L2_R1"} {
-		cases = append(cases, spread(loadSet(t, set), 3)...)
+		n := 3
+		if raceEnabled {
+			n = 1
+		}
+		cases = append(cases, spread(loadSet(t, set), n)...)
 	}
 	ref := NewSolver()
 	for _, tc := range cases {
@@ -122,7 +126,11 @@ func verdictAllows(v Verdict, after int) bool {
 // proven mistake and that the win it threw away lasted as long as Solve says.
 func TestAnalyzeTurningPoint(t *testing.T) {
 	found := 0
-	for i, tc := range spread(loadSet(t, "Test_L2_R1"), 6) {
+	games := 6
+	if raceEnabled {
+		games = 3
+	}
+	for i, tc := range spread(loadSet(t, "Test_L2_R1"), games) {
 		g := continued(t, tc.moves, uint64(i))
 		history := g.History()
 		a, err := Analyze(t.Context(), g, 2*time.Second)

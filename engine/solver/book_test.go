@@ -269,7 +269,10 @@ func TestHardUsesBook(t *testing.T) {
 		t.Skipf("no embedded book (%v)", err)
 	}
 	ai := NewAI()
-	for _, n := range bookPositions(b, Position{}, nil) {
+	for i, n := range bookPositions(b, Position{}, nil) {
+		if raceEnabled && i%50 != 0 {
+			continue
+		}
 		g := newGame(t, engine.DefaultConfig(), n.moves)
 		if len(g.LegalColumns()) == 0 {
 			continue
@@ -313,7 +316,11 @@ func TestHardWinsAsFirst(t *testing.T) {
 		t.Skip("50 games")
 	}
 	ai := NewAI()
-	for i := range 50 {
+	games := 50
+	if raceEnabled {
+		games = 10
+	}
+	for i := range games {
 		rng := rand.New(rand.NewPCG(uint64(i), 5))
 		g := newGame(t, engine.DefaultConfig(), nil)
 		for !g.State().Over() {
