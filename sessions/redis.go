@@ -772,7 +772,7 @@ func (s *Redis) Repair(ctx context.Context, k match.Key) (match.Repair, error) {
 	if legID != "" {
 		alive[legID] = true
 	}
-	for _, ix := range []string{s.indexKey(k), s.playersKey(k)} {
+	for _, ix := range []string{s.indexKey(k), s.playersKey(k), s.lastKey(k)} {
 		switch typ, err := s.c.Type(ctx, ix).Result(); {
 		case err != nil:
 			return rep, s.fail("repair", k, err)
@@ -785,6 +785,18 @@ func (s *Redis) Repair(ctx context.Context, k match.Key) (match.Repair, error) {
 				return rep, err
 			}
 			rep.IndexDropped++
+		}
+	}
+	// A pointer to a last finished game that is not a game id.
+	last, err := s.c.HGetAll(ctx, s.lastKey(k)).Result()
+	if err != nil && !isWrongType(err) {
+		return rep, s.fail("repair", k, err)
+	}
+	for f, v := range last {
+		if !match.ValidGameID(v) {
+			if err := s.hdelIf(ctx, k, s.lastKey(k), f, v, &rep); err != nil {
+				return rep, err
+			}
 		}
 	}
 	idx, err := s.c.HGetAll(ctx, s.indexKey(k)).Result()
