@@ -359,6 +359,8 @@ func (s *Service) rematch(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{}, err
 	}
 	switch {
+	case old.Puzzle != nil:
+		return Reply{}, userErr(ProblemPuzzleNoRematch)
 	case old.Status != match.StatusFinished:
 		return Reply{}, busy(cmd, &match.BusyError{Existing: old, Player: cmd.User.ID})
 	case !old.Started():

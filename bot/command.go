@@ -45,6 +45,8 @@ const (
 	KindTakebackDecline
 	KindOpen
 	KindSettings
+	KindAnalyze
+	KindPuzzle
 )
 
 var kindNames = [...]string{
@@ -55,7 +57,7 @@ var kindNames = [...]string{
 	KindNewSeason: "season_new", KindSeasons: "seasons",
 	KindOfferAccept: "offer_accept", KindOfferDecline: "offer_decline", KindOfferWithdraw: "offer_withdraw",
 	KindTakeback: "takeback", KindTakebackAccept: "takeback_accept", KindTakebackDecline: "takeback_decline",
-	KindOpen: "open", KindSettings: "settings",
+	KindOpen: "open", KindSettings: "settings", KindAnalyze: "analyze", KindPuzzle: "puzzle",
 }
 
 // String returns the kind's lower-case name, as used in logs and metrics.
@@ -227,7 +229,7 @@ var sizeWord = regexp.MustCompile(`^(\d{1,2})\s*[x×]\s*(\d{1,2})$`)
 // N]", "challenge @user ...", "ai [easy|medium|hard]", "accept", "decline", "cancel", "resign",
 // "claim", "board", "leaderboard", "stats [@user [@user]]", "rematch",
 // "reset", "season new", "seasons", "settings [board image|emoji]
-// [palette standard|colourblind]", "help". Mentions must already be in the <@ID> form. Anything else
+// [palette standard|colourblind]", "analyze", "puzzle [easy|medium|hard]", "help". Mentions must already be in the <@ID> form. Anything else
 // returns a *UserError (ProblemUsage) whose reply is the help text; a bad
 // AI level returns ProblemBadLevel with the Request's Kind still set, so
 // that logs can name what was asked for.
@@ -247,6 +249,7 @@ func ParseText(text string) (Request, error) {
 		"claim": KindClaim, "board": KindBoard, "leaderboard": KindLeaderboard,
 		"top": KindLeaderboard, "rematch": KindRematch, "reset": KindReset, "seasons": KindSeasons,
 		"takeback": KindTakeback, "undo": KindTakeback,
+		"analyze": KindAnalyze, "analyse": KindAnalyze, "analysis": KindAnalyze,
 	}
 	if k, ok := simple[head]; ok {
 		if len(words) > 0 {
@@ -301,6 +304,17 @@ func ParseText(text string) (Request, error) {
 		}
 	case "settings", "setting":
 		return parseSettings(text, words)
+	case "puzzle":
+		switch len(words) {
+		case 0:
+			return Request{Kind: KindPuzzle}, nil
+		case 1:
+			l, err := ParseLevel(words[0])
+			if err != nil {
+				return Request{Kind: KindPuzzle}, err
+			}
+			return Request{Kind: KindPuzzle, Level: l}, nil
+		}
 	case "open":
 		v, err := parseVariant(words)
 		if err != nil {
@@ -435,7 +449,8 @@ var buttonKinds = map[string]Kind{
 	"drop": KindDrop, humanDrop: KindDrop, "rematch": KindRematch, "next": KindNextRound,
 	"offer_accept": KindOfferAccept, "offer_decline": KindOfferDecline, "offer_withdraw": KindOfferWithdraw,
 	"takeback_accept": KindTakebackAccept, "takeback_decline": KindTakebackDecline,
-	"claim": KindClaim,
+	"claim":   KindClaim,
+	"analyze": KindAnalyze,
 }
 
 var gameIDPattern = regexp.MustCompile(`^[A-Za-z0-9_\-]{1,64}$`)

@@ -211,6 +211,9 @@ func (s *Service) takeback(ctx context.Context, cmd Command) (Reply, error) {
 		if r.Multi() {
 			return match.Tally{}, userErr(ProblemTakebackTwoPlayers)
 		}
+		if r.Puzzle != nil {
+			return match.Tally{}, userErr(ProblemPuzzleNoTakeback)
+		}
 		if ai {
 			// The AI has answered: take back its reply and the move before.
 			if g.Turn() != me || g.Moves() < 2 {

@@ -42,6 +42,16 @@ func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
 			tally, end = settle(r, match.FinishNone, false)
 			text += "\n" + end
 		}
+		if r.Puzzle != nil {
+			verdict, t, err := puzzleCheck(r, me)
+			if err != nil {
+				return match.Tally{}, err
+			}
+			if verdict != "" {
+				text += "\n" + verdict
+				over, tally = true, t
+			}
+		}
 		if !cmd.Message.IsZero() {
 			r.Message = cmd.Message
 		}

@@ -68,6 +68,11 @@ const (
 	ProblemTakebackTwoPlayers
 	ProblemAlreadyAgreed
 	ProblemBoardManager
+	ProblemNothingToAnalyze
+	ProblemNotOverYet
+	ProblemPuzzleNoTakeback
+	ProblemPuzzleNoRematch
+	ProblemAnalysisBusy
 )
 
 // sentences is the one table of what people are told, by problem. Some take
@@ -128,6 +133,11 @@ var sentences = [...]string{
 	ProblemTakebackTwoPlayers: "Takebacks are for two-player games.",
 	ProblemAlreadyAgreed:      "You've agreed to the rematch already: waiting for %s.",
 	ProblemBoardManager:       "Only people who can manage this channel can choose pictures or emoji for its boards; anyone can change the palette.",
+	ProblemNothingToAnalyze:   "You have no finished game in this channel to analyse. Finish one first, or click Analysis under a finished game.",
+	ProblemNotOverYet:         "That game isn't over yet: it can be analysed once it is.",
+	ProblemPuzzleNoTakeback:   "A puzzle has no takebacks: each move counts.",
+	ProblemPuzzleNoRematch:    "A puzzle has no rematch: `/connect4 puzzle` gives you a new one.",
+	ProblemAnalysisBusy:       "I'm thinking about many games at once: ask for the analysis again in a moment.",
 }
 
 // Sentence returns the sentence told for p, before its arguments are filled

@@ -76,10 +76,6 @@ func newTestGame(t *testing.T) *engine.Game {
 	return g
 }
 
-func hasButton(r *Reply, label string) bool {
-	return slices.ContainsFunc(r.Buttons, func(b Button) bool { return b.Label == label })
-}
-
 func TestChallengeExpires(t *testing.T) {
 	h, m := timedHarness(t)
 	r := h.say("UA", "<@UB>")
@@ -119,7 +115,7 @@ func TestTurnTimers(t *testing.T) {
 	}
 	h.clock.Advance(testTimeout - 2*testRemind)
 	n = wantFired(t, h, m, "timeout")[0]
-	if n.Edit == nil || !hasButton(n.Edit, "Claim") || !strings.Contains(n.Edit.Text, "<@UA> may claim") {
+	if n.Edit == nil || !hasButton(*n.Edit, "Claim") || !strings.Contains(n.Edit.Text, "<@UA> may claim") {
 		t.Fatalf("timeout notice %+v, want an edit offering UA a Claim button", n.Edit)
 	}
 	if c := h.click("UB", *n.Edit, "Claim"); c.Problem != ProblemYourMove {
@@ -157,7 +153,7 @@ func TestTakebackExpires(t *testing.T) {
 	h.want(h.say("UA", "takeback"), Public, ProblemNone)
 	h.clock.Advance(testTTL)
 	n := wantFired(t, h, m, "expire")[0]
-	if n.Edit == nil || !strings.Contains(n.Edit.Text, "takeback request expired") || hasButton(n.Edit, "Allow takeback") {
+	if n.Edit == nil || !strings.Contains(n.Edit.Text, "takeback request expired") || hasButton(*n.Edit, "Allow takeback") {
 		t.Fatalf("notice %+v, want the game without the takeback", n.Edit)
 	}
 	if got := h.record(r); got.Takeback != nil {
@@ -193,7 +189,7 @@ func TestOfferExpires(t *testing.T) {
 	h.want(o, Update, ProblemNone, "offers a rematch")
 	h.clock.Advance(testTTL)
 	n := wantFired(t, h, m, "expire")[0]
-	if n.Edit == nil || !strings.Contains(n.Edit.Text, "rematch offer expired") || hasButton(n.Edit, "Accept") || hasButton(n.Edit, "Rematch") {
+	if n.Edit == nil || !strings.Contains(n.Edit.Text, "rematch offer expired") || hasButton(*n.Edit, "Accept") || hasButton(*n.Edit, "Rematch") {
 		t.Fatalf("notice %+v, want the board without the offer's buttons", n.Edit)
 	}
 }
@@ -477,7 +473,7 @@ func TestTimersThreePlayers(t *testing.T) {
 	h.clock.Advance(testTimeout - testRemind)
 	n = wantFired(t, h, m, "timeout")[0]
 	next := rec.PlayerOf(nextAfter(rec.Game, mover))
-	if !hasButton(n.Edit, "Claim") || !strings.Contains(n.Edit.Text, "<@"+next.ID+"> may claim") {
+	if !hasButton(*n.Edit, "Claim") || !strings.Contains(n.Edit.Text, "<@"+next.ID+"> may claim") {
 		t.Fatalf("timeout notice %q, want a Claim for %s", n.Edit.Text, next.ID)
 	}
 	c := h.click(next.ID, *n.Edit, "Claim")

@@ -15,10 +15,11 @@ import (
 
 // Defaults for Options.
 const (
-	DefaultChallengeTTL = 10 * time.Minute
-	DefaultTurnTimeout  = 24 * time.Hour
-	DefaultAIBudget     = time.Second
-	DefaultAIQueueWait  = time.Second
+	DefaultChallengeTTL   = 10 * time.Minute
+	DefaultTurnTimeout    = 24 * time.Hour
+	DefaultAIBudget       = time.Second
+	DefaultAnalysisBudget = 10 * time.Second
+	DefaultAIQueueWait    = time.Second
 )
 
 // MoveFunc chooses the AI's next column (0-based) in g at level, within
@@ -46,7 +47,14 @@ type Options struct {
 	// TTL, so that the game is closed before its record expires.
 	IdleAfter time.Duration
 	AIBudget  time.Duration // thinking time of the AI per move
-	AI        MoveFunc      // the AI; nil means the engine/solver levels, with tables the Service keeps
+	// AnalysisBudget bounds the solver's work on one analysis; the
+	// caller's deadline (the platform's) may cut it shorter. 0 means
+	// DefaultAnalysisBudget.
+	AnalysisBudget time.Duration
+	// Analyze analyses a finished game; nil means solver.Analyze. Tests
+	// count its calls.
+	Analyze func(ctx context.Context, g *engine.Game, budget time.Duration) (solver.Analysis, error)
+	AI      MoveFunc // the AI; nil means the engine/solver levels, with tables the Service keeps
 	// AIConcurrency bounds the AI searches running at once (default: the
 	// number of CPUs); human moves never wait for them.
 	AIConcurrency int
@@ -85,6 +93,12 @@ func New(store Store, opt Options) *Service {
 			return ai.ChooseMove(ctx, g, level, nil, budget)
 		}
 	}
+	if opt.AnalysisBudget <= 0 {
+		opt.AnalysisBudget = DefaultAnalysisBudget
+	}
+	if opt.Analyze == nil {
+		opt.Analyze = solver.Analyze
+	}
 	if opt.AIConcurrency <= 0 {
 		opt.AIConcurrency = runtime.GOMAXPROCS(0)
 	}
@@ -110,8 +124,8 @@ func (s *Service) Slow(cmd Command) bool {
 	switch cmd.Kind {
 	case KindDrop:
 		return !cmd.Human // a drop in an AI game may wait for the AI's reply
-	case KindAI, KindRematch, KindNextRound, KindOfferAccept:
-		return true
+	case KindAI, KindRematch, KindNextRound, KindOfferAccept, KindAnalyze:
+		return true // an analysis not yet cached runs the solver
 	case KindChallenge:
 		return cmd.Self.ID != "" && cmd.Opponent.ID == cmd.Self.ID
 	}
@@ -217,6 +231,10 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 		return s.seasons(ctx, cmd)
 	case KindSettings:
 		return s.settings(ctx, cmd)
+	case KindAnalyze:
+		return s.analyze(ctx, cmd)
+	case KindPuzzle:
+		return s.startPuzzle(ctx, cmd)
 	}
 	return Reply{}, userErr(ProblemUsage, cmd.Kind.String())
 }
@@ -233,6 +251,8 @@ const helpText = "*Connect Four* — drop discs, line up four to win.\n" +
 	"• `/connect4 resign` — give up the current game (`resign match` gives up the whole match)\n" +
 	"• `/connect4 claim` — win a game your opponent has left idle for a day\n" +
 	"• `/connect4 cancel` — withdraw your open challenge\n" +
+	"• `/connect4 puzzle [easy|medium|hard]` — a position where you have a forced win: find it against my perfect defence\n" +
+	"• `/connect4 analyze` — the solver's verdict on each move of your last finished game here (or click Analysis under a finished game)\n" +
 	"• `/connect4 leaderboard` — this channel's top 10 by rating\n" +
 	"• `/connect4 stats [@someone]` — a rating, record and form here; `stats @a @b` for head to head\n" +
 	"• `/connect4 seasons` — past seasons; `/connect4 season new` starts a new one (channel managers)\n" +

@@ -51,6 +51,12 @@ type Store interface {
 	// match.ErrNoGame when there is none.
 	PlayerGame(ctx context.Context, k match.Key, userID string) (*match.Record, error)
 
+	// LastFinished returns a copy of the record that userID most recently
+	// finished playing in the channel (a game played to its end, resigned
+	// or claimed; not a declined or cancelled challenge), while it is
+	// kept, or match.ErrNoGame when there is none.
+	LastFinished(ctx context.Context, k match.Key, userID string) (*match.Record, error)
+
 	// Leaderboard returns the channel's top n players (all when n ≤ 0) by
 	// wins; ties go to fewer losses, then more games, then the lower id.
 	Leaderboard(ctx context.Context, k match.Key, n int) ([]match.Standing, error)

@@ -109,8 +109,14 @@ func gameView(r *match.Record, vis Visibility, text string) Reply {
 		reply.Buttons = append(reply.Buttons, Button{Label: "Next round", Style: StylePrimary,
 			Value: Action{Kind: KindNextRound, GameID: r.ID, Move: g.Moves()}.String()})
 	case r.Status == match.StatusFinished:
-		reply.Buttons = append(reply.Buttons, Button{Label: "Rematch", Style: StylePrimary,
-			Value: Action{Kind: KindRematch, GameID: r.ID, Move: g.Moves()}.String()})
+		if g.Moves() > 0 && analyzable(g) {
+			reply.Buttons = append(reply.Buttons, Button{Label: "Analysis",
+				Value: Action{Kind: KindAnalyze, GameID: r.ID, Move: g.Moves()}.String()})
+		}
+		if r.Puzzle == nil { // a new puzzle is /connect4 puzzle
+			reply.Buttons = append(reply.Buttons, Button{Label: "Rematch", Style: StylePrimary,
+				Value: Action{Kind: KindRematch, GameID: r.ID, Move: g.Moves()}.String()})
+		}
 	}
 	return reply
 }

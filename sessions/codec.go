@@ -20,9 +20,14 @@ import (
 // Two-player records keep writing version 1, byte for byte as before, so
 // that replicas of the previous version read them; those replicas report a
 // record of 3 or 4 as of a newer schema instead of misreading it.
+//
+// schemaCoach is the version of a two-player record that keeps the solver's
+// analysis of its game ("analysis") or plays a puzzle ("puzzle"): version 1
+// with those, for the same reason.
 const (
 	schemaVersion = 1
 	schemaMulti   = 2
+	schemaCoach   = 3
 )
 
 // maxRecordBytes bounds a stored record; anything longer is corrupt.
@@ -61,8 +66,19 @@ type recordJSON struct {
 	Offer      *offerJSON    `json:"offer,omitempty"`
 	Takeback   *takebackJSON `json:"takeback,omitempty"`
 	Timers     []timerJSON   `json:"timers,omitempty"`
+	Analysis   string        `json:"analysis,omitempty"` // solver.Analysis.MarshalText
+	Puzzle     *puzzleJSON   `json:"puzzle,omitempty"`
 	Created    time.Time     `json:"created"`
 	Updated    time.Time     `json:"updated"`
+}
+
+// puzzleJSON is the stored form of a match.Puzzle; the solution is the
+// columns as digits 1-7.
+type puzzleJSON struct {
+	Level    string `json:"level"`
+	Start    int    `json:"start"`
+	WinIn    int    `json:"win_in"`
+	Solution string `json:"solution"`
 }
 
 type keyJSON struct {
@@ -152,6 +168,23 @@ func encodeRecord(r *match.Record, op string) ([]byte, error) {
 	if tb := r.Takeback; tb != nil {
 		j.Takeback = &takebackJSON{From: tb.From, Move: tb.Move}
 	}
+	if a := r.Analysis; a != nil {
+		b, _ := a.MarshalText() // never fails
+		j.Analysis = string(b)
+	}
+	if pz := r.Puzzle; pz != nil {
+		sol := make([]byte, len(pz.Solution))
+		for i, c := range pz.Solution {
+			sol[i] = byte('1' + c)
+		}
+		j.Puzzle = &puzzleJSON{Level: pz.Level.String(), Start: pz.Start, WinIn: pz.WinIn, Solution: string(sol)}
+	}
+	if j.Analysis != "" || j.Puzzle != nil {
+		if r.Multi() {
+			return nil, errors.New("an analysis or a puzzle on a game of 3 or 4 players")
+		}
+		j.Schema = schemaCoach
+	}
 	if c := r.Rating; c != nil {
 		j.Rating = &changeJSON{Players: c.Players}
 		for i := range 2 {
@@ -205,8 +238,14 @@ func parseRecord(b []byte) (*match.Record, error) {
 	if d.More() {
 		return nil, errors.New("trailing data after the record")
 	}
-	if j.Schema != schemaVersion && j.Schema != schemaMulti {
+	if j.Schema != schemaVersion && j.Schema != schemaMulti && j.Schema != schemaCoach {
 		return nil, schemaProblem(b, nil)
+	}
+	if coach := j.Analysis != "" || j.Puzzle != nil; (j.Schema == schemaCoach) != coach {
+		return nil, fmt.Errorf("schema version %d (%d is for an analysis or a puzzle) on a record with analysis %v, puzzle %v", j.Schema, schemaCoach, j.Analysis != "", j.Puzzle != nil)
+	}
+	if j.Schema == schemaCoach {
+		j.Schema = schemaVersion // the rest is version 1's
 	}
 	multi := len(j.Others) > 0
 	if (j.Schema == schemaMulti) != multi || (!multi && (len(j.Accepted) > 0 || j.Offer != nil && len(j.Offer.Agreed) > 0)) {
@@ -255,6 +294,29 @@ func parseRecord(b []byte) (*match.Record, error) {
 	}
 	for _, t := range j.Timers {
 		r.Timers = append(r.Timers, match.Timer{Kind: t.Kind, Due: time.UnixMilli(t.DueMS).UTC(), Fired: t.Fired})
+	}
+	if pz := j.Puzzle; pz != nil {
+		l, err := solver.ParseLevel(pz.Level)
+		if err != nil {
+			return nil, fmt.Errorf("puzzle level: %w", err)
+		}
+		r.Puzzle = &match.Puzzle{Level: l, Start: pz.Start, WinIn: pz.WinIn}
+		if len(pz.Solution) > 2*solver.MaxPuzzleWin {
+			return nil, fmt.Errorf("puzzle solution of %d moves", len(pz.Solution))
+		}
+		for i := range len(pz.Solution) {
+			c := pz.Solution[i]
+			if c < '1' || c > '7' {
+				return nil, fmt.Errorf("puzzle solution %.20q", pz.Solution)
+			}
+			r.Puzzle.Solution = append(r.Puzzle.Solution, int(c-'1'))
+		}
+	}
+	if j.Analysis != "" {
+		r.Analysis = new(solver.Analysis)
+		if err := r.Analysis.UnmarshalText([]byte(j.Analysis)); err != nil {
+			return nil, err
+		}
 	}
 	if c := j.Rating; c != nil {
 		r.Rating = &match.RatingChange{Players: c.Players}
@@ -309,8 +371,8 @@ func schemaProblem(b []byte, err error) error {
 	switch {
 	case head.Schema == nil:
 		return errors.New("no schema version")
-	case *head.Schema != schemaVersion && *head.Schema != schemaMulti:
-		return fmt.Errorf("schema version %d, this program reads %d and %d", *head.Schema, schemaVersion, schemaMulti)
+	case *head.Schema != schemaVersion && *head.Schema != schemaMulti && *head.Schema != schemaCoach:
+		return fmt.Errorf("schema version %d, this program reads %d, %d and %d", *head.Schema, schemaVersion, schemaMulti, schemaCoach)
 	}
 	return err
 }

@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
 	"testing"
@@ -48,6 +49,48 @@ func TestRecordRoundTrip(t *testing.T) {
 	}
 	if _, err := decodeRecord(match.Key{Platform: "slack", Workspace: "T1", Channel: "C2"}, b); !errors.Is(err, match.ErrCorrupt) {
 		t.Errorf("decodeRecord under another key: err = %v, want match.ErrCorrupt", err)
+	}
+}
+
+// TestCoachRecordRoundTrip: a record that keeps an analysis or plays a
+// puzzle round-trips in schema 3, and the schema must match its fields.
+func TestCoachRecordRoundTrip(t *testing.T) {
+	r := validRecord(t)
+	r.Analysis = &solver.Analysis{Exact: true, Turning: 2, Proven: 2, Moves: []solver.MoveVerdict{
+		{Column: 3, Best: -1}, {Column: 3, Verdict: solver.KeptDraw, Only: true, Best: 3},
+		{Column: 4, Verdict: solver.DrawToLoss, Best: 2}}}
+	r.Puzzle = &match.Puzzle{Level: solver.Medium, Start: 2, WinIn: 5, Solution: []int{3, 4, 3, 4, 2, 1, 6, 0, 3}}
+	b, err := encodeRecord(r, "op1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(`"schema":3`)) {
+		t.Errorf("a record with an analysis and a puzzle is written as %s, want schema 3", b)
+	}
+	got, err := decodeRecord(r.Key, b)
+	if err != nil {
+		t.Fatalf("decodeRecord(%s): %v", b, err)
+	}
+	if !reflect.DeepEqual(got, r) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", got, r)
+	}
+	for _, tc := range []struct{ from, to string }{
+		{`"schema":3`, `"schema":1`},
+		{`"solution":"454532714"`, `"solution":"454538714"`},
+		{`"level":"medium"`, `"level":"expert"`},
+		{`a1;e;`, `a9;e;`},
+	} {
+		bad := bytes.Replace(b, []byte(tc.from), []byte(tc.to), 1)
+		if bytes.Equal(bad, b) {
+			t.Fatalf("%s not in %s", tc.from, b)
+		}
+		if _, err := decodeRecord(r.Key, bad); err == nil {
+			t.Errorf("decodeRecord with %s = nil error", tc.to)
+		}
+	}
+	plain, _ := encodeRecord(validRecord(t), "op1")
+	if _, err := decodeRecord(r.Key, bytes.Replace(plain, []byte(`"schema":1`), []byte(`"schema":3`), 1)); err == nil {
+		t.Error("schema 3 without an analysis or a puzzle decoded")
 	}
 }
 

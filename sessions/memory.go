@@ -38,6 +38,7 @@ type Memory struct {
 	entries map[memEntryKey]*memEntry    // the schedule (schedule.go)
 	// settings are the channels' display settings; never expire.
 	settings map[match.Key]match.Settings
+	last     map[seenKey]string // (channel, player id) → the game they last finished
 }
 
 type memGame struct {
@@ -62,7 +63,7 @@ type memBoard struct {
 // Options.Validate) make every operation, Ping included, return the problem.
 func NewMemory(opt Options) *Memory {
 	return &Memory{cfg: newConfig(opt), games: map[match.Key]map[string]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}, seasons: map[match.Key][]match.Season{}, entries: map[memEntryKey]*memEntry{},
-		settings: map[match.Key]match.Settings{}}
+		settings: map[match.Key]match.Settings{}, last: map[seenKey]string{}}
 }
 
 // game returns the live record id of k, dropping it if expired. Call with mu held.
@@ -242,6 +243,25 @@ func (m *Memory) PlayerGame(ctx context.Context, k match.Key, userID string) (*m
 	return nil, match.ErrNoGame
 }
 
+// LastFinished implements the store's LastFinished.
+func (m *Memory) LastFinished(ctx context.Context, k match.Key, userID string) (*match.Record, error) {
+	if err := m.begin(ctx, "last finished", k, true); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	id, ok := m.last[seenKey{k, userID}]
+	if !ok {
+		return nil, match.ErrNoGame
+	}
+	r, ok := m.game(k, id, m.cfg.now())
+	if !ok {
+		delete(m.last, seenKey{k, userID})
+		return nil, match.ErrNoGame
+	}
+	return r.Clone(), nil
+}
+
 // Update implements the store's Update.
 func (m *Memory) Update(ctx context.Context, k match.Key, gameID string, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error) {
 	load := func(ctx context.Context) (*match.Record, error) { return m.Load(ctx, k, gameID) }
@@ -277,6 +297,9 @@ func (m *Memory) cas(ctx context.Context, cur, next *match.Record, t match.Tally
 	}
 	m.put(next.Clone(), now)
 	m.schedule(stored, next, now)
+	for _, id := range finishedBy(cur, next) {
+		m.last[seenKey{next.Key, id}] = next.ID
+	}
 	m.see(ctx, next.Key, now)
 	if !t.IsZero() {
 		m.tally(next.Key, t, now)

@@ -41,7 +41,8 @@ import (
 // this process served last costs one round trip, and two when another
 // replica wrote in between (the compare-and-set returns the stored record on
 // a mismatch); add one the first time a script runs on a server that has not
-// cached it (EVALSHA is refused with NOSCRIPT, then EVAL sends the source).
+// cached it (EVALSHA is refused with NOSCRIPT, then EVAL sends the source),
+// and one after a write that finishes a game (markFinished).
 // Every value read back is validated. Redis is safe for concurrent use.
 type Redis struct {
 	c     redis.UniversalClient
@@ -62,6 +63,7 @@ func (s *Redis) legacyKey(k match.Key) string          { return s.tagged(k, "gam
 func (s *Redis) indexKey(k match.Key) string           { return s.tagged(k, "games") }
 func (s *Redis) playersKey(k match.Key) string         { return s.tagged(k, "players") }
 func (s *Redis) lbKey(k match.Key) string              { return s.tagged(k, "lb") }
+func (s *Redis) lastKey(k match.Key) string            { return s.tagged(k, "finished") }
 
 // The keys of a channel's season: ratings, ratings by value, rating
 // histories, head-to-head counts, the write counter that NewSeason checks,
@@ -404,6 +406,53 @@ func (s *Redis) PlayerGame(ctx context.Context, k match.Key, userID string) (*ma
 	return nil, match.ErrNoGame
 }
 
+// markFinished points the players of next at it as their last finished
+// game when the write of next over cur finished it. It is one pipelined
+// HSET and PEXPIRE after the record's write, not part of it: the pointer is
+// idempotent and a lost one only makes LastFinished say there is none, so
+// a failure is not the update's.
+func (s *Redis) markFinished(ctx context.Context, cur, next *match.Record) {
+	ids := finishedBy(cur, next)
+	if len(ids) == 0 {
+		return
+	}
+	key := s.lastKey(next.Key)
+	_, _ = s.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		for _, id := range ids {
+			p.HSet(ctx, key, id, next.ID)
+		}
+		p.PExpire(ctx, key, s.cfg.finishedTTL)
+		return nil
+	})
+}
+
+// LastFinished implements the store's LastFinished: one HGET of the
+// channel's pointers, then the Load of the record.
+func (s *Redis) LastFinished(ctx context.Context, k match.Key, userID string) (*match.Record, error) {
+	if err := s.begin(k); err != nil {
+		return nil, err
+	}
+	id, err := s.c.HGet(ctx, s.lastKey(k), userID).Result()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return nil, match.ErrNoGame
+	case isWrongType(err):
+		return nil, s.corrupt("last finished", wrongKeyType(k, s.lastKey(k)))
+	case err != nil:
+		return nil, s.fail("last finished", k, err)
+	case !match.ValidGameID(id):
+		return nil, s.corrupt("last finished", &match.CorruptError{Key: k, Err: fmt.Errorf("last finished game of %s is %.60q", userID, id)})
+	}
+	r, err := s.Load(ctx, k, id)
+	if err != nil {
+		return nil, err
+	}
+	if r.Status != match.StatusFinished {
+		return nil, match.ErrNoGame
+	}
+	return r, nil
+}
+
 // Update implements the store's Update: one compare-and-set script that
 // also applies the tally and keeps the indexes, started from the cached
 // record when there is one (else after a read); a mismatch returns the
@@ -476,6 +525,7 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally,
 	switch code, arg := scriptReply(res); code {
 	case 1, 2:
 		s.cache.put(next.Clone(), legacy)
+		s.markFinished(ctx, cur, next)
 		return true, nil, nil
 	case 0:
 		stored, err := decodeRecord(k, []byte(arg))
@@ -724,7 +774,7 @@ func (s *Redis) Repair(ctx context.Context, k match.Key) (match.Repair, error) {
 	if legID != "" {
 		alive[legID] = true
 	}
-	for _, ix := range []string{s.indexKey(k), s.playersKey(k)} {
+	for _, ix := range []string{s.indexKey(k), s.playersKey(k), s.lastKey(k)} {
 		switch typ, err := s.c.Type(ctx, ix).Result(); {
 		case err != nil:
 			return rep, s.fail("repair", k, err)
@@ -737,6 +787,18 @@ func (s *Redis) Repair(ctx context.Context, k match.Key) (match.Repair, error) {
 				return rep, err
 			}
 			rep.IndexDropped++
+		}
+	}
+	// A pointer to a last finished game that is not a game id.
+	last, err := s.c.HGetAll(ctx, s.lastKey(k)).Result()
+	if err != nil && !isWrongType(err) {
+		return rep, s.fail("repair", k, err)
+	}
+	for f, v := range last {
+		if !match.ValidGameID(v) {
+			if err := s.hdelIf(ctx, k, s.lastKey(k), f, v, &rep); err != nil {
+				return rep, err
+			}
 		}
 	}
 	idx, err := s.c.HGetAll(ctx, s.indexKey(k)).Result()

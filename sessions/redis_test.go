@@ -591,3 +591,35 @@ func TestRedisRepairIndex(t *testing.T) {
 		t.Errorf("a second Repair = %+v, %v; want nothing to do", again, err)
 	}
 }
+
+// TestRedisRepairLastFinished: a damaged pointer to a player's last
+// finished game (a key of the wrong type, or a value that is no game id)
+// makes LastFinished report corrupt data, and Repair clears it.
+func TestRedisRepairLastFinished(t *testing.T) {
+	c := storetest.Redis(t)
+	prefix := storetest.Prefix(t, c)
+	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+	ctx := t.Context()
+	k := storetest.Channel
+	key := prefix + "{" + k.String() + "}:finished"
+	for _, damage := range []func() error{
+		func() error { return c.Set(ctx, key, "x", 0).Err() },
+		func() error { return c.HSet(ctx, key, storetest.Alice.ID, "no such id!").Err() },
+	} {
+		c.Del(ctx, key)
+		if err := damage(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.LastFinished(ctx, k, storetest.Alice.ID); !errors.Is(err, match.ErrCorrupt) {
+			t.Fatalf("LastFinished over a damaged pointer: %v, want match.ErrCorrupt", err)
+		}
+		rep, err := s.Repair(ctx, k)
+		if err != nil || rep.IndexDropped != 1 {
+			t.Fatalf("Repair = %+v, %v; want one index entry dropped", rep, err)
+		}
+		if _, err := s.LastFinished(ctx, k, storetest.Alice.ID); !errors.Is(err, match.ErrNoGame) {
+			t.Errorf("LastFinished after Repair: %v, want match.ErrNoGame", err)
+		}
+	}
+	c.Del(ctx, key)
+}

@@ -332,3 +332,13 @@ func bound(rec *match.Record, now time.Time) []string {
 	}
 	return rec.Bound()
 }
+
+// finishedBy returns the ids of the people (not the AI) who played in next
+// when the write of next over cur finishes a record in which a game was
+// played: the players whose last finished game it becomes.
+func finishedBy(cur, next *match.Record) []string {
+	if cur.Status == match.StatusFinished || next.Status != match.StatusFinished || !next.Started() {
+		return nil
+	}
+	return next.Bound()
+}

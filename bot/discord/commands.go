@@ -68,6 +68,13 @@ func Commands() []*discordgo.ApplicationCommand {
 			sub("takeback", "Ask to take back your last move, until your opponent moves"),
 			sub("claim", "Win a game your opponent has left idle for a day"),
 			sub("cancel", "Withdraw your open challenge"),
+			sub("analyze", "The solver's verdict on each move of your last finished game here"),
+			sub("puzzle", "A position where you have a forced win: find it against my perfect defence",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString,
+					Name: "level", Description: "How long the win is (default medium)",
+					Choices: []*discordgo.ApplicationCommandOptionChoice{
+						{Name: "easy (3-4 moves)", Value: "easy"}, {Name: "medium (5-6 moves)", Value: "medium"}, {Name: "hard (7-9 moves)", Value: "hard"},
+					}}),
 			sub("board", "Show your game again at the bottom (or the games running here)"),
 			sub("leaderboard", "This channel's top 10 by rating"),
 			sub("stats", "A player's rating, record and form here, or two players' head to head",

@@ -126,8 +126,8 @@ func TestGameOverHTTP(t *testing.T) {
 		if b := m.button(t, "Rematch"); b.Style != stylePrimary || b.Disabled {
 			t.Fatalf("Rematch button %+v, want primary and enabled", b)
 		}
-		if got := rowSizes(m); !slices.Equal(got, []int{4, 3, 1}) {
-			t.Fatalf("rows after the win %v, want [4 3 1]", got)
+		if got := rowSizes(m); !slices.Equal(got, []int{4, 3, 2}) { // Analysis and Rematch
+			t.Fatalf("rows after the win %v, want [4 3 2]", got)
 		}
 		want(t, f.click("UB", m, "5"), typeMessage, flagEphemeral, "That game is over")
 

@@ -146,8 +146,11 @@ func request(d *interactionData, self match.Player) (bot.Request, error) {
 		req.Variant.Connect, _ = intOption(opts, "connect")
 		req.Variant.FirstTo, _ = intOption(opts, "first_to")
 		return req, nil
-	case "ai":
+	case "ai", "puzzle":
 		req := bot.Request{Kind: bot.KindAI}
+		if sub.Name == "puzzle" {
+			req.Kind = bot.KindPuzzle
+		}
 		if name, ok := stringOption(opts, "level"); ok {
 			// The command offers the levels as choices: anything else is forged.
 			l, err := solver.ParseLevel(name)
@@ -186,7 +189,7 @@ var simpleSubcommands = map[string]bot.Kind{
 	"claim": bot.KindClaim, "board": bot.KindBoard,
 	"leaderboard": bot.KindLeaderboard, "help": bot.KindHelp,
 	"cancel": bot.KindCancel, "reset": bot.KindReset, "takeback": bot.KindTakeback,
-	"seasons": bot.KindSeasons, "new_season": bot.KindNewSeason,
+	"seasons": bot.KindSeasons, "new_season": bot.KindNewSeason, "analyze": bot.KindAnalyze,
 }
 
 // boolOption returns the boolean value of option name.

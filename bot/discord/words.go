@@ -13,6 +13,8 @@ const (
 		"• `/connect4 takeback` asks to take back your last move, until your opponent moves\n" +
 		"• `/connect4 resign` gives up your game (`match:True` the whole match); `/connect4 claim` wins a game your opponent has left idle for a day\n" +
 		"• `/connect4 cancel` withdraws your open challenge\n" +
+		"• `/connect4 puzzle level:easy|medium|hard` gives you a position with a forced win to find against my perfect defence\n" +
+		"• `/connect4 analyze` walks through your last finished game here with the solver's verdict on each move (or click Analysis under a finished game)\n" +
 		"• `/connect4 leaderboard` is this channel's top 10 by rating; `/connect4 stats player:@someone [versus:@other]` a rating and record, or head to head\n" +
 		"• `/connect4 seasons` lists past seasons; `/connect4 new_season` starts a new one (Manage Channels)\n" +
 		"• `/connect4 settings board:image|emoji` shows boards here as pictures or emoji (Manage Channels); `palette:standard|colourblind` picks the colours (anyone)\n" +

@@ -21,6 +21,10 @@ const (
 	MaxFirstTo   = 100  // Record.FirstTo
 )
 
+// MaxAnalysisMoves is the most moves Record.Analysis may judge: a full
+// board of the largest size.
+const MaxAnalysisMoves = engine.MaxSize * engine.MaxSize
+
 // Status is where a record stands. The zero value means none.
 type Status uint8
 
@@ -106,6 +110,17 @@ type Takeback struct {
 	Move int    // the number of discs on the board when asked; their move was the last of them
 }
 
+// Puzzle is what a record needs to know of the puzzle it is playing: its
+// level, where it starts (the number of moves of its position, which Game
+// begins with), how many of their own moves the solver is allowed, and a
+// solution (0-based columns from the position, both sides' moves).
+type Puzzle struct {
+	Level    solver.Level
+	Start    int
+	WinIn    int
+	Solution []int
+}
+
 // RoundResult is the outcome of one finished round of a match.
 type RoundResult struct {
 	Winner string // user id of the winner, "" for a draw
@@ -169,6 +184,13 @@ type Record struct {
 	// store sets it when it applies a rated tally, and keeps it until the
 	// next one.
 	Rating *RatingChange
+	// Analysis is the solver's analysis of Game, kept so that asking again
+	// costs no solve, or nil. It belongs to Game only while its columns are
+	// Game's moves: a later round or move makes it stale, not invalid.
+	Analysis *solver.Analysis
+	// Puzzle is set for a puzzle: a game against the AI (hard, defending
+	// perfectly) from a position where Challenger, to move, has a forced win.
+	Puzzle *Puzzle
 
 	Created, Updated time.Time
 	ExpiresAt        time.Time // when a pending challenge lapses; zero means never
@@ -229,6 +251,16 @@ func (r *Record) Clone() *Record {
 	c.Timers = nil
 	if len(r.Timers) > 0 {
 		c.Timers = slices.Clone(r.Timers)
+	}
+	if r.Puzzle != nil {
+		pz := *r.Puzzle
+		pz.Solution = slices.Clone(pz.Solution)
+		c.Puzzle = &pz
+	}
+	if r.Analysis != nil {
+		a := *r.Analysis
+		a.Moves = slices.Clone(a.Moves)
+		c.Analysis = &a
 	}
 	return &c
 }
@@ -421,6 +453,28 @@ func (r *Record) Validate() error {
 		return errors.New("pending challenge has moves played")
 	case r.Game.Config().NumPlayers() != r.NumPlayers():
 		return fmt.Errorf("game for %d players, record for %d", r.Game.Config().NumPlayers(), r.NumPlayers())
+	}
+	if pz := r.Puzzle; pz != nil {
+		switch {
+		case pz.Level < solver.Easy || pz.Level > solver.Hard:
+			return fmt.Errorf("puzzle level %v", pz.Level)
+		case pz.WinIn < solver.MinPuzzleWin || pz.WinIn > solver.MaxPuzzleWin:
+			return fmt.Errorf("puzzle win in %d, want %d-%d", pz.WinIn, solver.MinPuzzleWin, solver.MaxPuzzleWin)
+		case r.Game == nil || r.Config() != engine.DefaultConfig() || pz.Start < 0 || pz.Start > r.Game.Moves():
+			return fmt.Errorf("puzzle from move %d of a game of %d", pz.Start, r.Game.Moves())
+		case len(pz.Solution) > 2*solver.MaxPuzzleWin:
+			return fmt.Errorf("puzzle solution of %d moves", len(pz.Solution))
+		case r.AILevel == solver.LevelNone:
+			return errors.New("puzzle without the AI")
+		}
+		for _, c := range pz.Solution {
+			if c < 0 || c >= engine.DefaultConfig().Cols {
+				return fmt.Errorf("puzzle solution column %d", c)
+			}
+		}
+	}
+	if a := r.Analysis; a != nil && len(a.Moves) > MaxAnalysisMoves {
+		return fmt.Errorf("analysis of %d moves, more than %d", len(a.Moves), MaxAnalysisMoves)
 	}
 	if len(r.Rounds) > MaxRounds {
 		return fmt.Errorf("%d rounds, more than %d", len(r.Rounds), MaxRounds)

@@ -69,8 +69,8 @@ func TestGameThroughHTTP(t *testing.T) {
 
 		board = e.click("UA", board, "1")
 		wantPosted(t, board, "", true, "<@UA> wins!", ":large_red_square:")
-		if got := labels(board); !slices.Equal(got, []string{"Rematch"}) {
-			t.Fatalf("buttons after the win %v, want only Rematch (full and finished columns are left out)", got)
+		if got := labels(board); !slices.Equal(got, []string{"Analysis", "Rematch"}) {
+			t.Fatalf("buttons after the win %v, want only Analysis and Rematch (full and finished columns are left out)", got)
 		}
 		if contextText(board) != "" {
 			t.Fatalf("status %q after the win, want none", contextText(board))

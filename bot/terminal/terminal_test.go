@@ -225,7 +225,7 @@ func TestColumnAnswers(t *testing.T) {
 	}
 	s.out.waitFor(t, "@alice wins!")
 	step("5", "(only alice can see this) That game is over.")
-	step("dance", `(I don't know "dance": type /connect4 help, a button label like [Rematch]`)
+	step("dance", `(I don't know "dance": type /connect4 help, a button label like [Analysis]`)
 	s.in.Close()
 	if err := s.ended(t, time.Second); err != nil {
 		t.Errorf("Run after EOF = %v, want nil", err)

@@ -169,7 +169,8 @@ func TestPlaysGames(t *testing.T) {
 				// remembers the record it last wrote and a move is one
 				// script: one round trip. A game adds its challenge and its
 				// accept (a script each) and, for the finishing move, the
-				// read of the players' ratings. Beside those, each script's
+				// read of the players' ratings and the pointer to each
+				// player's last finished game (for /connect4 analyze). Beside those, each script's
 				// first runs are an EVALSHA refused with NOSCRIPT and the
 				// EVAL that loads it, and each connection opens with a HELLO
 				// and CLIENT SETINFOs, answered in one or more writes. Each

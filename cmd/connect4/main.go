@@ -4,6 +4,7 @@
 //	connect4 serve     serve Slack and Discord (HTTP endpoints, Socket Mode, Gateway), /healthz, /readyz, /metrics
 //	connect4 register  register the /connect4 command with Discord
 //	connect4 solve     solve positions from stdin with the perfect solver
+//	connect4 analyze   the solver's verdict on each move of a game
 //
 // Configuration comes from the environment; `connect4 help` lists it, and
 // `connect4 <command> --help` lists a command's flags and the variables it
@@ -21,6 +22,7 @@ import (
 	"syscall"
 
 	"github.com/connect4/connect4/bot/ops"
+	"github.com/connect4/connect4/bot/terminal"
 	"github.com/connect4/connect4/engine/solver/batch"
 )
 
@@ -66,6 +68,9 @@ var subcommands = []subcommand{
 		"Registers the /connect4 application command with Discord: in DISCORD_GUILD_ID only when set\n" +
 			"(instant, for setup), else globally (may take up to an hour to appear).", forRegister},
 	{"solve", "read positions (column digits 1-7) from stdin, print their exact scores", batch.About, 0},
+	{"analyze", "the solver's verdict on each move of a game (connect4 analyze 4453...)", terminal.AnalyzeAbout, 0},
+	{"puzzles", "generate the embedded puzzle set (engine/solver/puzzles.txt) on stdout", terminal.PuzzlesAbout, 0},
+	{"book", "build the hard AI's opening book with the solver (resumable; run under nice)", terminal.BookAbout, 0},
 }
 
 // run is connect4 without the process around it, for tests.
@@ -91,6 +96,12 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		return runRegister(ctx, args[1:], getenv, stdout, stderr)
 	case "solve":
 		return runSolve(ctx, args[1:], stdin, stdout, stderr)
+	case "analyze":
+		return terminal.Analyze(ctx, args[1:], stdout, stderr)
+	case "puzzles":
+		return terminal.Puzzles(ctx, args[1:], stdout, stderr)
+	case "book":
+		return terminal.Book(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			if sc, ok := lookup(args[1]); ok {

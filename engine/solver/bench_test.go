@@ -1,6 +1,8 @@
 package solver
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -66,5 +68,58 @@ func BenchmarkHardMove(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// depthPositions returns n positions with depth discs, reached by seeded
+// random play from the empty board, none of them already won or with a win
+// at once for the player to move (those are trivial).
+func depthPositions(depth, n int) []Position {
+	rng := rand.New(rand.NewPCG(uint64(depth), 17))
+	var out []Position
+	for len(out) < n {
+		var p Position
+		for p.moves < depth {
+			c := rng.IntN(Width)
+			if !p.CanPlay(c) || p.IsWinningMove(c) {
+				continue
+			}
+			p.Play(c)
+		}
+		if !p.CanWinNext() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// BenchmarkSolveDepth solves positions at 0 to 16 discs from the empty board,
+// exactly and as win/draw/loss only, each from a cleared table: how deep the
+// solver takes over within the hard AI's budget, and how costly an opening
+// book is to build. The shallow depths take minutes; run one at a time with
+// -bench 'SolveDepth/weak/d=08' -benchtime 1x.
+func BenchmarkSolveDepth(b *testing.B) {
+	for _, kind := range []string{"weak", "exact"} {
+		for d := 0; d <= 16; d++ {
+			b.Run(fmt.Sprintf("%s/d=%02d", kind, d), func(b *testing.B) {
+				positions := depthPositions(d, 4)
+				s := NewSolver()
+				var solved, nodes uint64
+				for b.Loop() {
+					for _, p := range positions {
+						s.Reset()
+						if kind == "weak" {
+							s.weakSolve(p)
+						} else {
+							s.Solve(p)
+						}
+						nodes += s.Nodes()
+						solved++
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(solved), "ms/pos")
+				b.ReportMetric(float64(nodes)/float64(solved), "nodes/pos")
+			})
+		}
 	}
 }

@@ -34,6 +34,20 @@ const (
 // on the standard board allocates its own tables.
 type AI struct {
 	small, large sync.Pool // *Solver with a far table of 2^18 and 2^20 entries
+
+	bookOnce sync.Once
+	book     *Book // the embedded opening book, nil if it does not load
+}
+
+// openingBook returns the embedded book, loaded on first use; nil when it
+// does not load (which its test rules out) or a is nil.
+func (a *AI) openingBook() *Book {
+	if a == nil {
+		b, _ := EmbeddedBook()
+		return b
+	}
+	a.bookOnce.Do(func() { a.book, _ = EmbeddedBook() })
+	return a.book
 }
 
 // NewAI returns an AI with no solvers yet; it is the same as new(AI).
@@ -150,8 +164,8 @@ func chooseMedium(b *board, rng *rand.Rand, deadline time.Time, done <-chan stru
 	return best[rng.IntN(len(best))]
 }
 
-// chooseHard takes a win, blocks a loss, then on the standard board asks the
-// exact solver for a best move within its share of the time, then for a move
+// chooseHard takes a win, blocks a loss, then on the standard board plays
+// the opening book's move where it has one, else asks the exact solver for a best move within its share of the time, then for a move
 // that keeps the game's outcome; otherwise (or when the solvers run out of time,
 // or prove the game lost) it plays the best move of an iterative-deepening
 // search that runs until the deadline.
@@ -169,11 +183,19 @@ func (a *AI) chooseHard(b *board, history []int, start, deadline time.Time, done
 		}
 	}
 
-	if b.rows == Height && b.cols == Width && b.connect == 4 && !stopped(deadline, done) {
-		var p Position
+	standard := b.rows == Height && b.cols == Width && b.connect == 4
+	var p Position
+	if standard {
 		for _, c := range history {
 			p.Play(c)
 		}
+		// In the opening, where the solver takes longest, the book knows,
+		// in microseconds, whatever the time left.
+		if col, _, ok := a.openingBook().Lookup(p); ok && p.CanPlay(col) {
+			return col
+		}
+	}
+	if standard && !stopped(deadline, done) {
 		share := func(f float64) time.Time { return start.Add(time.Duration(float64(deadline.Sub(start)) * f)) }
 		// The far table grows with the time there is to fill it.
 		farLog := uint(18)

@@ -42,6 +42,7 @@ type Store interface {
 	Update(ctx context.Context, k match.Key, gameID string, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error)
 	Active(ctx context.Context, k match.Key) ([]*match.Record, error)
 	PlayerGame(ctx context.Context, k match.Key, userID string) (*match.Record, error)
+	LastFinished(ctx context.Context, k match.Key, userID string) (*match.Record, error)
 	Delete(ctx context.Context, k match.Key, gameID string) error
 	Leaderboard(ctx context.Context, k match.Key, n int) ([]match.Standing, error)
 	Stats(ctx context.Context, k match.Key, userID string) (match.Standing, error)
@@ -63,6 +64,7 @@ func Conformance(t *testing.T, newStore func(t *testing.T, now func() time.Time)
 		{"CreateLoad", testCreateLoad},
 		{"CreateBusy", testCreateBusy},
 		{"CreateOverFinished", testCreateOverFinished},
+		{"LastFinished", testLastFinished},
 		{"CreateOverExpired", testCreateOverExpired},
 		{"CreateInvalid", testCreateInvalid},
 		{"LoadMissing", testLoadMissing},
@@ -255,6 +257,58 @@ func testCreateOverFinished(t *testing.T, s Store, clk *Clock) {
 		t.Fatalf("decline: %v", err)
 	}
 	mustCreate(t, s, Challenge(Channel))
+}
+
+func testLastFinished(t *testing.T, s Store, clk *Clock) {
+	if _, err := s.LastFinished(t.Context(), Channel, Alice.ID); !errors.Is(err, match.ErrNoGame) {
+		t.Fatalf("LastFinished before any game: %v, want match.ErrNoGame", err)
+	}
+	first := mustCreate(t, s, Playing(t, Channel, 3, 3))
+	if _, err := s.LastFinished(t.Context(), Channel, Alice.ID); !errors.Is(err, match.ErrNoGame) {
+		t.Fatalf("LastFinished while playing: %v, want match.ErrNoGame", err)
+	}
+	done, err := s.Update(t.Context(), Channel, first.ID, func(r *match.Record) (match.Tally, error) {
+		return finish(r, match.FinishResign, Bob, Alice), nil
+	})
+	if err != nil {
+		t.Fatalf("Update to finished: %v", err)
+	}
+	for _, p := range []match.Player{Alice, Bob} {
+		got, err := s.LastFinished(t.Context(), Channel, p.ID)
+		if err != nil {
+			t.Fatalf("LastFinished(%s): %v", p.ID, err)
+		}
+		sameRecord(t, "LastFinished("+p.ID+")", got, done)
+	}
+	if _, err := s.LastFinished(t.Context(), Channel, "U-nobody"); !errors.Is(err, match.ErrNoGame) {
+		t.Errorf("LastFinished of a stranger: %v, want match.ErrNoGame", err)
+	}
+	other := Channel
+	other.Channel = "C2"
+	if _, err := s.LastFinished(t.Context(), other, Alice.ID); !errors.Is(err, match.ErrNoGame) {
+		t.Errorf("LastFinished in another channel: %v, want match.ErrNoGame", err)
+	}
+	// A declined challenge is finished but was never played: it is not
+	// anyone's last game. A second game played to its end is.
+	declined := mustCreate(t, s, Challenge(Channel))
+	if _, err := s.Update(t.Context(), Channel, declined.ID, func(r *match.Record) (match.Tally, error) {
+		r.Status, r.Finish = match.StatusFinished, match.FinishDeclined
+		return match.Tally{}, nil
+	}); err != nil {
+		t.Fatalf("decline: %v", err)
+	}
+	if got, err := s.LastFinished(t.Context(), Channel, Alice.ID); err != nil || got.ID != first.ID {
+		t.Errorf("LastFinished after a declined challenge: %v, %v; want game %s", got, err, first.ID)
+	}
+	second := mustCreate(t, s, Playing(t, Channel, 0))
+	if _, err := s.Update(t.Context(), Channel, second.ID, func(r *match.Record) (match.Tally, error) {
+		return finish(r, match.FinishResign, Alice, Bob), nil
+	}); err != nil {
+		t.Fatalf("finish the second game: %v", err)
+	}
+	if got, err := s.LastFinished(t.Context(), Channel, Bob.ID); err != nil || got.ID != second.ID {
+		t.Errorf("LastFinished after a second game: %v, %v; want game %s", got, err, second.ID)
+	}
 }
 
 func testCreateOverExpired(t *testing.T, s Store, clk *Clock) {

@@ -43,6 +43,11 @@ func (Hung) Update(ctx context.Context, _ match.Key, _ string, _ func(*match.Rec
 // Active blocks until ctx is done.
 func (Hung) Active(ctx context.Context, _ match.Key) ([]*match.Record, error) { return nil, hang(ctx) }
 
+// LastFinished blocks until ctx is done.
+func (Hung) LastFinished(ctx context.Context, _ match.Key, _ string) (*match.Record, error) {
+	return nil, hang(ctx)
+}
+
 // PlayerGame blocks until ctx is done.
 func (Hung) PlayerGame(ctx context.Context, _ match.Key, _ string) (*match.Record, error) {
 	return nil, hang(ctx)

@@ -1,0 +1,457 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/connect4/connect4/engine"
+)
+
+// Verdict is what one move did to its player's prospects, as far as the
+// solver could prove. The zero value, VerdictUnknown, means nothing was
+// proven about the move within the time allowed.
+type Verdict uint8
+
+// The verdicts, append-only.
+const (
+	VerdictUnknown Verdict = iota
+	KeptWin                // the position was won for the mover and still is
+	KeptDraw               // the position was a draw with best play and still is
+	ThrewWin               // the position was won for the mover; after the move it is not
+	DrawToLoss             // the position was a draw; after the move the mover loses
+	StillLost              // the position was already lost for the mover, whatever they played
+	// The two below are only given on boards where the solver is not exact:
+	// they rest on forced wins found within the search's horizon.
+	MissedWin // a forced win was proven and the move played is not proven to keep it
+	IntoLoss  // the move played allows a proven forced loss that another move was not proven to allow
+)
+
+var verdictText = [...]string{
+	VerdictUnknown: "not proven",
+	KeptWin:        "kept the win",
+	KeptDraw:       "kept the draw",
+	ThrewWin:       "threw away a win",
+	DrawToLoss:     "turned a draw into a loss",
+	StillLost:      "already lost",
+	MissedWin:      "missed a forced win",
+	IntoLoss:       "walked into a forced loss",
+}
+
+// String returns the verdict in a few lower-case words ("kept the win").
+func (v Verdict) String() string {
+	if int(v) >= len(verdictText) {
+		return fmt.Sprintf("verdict(%d)", uint8(v))
+	}
+	return verdictText[v]
+}
+
+// Mistake reports whether v made the mover's outcome worse.
+func (v Verdict) Mistake() bool {
+	return v == ThrewWin || v == DrawToLoss || v == MissedWin || v == IntoLoss
+}
+
+// MoveVerdict is the analysis of one move of a game.
+type MoveVerdict struct {
+	Column  int     // 0-based column played
+	Verdict Verdict // what the move did
+	// Only is set when the move played was the only column that kept the
+	// position's outcome (a win or a draw) for the mover.
+	Only bool
+	// Best is a column that kept the best outcome there was, -1 when
+	// unknown; BestIn is, when that outcome is a proven win, the number
+	// of the mover's own moves (that one included) to their connect with
+	// best play on both sides, 0 otherwise. Only the turning point has
+	// BestIn on the standard board, where it is exact; elsewhere it is the
+	// shortest win found.
+	Best, BestIn int
+}
+
+// Analysis is the solver's verdict on each move of a game.
+type Analysis struct {
+	// Exact says the verdicts are exact: the standard 7 × 6 board with a
+	// line of four, where the solver plays perfectly. Elsewhere they rest
+	// on forced wins and losses found within a search horizon, and a move
+	// with no proof gets VerdictUnknown.
+	Exact bool
+	Moves []MoveVerdict
+	// Turning is the index in Moves of the turning point: the last move
+	// that made its player's outcome worse, the one after which the game's
+	// outcome with best play was the one it came to (or -1 when no move
+	// was proven a mistake).
+	Turning int
+	// Proven is the number of moves with a verdict other than
+	// VerdictUnknown; the moves left unproven are the earliest ones, whose
+	// positions take the longest to solve.
+	Proven int
+}
+
+// Analyze walks the moves of g, a two-player game that may be over (won,
+// drawn or resigned) or not, and gives each move a verdict. It works for at
+// most budget (and stops earlier when ctx is done), from the last move
+// backwards: late positions are solved fastest and fill the table that the
+// earlier ones then use. Moves it had no time for are VerdictUnknown.
+//
+// It returns an *Error with ReasonNoGame for a nil g, and with
+// ReasonBadSize for a game of more than two players, which the solver does
+// not know how to judge. It is safe for concurrent use on distinct games; it
+// allocates its own tables (about 36 MiB on the standard board).
+func Analyze(ctx context.Context, g *engine.Game, budget time.Duration) (Analysis, error) {
+	if g == nil {
+		return Analysis{}, &Error{Reason: ReasonNoGame}
+	}
+	cfg := g.Config()
+	if cfg.NumPlayers() != 2 {
+		return Analysis{}, &Error{Reason: ReasonBadSize, Detail: fmt.Sprintf("%d players: analysis is for two", cfg.NumPlayers())}
+	}
+	start := time.Now()
+	deadline := start.Add(budget)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	// The verdicts get most of the time; the rest is for the length of the
+	// win the turning point threw away.
+	verdictsBy := start.Add(deadline.Sub(start) * 4 / 5)
+	history := g.History()
+	a := Analysis{Exact: standard(cfg), Moves: make([]MoveVerdict, len(history)), Turning: -1}
+	for i, c := range history {
+		a.Moves[i] = MoveVerdict{Column: c, Best: -1}
+	}
+	var sv *Solver
+	if a.Exact {
+		sv = NewSolver()
+		analyzeExact(&a, sv, history, verdictsBy, ctx.Done())
+	} else {
+		analyzeSearch(&a, cfg, history, deadline, ctx.Done())
+	}
+	a.derive()
+	if a.Turning >= 0 && a.Exact {
+		// How long the win lasted that the turning move threw away.
+		t := &a.Moves[a.Turning]
+		if before := positionOf(history[:a.Turning]); t.Best >= 0 && t.Verdict == ThrewWin {
+			sv.limited, sv.deadline, sv.done, sv.aborted = true, deadline, ctx.Done(), false
+			if col, v, ok := sv.bestMove(before, false); ok && col >= 0 && v > 0 {
+				t.Best, t.BestIn = col, winIn(before.moves, v)
+			}
+		}
+	}
+	return a, nil
+}
+
+// standard reports whether cfg is the board the exact solver knows.
+func standard(cfg engine.Config) bool {
+	return cfg.Rows == Height && cfg.Cols == Width && cfg.Connect == 4 && cfg.NumPlayers() == 2
+}
+
+// positionOf returns the position after history, which the engine checked.
+func positionOf(history []int) Position {
+	var p Position
+	for _, c := range history {
+		p.Play(c)
+	}
+	return p
+}
+
+// winIn returns the number of the mover's own moves to their connect in a
+// position with moves discs and a winning value v (as Solve gives it).
+func winIn(moves, v int) int { return (cells+1-moves)/2 - v + 1 }
+
+// outcomes holds, for one position, the outcome for the player to move of
+// each column: 1 win, 0 draw, -1 loss, and unknown for a column not played
+// or not proven.
+type outcomes [Width]int
+
+const unknown = 2
+
+// analyzeExact fills a.Moves with exact verdicts, last move first, until the
+// deadline: a verdict needs the outcome of every column at that point.
+func analyzeExact(a *Analysis, sv *Solver, history []int, deadline time.Time, done <-chan struct{}) {
+	sv.limited, sv.deadline, sv.done = true, deadline, done
+	defer func() { sv.limited, sv.done = false, nil }()
+	for i := len(history) - 1; i >= 0 && !stopped(deadline, done); i-- {
+		p := positionOf(history[:i])
+		if p.IsWinningMove(history[i]) {
+			// A connect keeps the win; whether another column also won,
+			// later, is not worth the solving of a shallow position.
+			a.Moves[i] = MoveVerdict{Column: history[i], Verdict: KeptWin, Best: history[i]}
+			continue
+		}
+		out, ok := columnOutcomes(sv, p)
+		if !ok {
+			return // out of time: this move and the earlier ones stay unknown
+		}
+		a.Moves[i] = verdictOf(out, history[i])
+	}
+}
+
+// columnOutcomes returns the outcome of each column of p for the player to
+// move; ok is false when the deadline came first.
+func columnOutcomes(sv *Solver, p Position) (outcomes, bool) {
+	var out outcomes
+	for c := range Width {
+		out[c] = unknown
+	}
+	if p.CanWinNext() {
+		// A connect wins at once: the other columns need not be solved,
+		// but they are, since one of them may still win later.
+		for c := range Width {
+			if p.CanPlay(c) && p.IsWinningMove(c) {
+				out[c] = 1
+			}
+		}
+	}
+	// Columns that let the opponent connect at once lose: they need no search.
+	safe := p.nonLosingMoves()
+	for _, c := range centreFirst {
+		if !p.CanPlay(c) || out[c] == 1 {
+			continue
+		}
+		if safe&columnBits(c) == 0 && !p.CanWinNext() {
+			out[c] = -1
+			continue
+		}
+		q := p
+		q.Play(c)
+		v, ok := sv.weakSolve(q)
+		if !ok {
+			return out, false
+		}
+		out[c] = -v
+	}
+	return out, true
+}
+
+// verdictOf judges playing col where the columns have the given outcomes.
+func verdictOf(out outcomes, col int) MoveVerdict {
+	best, keep := -2, 0
+	bestCol := -1
+	for _, c := range centreFirst {
+		if o := out[c]; o != unknown && o > best {
+			best, bestCol = o, c
+		}
+	}
+	for _, o := range out {
+		if o != unknown && o == best {
+			keep++
+		}
+	}
+	m := MoveVerdict{Column: col, Best: bestCol}
+	got := out[col]
+	switch {
+	case best == 1 && got == 1:
+		m.Verdict = KeptWin
+	case best == 1:
+		m.Verdict = ThrewWin
+	case best == 0 && got == 0:
+		m.Verdict = KeptDraw
+	case best == 0:
+		m.Verdict = DrawToLoss
+	default:
+		m.Verdict = StillLost
+	}
+	m.Only = best >= 0 && got == best && keep == 1
+	return m
+}
+
+// searchDepth is the deepest horizon, in plies, of the analysis on boards
+// other than the standard one.
+const searchDepth = 12
+
+// analyzeSearch fills a.Moves on a board the exact solver does not know,
+// from the forced wins and losses a depth-limited search proves: each move's
+// position gets an equal share of what is left of the time.
+func analyzeSearch(a *Analysis, cfg engine.Config, history []int, deadline time.Time, done <-chan struct{}) {
+	for i := len(history) - 1; i >= 0; i-- {
+		left := time.Until(deadline)
+		if left <= 0 || stopped(deadline, done) {
+			return
+		}
+		b, err := replay(cfg, history[:i])
+		if err != nil {
+			return // the engine checked the moves; nothing to judge otherwise
+		}
+		s := newSearcher(b, time.Now().Add(left/time.Duration(i+1)), done)
+		var scores []int
+		for d := 1; d <= min(searchDepth, b.rows*b.cols-b.moves); d++ {
+			sc, ok := s.rootScores(d)
+			if !ok {
+				break
+			}
+			scores = sc
+			if allProven(b, sc) {
+				break
+			}
+		}
+		if scores == nil {
+			continue
+		}
+		a.Moves[i] = searchVerdict(b, scores, history[i])
+	}
+}
+
+// allProven reports whether every playable column's score is a proven win or loss.
+func allProven(b *board, scores []int) bool {
+	for c := range b.cols {
+		if b.canPlay(c) && !isProven(scores[c]) {
+			return false
+		}
+	}
+	return true
+}
+
+// searchVerdict judges playing col from the heuristic search's scores.
+func searchVerdict(b *board, scores []int, col int) MoveVerdict {
+	m := MoveVerdict{Column: col, Best: -1}
+	bestCol, anyOpen := -1, false
+	for c := range b.cols {
+		if !b.canPlay(c) {
+			continue
+		}
+		if bestCol < 0 || scores[c] > scores[bestCol] {
+			bestCol = c
+		}
+		if scores[c] >= -winScore/2 {
+			anyOpen = true // not a proven loss
+		}
+	}
+	win := func(v int) bool { return v > winScore/2 }
+	loss := func(v int) bool { return v < -winScore/2 }
+	got := scores[col]
+	switch {
+	case win(scores[bestCol]) && win(got):
+		m.Verdict = KeptWin
+	case win(scores[bestCol]):
+		m.Verdict = MissedWin
+		// winScore - discs at the connect: the mover's discs from now, this one included.
+		m.Best, m.BestIn = bestCol, (winScore-scores[bestCol]-b.moves+1)/2
+	case loss(got) && anyOpen:
+		m.Verdict = IntoLoss
+		m.Best = bestCol
+	case loss(got):
+		m.Verdict = StillLost
+	}
+	if m.Verdict == KeptWin {
+		wins := 0
+		for c := range b.cols {
+			if b.canPlay(c) && win(scores[c]) {
+				wins++
+			}
+		}
+		m.Only = wins == 1
+	}
+	return m
+}
+
+// analysisVersion starts the text form of an Analysis; a reader refuses
+// any other.
+const analysisVersion = "a1"
+
+// MarshalText encodes a compactly, for storing beside its game: the version,
+// "e" or "h" (exact or horizon), then per move its column, verdict and only
+// flag, and its best column and win length when known. Turning and Proven
+// are derived again by UnmarshalText. It never fails.
+func (a Analysis) MarshalText() ([]byte, error) {
+	b := []byte(analysisVersion)
+	if a.Exact {
+		b = append(b, ";e;"...)
+	} else {
+		b = append(b, ";h;"...)
+	}
+	for i, m := range a.Moves {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(m.Column), 10)
+		b = append(b, '.')
+		b = strconv.AppendInt(b, int64(m.Verdict), 10)
+		if m.Only {
+			b = append(b, '!')
+		}
+		if m.Best >= 0 {
+			b = append(b, '@')
+			b = strconv.AppendInt(b, int64(m.Best), 10)
+			if m.BestIn > 0 {
+				b = append(b, ':')
+				b = strconv.AppendInt(b, int64(m.BestIn), 10)
+			}
+		}
+	}
+	return b, nil
+}
+
+// UnmarshalText decodes what MarshalText wrote. It returns an error, and
+// leaves a unchanged, for anything else: another version, a column or best
+// column outside 0-9, an unknown verdict, more moves than a 10 × 10 board
+// holds.
+func (a *Analysis) UnmarshalText(text []byte) error {
+	bad := func(what string) error { return fmt.Errorf("solver: bad analysis: %s", what) }
+	parts := strings.Split(string(text), ";")
+	if len(parts) != 3 || parts[0] != analysisVersion || (parts[1] != "e" && parts[1] != "h") {
+		return bad("header")
+	}
+	out := Analysis{Exact: parts[1] == "e", Turning: -1}
+	if parts[2] != "" {
+		moves := strings.Split(parts[2], ",")
+		if len(moves) > engine.MaxSize*engine.MaxSize {
+			return bad("too many moves")
+		}
+		for _, tok := range moves {
+			var m MoveVerdict
+			m.Best = -1
+			col, rest, ok := strings.Cut(tok, ".")
+			verdict, best, hasBest := strings.Cut(rest, "@")
+			only := strings.HasSuffix(verdict, "!")
+			verdict = strings.TrimSuffix(verdict, "!")
+			c, err1 := strconv.Atoi(col)
+			v, err2 := strconv.Atoi(verdict)
+			if !ok || err1 != nil || err2 != nil || c < 0 || c >= engine.MaxSize || v < 0 || v >= len(verdictText) {
+				return bad(fmt.Sprintf("move %q", tok))
+			}
+			m.Column, m.Verdict, m.Only = c, Verdict(v), only
+			if hasBest {
+				bc, in, hasIn := strings.Cut(best, ":")
+				n, err := strconv.Atoi(bc)
+				if err != nil || n < 0 || n >= engine.MaxSize {
+					return bad(fmt.Sprintf("best column in %q", tok))
+				}
+				m.Best = n
+				if hasIn {
+					k, err := strconv.Atoi(in)
+					if err != nil || k < 1 || k > engine.MaxSize*engine.MaxSize {
+						return bad(fmt.Sprintf("win length in %q", tok))
+					}
+					m.BestIn = k
+				}
+			}
+			out.Moves = append(out.Moves, m)
+		}
+	}
+	out.derive()
+	*a = out
+	return nil
+}
+
+// derive sets Turning and Proven from Moves.
+func (a *Analysis) derive() {
+	a.Turning, a.Proven = -1, 0
+	for i, m := range a.Moves {
+		if m.Verdict != VerdictUnknown {
+			a.Proven++
+		}
+		if m.Verdict.Mistake() {
+			a.Turning = i
+		}
+	}
+}
+
+// Columns returns the columns of the moves a judges, for checking that it
+// is the analysis of a given game.
+func (a Analysis) Columns() []int {
+	cols := make([]int, len(a.Moves))
+	for i, m := range a.Moves {
+		cols[i] = m.Column
+	}
+	return cols
+}

@@ -1,0 +1,318 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/connect4/connect4/engine"
+)
+
+// sign returns -1, 0 or 1.
+func sign(v int) int { return max(-1, min(1, v)) }
+
+// referenceOutcome returns the outcome for the player to move of playing col
+// in p, by an exact Solve (not the weak one the analysis uses): the reference
+// the analysis is checked against.
+func referenceOutcome(s *Solver, p Position, col int) int {
+	if p.IsWinningMove(col) {
+		return 1
+	}
+	q := p
+	q.Play(col)
+	return -sign(s.Solve(q))
+}
+
+// TestAnalyzeAgreesWithSolve plays the public test sets' positions as games
+// and checks every verdict against exact solves of each position and of
+// each of its columns, and the last move's against the score the set gives.
+func TestAnalyzeAgreesWithSolve(t *testing.T) {
+	var cases []testCase
+	for _, set := range []string{"Test_L3_R1", "Test_L2_R1"} {
+		n := 3
+		if raceEnabled {
+			n = 1
+		}
+		cases = append(cases, spread(loadSet(t, set), n)...)
+	}
+	ref := NewSolver()
+	for _, tc := range cases {
+		history := make([]int, len(tc.moves))
+		for i := range tc.moves {
+			history[i] = int(tc.moves[i] - '1')
+		}
+		g := newGame(t, engine.DefaultConfig(), history)
+		// The opening would take minutes: the budget proves the later
+		// moves, and every proven verdict is checked.
+		a, err := Analyze(t.Context(), g, time.Second)
+		if err != nil {
+			t.Fatalf("line %d: Analyze: %v", tc.line, err)
+		}
+		if !a.Exact || a.Proven == 0 {
+			t.Fatalf("line %d: Exact %v, Proven %d of %d", tc.line, a.Exact, a.Proven, len(history))
+		}
+		// The last mover's outcome is the negative of the set's score.
+		last := a.Moves[len(history)-1]
+		if after := -sign(tc.score); !verdictAllows(last.Verdict, after) {
+			t.Errorf("line %d: last move %v, but the set's score %d leaves its player %+d", tc.line, last.Verdict, tc.score, after)
+		}
+		for i := len(history) - a.Proven; i < len(history); i++ {
+			p := positionOf(history[:i])
+			best, keep := -2, 0
+			var out [Width]int
+			for c := range Width {
+				if !p.CanPlay(c) {
+					continue
+				}
+				out[c] = referenceOutcome(ref, p, c)
+				best = max(best, out[c])
+			}
+			for c := range Width {
+				if p.CanPlay(c) && out[c] == best {
+					keep++
+				}
+			}
+			m := a.Moves[i]
+			want := verdictOf(out2(p, out), history[i]).Verdict
+			if m.Verdict != want || !verdictAllows(m.Verdict, out[history[i]]) {
+				t.Errorf("line %d move %d (column %d): %v, want %v (best outcome %+d, played %+d)",
+					tc.line, i+1, history[i]+1, m.Verdict, want, best, out[history[i]])
+			}
+			if wantOnly := best >= 0 && out[history[i]] == best && keep == 1; m.Only != wantOnly {
+				t.Errorf("line %d move %d: Only = %v, want %v", tc.line, i+1, m.Only, wantOnly)
+			}
+			if m.Verdict == ThrewWin || m.Verdict == DrawToLoss {
+				if m.Best < 0 || out[m.Best] != best {
+					t.Errorf("line %d move %d: Best column %d does not keep the outcome %+d", tc.line, i+1, m.Best+1, best)
+				}
+			}
+		}
+	}
+}
+
+// out2 marks the columns of p that cannot be played as unknown.
+func out2(p Position, out [Width]int) outcomes {
+	var o outcomes
+	for c := range Width {
+		o[c] = unknown
+		if p.CanPlay(c) {
+			o[c] = out[c]
+		}
+	}
+	return o
+}
+
+// verdictAllows reports whether verdict v is possible for a move after
+// which its player's outcome is after.
+func verdictAllows(v Verdict, after int) bool {
+	switch v {
+	case KeptWin:
+		return after == 1
+	case KeptDraw:
+		return after == 0
+	case ThrewWin:
+		return after <= 0
+	case DrawToLoss, StillLost:
+		return after == -1
+	}
+	return false
+}
+
+// TestAnalyzeTurningPoint continues test-set positions with two medium
+// players, who make mistakes, and checks that the turning point is the last
+// proven mistake and that the win it threw away lasted as long as Solve says.
+func TestAnalyzeTurningPoint(t *testing.T) {
+	found := 0
+	games := 6
+	if raceEnabled {
+		games = 3
+	}
+	for i, tc := range spread(loadSet(t, "Test_L2_R1"), games) {
+		g := continued(t, tc.moves, uint64(i))
+		history := g.History()
+		a, err := Analyze(t.Context(), g, 2*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lastMistake := -1
+		for i, m := range a.Moves {
+			if m.Verdict.Mistake() {
+				lastMistake = i
+			}
+		}
+		if a.Turning != lastMistake {
+			t.Errorf("line %d: Turning = %d, want the last mistake %d", tc.line, a.Turning, lastMistake)
+		}
+		if a.Turning < 0 || a.Moves[a.Turning].Verdict != ThrewWin || a.Moves[a.Turning].BestIn == 0 {
+			continue
+		}
+		found++
+		m := a.Moves[a.Turning]
+		p := positionOf(history[:a.Turning])
+		ref := NewSolver()
+		if v := ref.Solve(p); v <= 0 || m.BestIn != winIn(p.Moves(), v) {
+			t.Errorf("line %d: turning point %+v: value %d, want BestIn %d", tc.line, m, v, winIn(p.Moves(), v))
+		}
+		if got := referenceOutcome(ref, p, m.Best); got != 1 {
+			t.Errorf("line %d: turning point's Best column %d has outcome %+d, want a win", tc.line, m.Best+1, got)
+		}
+	}
+	if found == 0 {
+		t.Error("no game with a thrown-away win: the test checks nothing")
+	}
+}
+
+// continued returns the game of moves (a test-set position) played on to
+// its end by two medium players seeded with seed.
+func continued(tb testing.TB, moves string, seed uint64) *engine.Game {
+	tb.Helper()
+	history := make([]int, len(moves))
+	for i := range moves {
+		history[i] = int(moves[i] - '1')
+	}
+	g := newGame(tb, engine.DefaultConfig(), history)
+	rng := rand.New(rand.NewPCG(seed, 99))
+	for !g.State().Over() {
+		col, err := NewAI().ChooseMove(tb.Context(), g, Medium, rng, time.Second)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := g.Play(g.Turn(), col); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return g
+}
+
+// TestAnalyzeOutOfTime checks that a budget too short for the opening
+// leaves the earliest moves unknown and proves the latest ones.
+func TestAnalyzeOutOfTime(t *testing.T) {
+	g := continued(t, "5554224333234511", 3)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	a, err := Analyze(ctx, g, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Proven != 0 || a.Turning != -1 {
+		t.Errorf("cancelled: Proven %d, Turning %d; want 0, -1", a.Proven, a.Turning)
+	}
+	a, err = Analyze(t.Context(), g, 500*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(a.Moves); i++ {
+		if a.Moves[i-1].Verdict != VerdictUnknown && a.Moves[i].Verdict == VerdictUnknown {
+			t.Fatalf("move %d proven but move %d not: the analysis must go from the end", i, i+1)
+		}
+	}
+	if a.Moves[len(a.Moves)-1].Verdict == VerdictUnknown {
+		t.Errorf("the last move is not proven in 500ms")
+	}
+}
+
+func TestAnalyzeOtherBoards(t *testing.T) {
+	// 8 columns, 7 rows: red builds three in a row on the bottom with
+	// yellow stacking on top; red's 4th move connects.
+	cfg := engine.Config{Rows: 7, Cols: 8, Connect: 4}
+	history := []int{2, 2, 3, 3, 0, 7, 4}
+	g := newGame(t, cfg, history)
+	a, err := Analyze(t.Context(), g, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Exact {
+		t.Errorf("Exact on %+v", cfg)
+	}
+	// Yellow's 7 let red connect with 2 or 5 (both open ends): a proven loss
+	// that blocking one end, for instance, would not have proven.
+	if m := a.Moves[5]; m.Verdict != IntoLoss && m.Verdict != StillLost {
+		t.Errorf("move 6 (column 8): %v, want a proven loss", m.Verdict)
+	}
+	if m := a.Moves[6]; m.Verdict != KeptWin {
+		t.Errorf("move 7 (the connect): %v, want %v", m.Verdict, KeptWin)
+	}
+
+	multi, err := engine.New(engine.Config{Rows: 6, Cols: 7, Connect: 4, Players: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e *Error
+	if _, err := Analyze(t.Context(), multi, time.Second); !errors.As(err, &e) || e.Reason != ReasonBadSize {
+		t.Errorf("3 players: err = %v, want ReasonBadSize", err)
+	}
+	if _, err := Analyze(t.Context(), nil, time.Second); !errors.As(err, &e) || e.Reason != ReasonNoGame {
+		t.Errorf("nil game: err = %v, want ReasonNoGame", err)
+	}
+}
+
+// BenchmarkAnalyzeGame analyses a whole game of 7 × 6 from the first move
+// (two medium players), within the budget the chat allows (1.8 s) and
+// within 30 s, and reports how many moves were proven: the latest ones
+// take milliseconds, the opening's seconds to minutes each.
+func BenchmarkAnalyzeGame(b *testing.B) {
+	g := continued(b, "", 7)
+	for _, budget := range []time.Duration{1800 * time.Millisecond, 30 * time.Second} {
+		b.Run(budget.String(), func(b *testing.B) {
+			var a Analysis
+			for b.Loop() {
+				var err error
+				if a, err = Analyze(b.Context(), g, budget); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(g.Moves()), "moves")
+			b.ReportMetric(float64(a.Proven), "proven")
+		})
+	}
+}
+
+func TestAnalysisText(t *testing.T) {
+	a := Analysis{Exact: true, Moves: []MoveVerdict{
+		{Column: 3, Verdict: VerdictUnknown, Best: -1},
+		{Column: 2, Verdict: KeptDraw, Only: true, Best: 2},
+		{Column: 0, Verdict: ThrewWin, Best: 4, BestIn: 7},
+		{Column: 6, Verdict: StillLost, Best: -1},
+	}}
+	a.derive()
+	b, _ := a.MarshalText()
+	var got Analysis
+	if err := got.UnmarshalText(b); err != nil {
+		t.Fatalf("UnmarshalText(%q): %v", b, err)
+	}
+	if !reflect.DeepEqual(got, a) {
+		t.Errorf("round trip of %q = %+v, want %+v", b, got, a)
+	}
+	if got.Turning != 2 || got.Proven != 3 {
+		t.Errorf("Turning %d, Proven %d; want 2, 3", got.Turning, got.Proven)
+	}
+	var empty Analysis
+	if err := empty.UnmarshalText([]byte("a1;h;")); err != nil || len(empty.Moves) != 0 || empty.Exact {
+		t.Errorf("empty analysis: %+v, %v", empty, err)
+	}
+	for _, in := range []string{"", "a2;e;3.1", "a1;x;3.1", "a1;e;3", "a1;e;10.1", "a1;e;3.8", "a1;e;3.1@10", "a1;e;3.1@2:0", "a1;e;-1.1", "a1;e;3.1;"} {
+		keep := a
+		if err := keep.UnmarshalText([]byte(in)); err == nil || !reflect.DeepEqual(keep, a) {
+			t.Errorf("UnmarshalText(%q) = %v, changed %v; want an error and no change", in, err, !reflect.DeepEqual(keep, a))
+		}
+	}
+}
+
+func FuzzAnalysisText(f *testing.F) {
+	f.Add("a1;e;3.1!@3,2.3@4:7")
+	f.Add("a1;h;")
+	f.Fuzz(func(t *testing.T, s string) {
+		var a Analysis
+		if err := a.UnmarshalText([]byte(s)); err != nil {
+			return
+		}
+		b, _ := a.MarshalText()
+		var again Analysis
+		if err := again.UnmarshalText(b); err != nil || !reflect.DeepEqual(a, again) {
+			t.Fatalf("%q decoded, re-encoded as %q, decoded to %+v (%v)", s, b, again, err)
+		}
+	})
+}
