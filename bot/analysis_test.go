@@ -37,7 +37,7 @@ func digits(s string) []int {
 
 func TestAnalysisFlow(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
-		runs := countAnalyses(h, 5*time.Second)
+		runs := countAnalyses(h, time.Second)
 		h.want(h.say("UA", "analyze"), Ephemeral, ProblemNothingToAnalyze)
 
 		r := h.start("UA", "UB")
@@ -156,7 +156,8 @@ func TestAnalysisTextFits(t *testing.T) {
 }
 
 func TestAnalyzeMoves(t *testing.T) {
-	text, err := AnalyzeMoves(t.Context(), engine.DefaultConfig(), analysedGame, 5*time.Second)
+	t.Parallel() // it waits (its own servers, timers) and shares nothing
+	text, err := AnalyzeMoves(t.Context(), engine.DefaultConfig(), analysedGame, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,6 +51,7 @@ func TestFlows(t *testing.T) {
 // TestFlowsOnCluster runs every flow on a 3-master Redis Cluster started
 // for the test, the way a multi-replica deployment stores games.
 func TestFlowsOnCluster(t *testing.T) {
+	t.Parallel() // it waits (its own servers, timers) and shares nothing
 	c := storetest.Cluster(t)
 	for _, f := range flows {
 		t.Run(f.name, func(t *testing.T) {

@@ -36,6 +36,7 @@ func TestMultiFlows(t *testing.T) {
 }
 
 func TestMultiFlowsOnCluster(t *testing.T) {
+	t.Parallel() // it waits (its own servers, timers) and shares nothing
 	c := storetest.Cluster(t)
 	for _, f := range multiFlows {
 		t.Run(f.name, func(t *testing.T) {

@@ -356,6 +356,7 @@ func TestWorkerRetries(t *testing.T) {
 // own on one Redis, over the same challenges expiring: each is edited
 // exactly once.
 func TestWorkersRace(t *testing.T) {
+	t.Parallel() // it waits (its own servers, timers) and shares nothing
 	c := storetest.Redis(t)
 	for _, n := range []int{2, 3} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 // started for the test: every script touches keys of one hash tag, so it
 // must behave exactly as on one node.
 func TestClusterConformance(t *testing.T) {
+	t.Parallel() // its own servers or key prefix: it waits, mostly, and shares nothing
 	c := storetest.Cluster(t)
 	storetest.Conformance(t, func(t *testing.T, now func() time.Time) storetest.Store {
 		return sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c), Now: now})

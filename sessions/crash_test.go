@@ -22,6 +22,7 @@ import (
 // restart on the same data every acknowledged move is there, nothing is
 // half-written, and the game goes on.
 func TestRedisCrash(t *testing.T) {
+	t.Parallel() // its own servers or key prefix: it waits, mostly, and shares nothing
 	srv := storetest.StartServer(t, "--appendonly", "yes", "--appendfsync", "always")
 	c := redis.NewClient(&redis.Options{Addr: srv.Addr, DialTimeout: 200 * time.Millisecond,
 		ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond})

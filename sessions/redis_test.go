@@ -316,6 +316,7 @@ func TestRedisCorrupt(t *testing.T) {
 // TestRedisExpiry checks, against the server's own clock, that idle and
 // finished records expire and that writes refresh the TTL.
 func TestRedisExpiry(t *testing.T) {
+	t.Parallel() // its own servers or key prefix: it waits, mostly, and shares nothing
 	c := storetest.Redis(t)
 	s := sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c),
 		IdleTTL: 600 * time.Millisecond, FinishedTTL: 300 * time.Millisecond, LeaderboardTTL: 900 * time.Millisecond})
@@ -360,6 +361,7 @@ func TestRedisExpiry(t *testing.T) {
 // TestRedisUnavailable checks that every operation fails within its
 // deadline, with match.ErrUnavailable, when nothing listens.
 func TestRedisUnavailable(t *testing.T) {
+	t.Parallel() // its own servers or key prefix: it waits, mostly, and shares nothing
 	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", DialTimeout: 100 * time.Millisecond})
 	defer c.Close()
 	var hooked atomic.Int64

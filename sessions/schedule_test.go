@@ -29,6 +29,7 @@ func TestMemorySchedule(t *testing.T) {
 // TestRedisSchedule runs the schedule suite on Redis, in real time, each
 // replica a store of its own on the same prefix.
 func TestRedisSchedule(t *testing.T) {
+	t.Parallel() // its own servers or key prefix: it waits, mostly, and shares nothing
 	c := storetest.Redis(t)
 	storetest.Schedule(t, redisScheduleEnv(c))
 }
@@ -37,6 +38,7 @@ func TestRedisSchedule(t *testing.T) {
 // the entries live under their channels' tags, the hints under their
 // buckets', and no script touches two.
 func TestClusterSchedule(t *testing.T) {
+	t.Parallel() // its own servers or key prefix: it waits, mostly, and shares nothing
 	c := storetest.Cluster(t)
 	storetest.Schedule(t, redisScheduleEnv(c))
 }
@@ -135,6 +137,7 @@ func (h *dying) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Proces
 // it); one that dies before the write leaves neither, and its hint only
 // costs a look.
 func TestRedisScheduleCrash(t *testing.T) {
+	t.Parallel() // its own servers or key prefix: it waits, mostly, and shares nothing
 	storetest.Redis(t) // skips without a server
 	opt, err := redis.ParseURL(storetest.RedisURL())
 	if err != nil {
@@ -146,6 +149,7 @@ func TestRedisScheduleCrash(t *testing.T) {
 // TestClusterScheduleCrash is TestRedisScheduleCrash on a Cluster, where
 // the bucket's hint and the record's script are separate steps.
 func TestClusterScheduleCrash(t *testing.T) {
+	t.Parallel() // its own servers or key prefix: it waits, mostly, and shares nothing
 	opt := storetest.Cluster(t).(*redis.ClusterClient).Options()
 	testScheduleCrash(t, func() redis.UniversalClient { o := *opt; return redis.NewClusterClient(&o) })
 }

@@ -37,6 +37,7 @@ func waitState(t *testing.T, a *Adapter, what string, ok func(ConnectionState) b
 // TestGatewayHeals runs RunGateway against a Gateway that is down at
 // first, drops the connection, and then refuses the token.
 func TestGatewayHeals(t *testing.T) {
+	t.Parallel() // it waits (its own servers, timers) and shares nothing
 	fake, err := gatewayfake.New()
 	if err != nil {
 		t.Fatal(err)

@@ -242,6 +242,7 @@ func TestRewriteKeepsPathPrefix(t *testing.T) {
 }
 
 func TestDeferredEditRetriedOnce(t *testing.T) {
+	t.Parallel() // it waits (its own servers, timers) and shares nothing
 	f := newFixture(t, sessionsMemory(), 50*time.Millisecond)
 	start := f.slash("UA", "ai", nil)
 	f.a.deferAfter = time.Millisecond

@@ -465,6 +465,7 @@ func TestGatewayPictures(t *testing.T) {
 // never answers: the click is answered at once (the deferral), and the
 // message is then edited with the emoji board within the delivery budget.
 func TestPictureUploadHangs(t *testing.T) {
+	t.Parallel() // it waits (its own servers, timers) and shares nothing
 	f := newFixtureWith(t, sessions.NewMemory(sessions.Options{}), 0, func(c *Config) { c.Pictures = true })
 	c := f.challenge("UA", "UB")
 	f.fake.mu.Lock()

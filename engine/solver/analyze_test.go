@@ -32,11 +32,7 @@ func referenceOutcome(s *Solver, p Position, col int) int {
 func TestAnalyzeAgreesWithSolve(t *testing.T) {
 	var cases []testCase
 	for _, set := range []string{"Test_L3_R1", "Test_L2_R1"} {
-		n := 3
-		if raceEnabled {
-			n = 1
-		}
-		cases = append(cases, spread(loadSet(t, set), n)...)
+		cases = append(cases, spread(loadSet(t, set), samples(3, 1, 1))...)
 	}
 	ref := NewSolver()
 	for _, tc := range cases {
@@ -126,11 +122,7 @@ func verdictAllows(v Verdict, after int) bool {
 // proven mistake and that the win it threw away lasted as long as Solve says.
 func TestAnalyzeTurningPoint(t *testing.T) {
 	found := 0
-	games := 6
-	if raceEnabled {
-		games = 3
-	}
-	for i, tc := range spread(loadSet(t, "Test_L2_R1"), games) {
+	for i, tc := range spread(loadSet(t, "Test_L2_R1"), samples(6, 2, 3)) {
 		g := continued(t, tc.moves, uint64(i))
 		history := g.History()
 		a, err := Analyze(t.Context(), g, 2*time.Second)
@@ -220,7 +212,7 @@ func TestAnalyzeOtherBoards(t *testing.T) {
 	cfg := engine.Config{Rows: 7, Cols: 8, Connect: 4}
 	history := []int{2, 2, 3, 3, 0, 7, 4}
 	g := newGame(t, cfg, history)
-	a, err := Analyze(t.Context(), g, 5*time.Second)
+	a, err := Analyze(t.Context(), g, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -269,8 +269,9 @@ func TestHardUsesBook(t *testing.T) {
 		t.Skipf("no embedded book (%v)", err)
 	}
 	ai := NewAI()
+	stride := samples(1, 5, 50)
 	for i, n := range bookPositions(b, Position{}, nil) {
-		if raceEnabled && i%50 != 0 {
+		if i%stride != 0 {
 			continue
 		}
 		g := newGame(t, engine.DefaultConfig(), n.moves)
@@ -316,10 +317,7 @@ func TestHardWinsAsFirst(t *testing.T) {
 		t.Skip("50 games")
 	}
 	ai := NewAI()
-	games := 50
-	if raceEnabled {
-		games = 10
-	}
+	games := samples(50, 10, 10)
 	for i := range games {
 		rng := rand.New(rand.NewPCG(uint64(i), 5))
 		g := newGame(t, engine.DefaultConfig(), nil)

@@ -31,10 +31,7 @@ func TestGeneratePuzzles(t *testing.T) {
 		t.Skip("generating 100 puzzles plays and solves for about 40 s")
 	}
 	s := NewSolver()
-	n, total := 0, 100
-	if raceEnabled {
-		total = 12 // the race detector makes the solver ten times slower
-	}
+	n, total := 0, samples(100, 12, 12) // the race detector makes the solver ten times slower
 	for _, level := range []Level{Easy, Medium, Hard} {
 		lo, hi := PuzzleRange(level)
 		want := total / 3

@@ -12,23 +12,35 @@ import (
 // The race detector slows the search twenty- to thirtyfold, so under it the
 // sample is smaller and is drawn from the deepest (fastest to solve) positions
 // of a spread of 4*nRace.
+//
+// n is the sample with CONNECT4_TEST_FULL (.ci/run's full step), nQuick
+// the one of a plain `go test ./...`, which leaves out the begin-hard
+// positions that take seconds each.
 var sampleSizes = []struct {
-	set      string
-	n, nRace int
+	set              string
+	n, nQuick, nRace int
 }{
-	{"Test_L3_R1", 250, 25},
-	{"Test_L2_R1", 250, 25},
-	{"Test_L2_R2", 60, 16},
-	{"Test_L1_R1", 150, 15},
-	{"Test_L1_R2", 12, 4},
-	{"Test_L1_R3", 3, 2},
+	{"Test_L3_R1", 250, 125, 25},
+	{"Test_L2_R1", 250, 125, 25},
+	{"Test_L2_R2", 60, 30, 16},
+	{"Test_L1_R1", 150, 75, 15},
+	{"Test_L1_R2", 12, 6, 4},
+	{"Test_L1_R3", 3, 0, 2},
 }
 
 func TestSolveSets(t *testing.T) {
+	t.Parallel() // pure solving: it shares nothing with the other tests
 	s := NewSolver()
 	for _, set := range sampleSizes {
 		t.Run(set.set, func(t *testing.T) {
-			cases := spread(loadSet(t, set.set), set.n)
+			n := set.n
+			if !fullSamples && !raceEnabled {
+				n = set.nQuick
+			}
+			if n == 0 {
+				t.Skip("positions that take seconds each: CONNECT4_TEST_FULL=1 solves them")
+			}
+			cases := spread(loadSet(t, set.set), n)
 			if raceEnabled {
 				cases = deepest(spread(cases, 4*set.nRace), set.nRace)
 			}
@@ -49,6 +61,7 @@ func TestSolveSets(t *testing.T) {
 // TestBestMove checks on a sample of the sets that BestMove's column keeps the
 // value: the position after it, solved, has the opposite value (or the move wins).
 func TestBestMove(t *testing.T) {
+	t.Parallel() // pure solving: it shares nothing with the other tests
 	s := NewSolver()
 	for _, name := range []string{"Test_L3_R1", "Test_L2_R1", "Test_L1_R1"} {
 		cases := spread(loadSet(t, name), 30)
