@@ -137,7 +137,7 @@ func (h *dying) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Proces
 // it); one that dies before the write leaves neither, and its hint only
 // costs a look.
 func TestRedisScheduleCrash(t *testing.T) {
-	t.Parallel() // its own servers or key prefix: it waits, mostly, and shares nothing
+	t.Parallel()       // its own servers or key prefix: it waits, mostly, and shares nothing
 	storetest.Redis(t) // skips without a server
 	opt, err := redis.ParseURL(storetest.RedisURL())
 	if err != nil {
