@@ -2,14 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"time"
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/discord"
@@ -77,56 +74,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	mux.HandleFunc("GET /readyz", h.Ready)
 	mux.Handle("GET /metrics", m.Handler())
 
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		stopRun()
-		adapters.Stop(ctx)
-		return fmt.Errorf("CONNECT4_ADDR: %w", err)
-	}
-	srv := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       10 * time.Second,
-		WriteTimeout:      15 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	log.Info("listening", "addr", ln.Addr().String(), "store", cfg.Redis.Mode())
-	if cfg.PprofAddr != "" {
-		stopPprof, err := ops.ServePprof(cfg.PprofAddr, log)
-		if err != nil {
-			ln.Close()
-			stopRun()
-			adapters.Stop(ctx)
-			return err
-		}
-		defer stopPprof()
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-
-	var runErr error
-	select {
-	case err := <-served:
-		runErr = err
-	case err := <-adapters.Fatal():
-		log.Error("shutting down: a platform connection cannot recover", "err", err)
-		runErr = err
-	case <-ctx.Done():
-		log.Info("shutting down")
-	}
-	h.Stopping()
-	stopRun()
-	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		log.Warn("shutdown", "err", err)
-	}
-	adapters.Stop(sctx)
-	if errors.Is(runErr, http.ErrServerClosed) {
-		runErr = nil
-	}
-	return runErr
+	srv := &ops.Server{Addr: cfg.Addr, Handler: mux, ShutdownTimeout: cfg.ShutdownTimeout, PprofAddr: cfg.PprofAddr,
+		Log: log, LogAttrs: []any{"store", cfg.Redis.Mode()}, Health: h, Adapters: &adapters, Cancel: stopRun}
+	return srv.Run(ctx)
 }
 
 // mountAdapters mounts the chat platforms that the configuration enables:
