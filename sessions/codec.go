@@ -13,13 +13,16 @@ import (
 )
 
 // schemaVersion is the version of the stored JSON form of a record. A reader
-// refuses any other: bump it when the form changes incompatibly.
+// refuses any other, and any field it does not know: give a new field a new
+// version, so that this version's readers report such a record as written
+// by a newer version and its Repair keeps it (see errNewerSchema). The
+// schedule's timers joined version 1 before that rule held: the previous
+// version cannot read them (README, Upgrading).
 //
 // schemaMulti is the version of a record of 3 or 4 players: version 1 with
 // "others" (and while pending, "accepted"; in a rematch offer, "agreed").
-// Two-player records keep writing version 1, byte for byte as before, so
-// that replicas of the previous version read them; those replicas report a
-// record of 3 or 4 as of a newer schema instead of misreading it.
+// Replicas of the previous version report a record of 3 or 4 as of a newer
+// schema instead of misreading it.
 //
 // schemaCoach is the version of a two-player record that keeps the solver's
 // analysis of its game ("analysis") or plays a puzzle ("puzzle"): version 1
@@ -371,11 +374,18 @@ func schemaProblem(b []byte, err error) error {
 	switch {
 	case head.Schema == nil:
 		return errors.New("no schema version")
+	case *head.Schema > schemaCoach:
+		return fmt.Errorf("%w: schema version %d, this program reads %d, %d and %d", errNewerSchema, *head.Schema, schemaVersion, schemaMulti, schemaCoach)
 	case *head.Schema != schemaVersion && *head.Schema != schemaMulti && *head.Schema != schemaCoach:
 		return fmt.Errorf("schema version %d, this program reads %d, %d and %d", *head.Schema, schemaVersion, schemaMulti, schemaCoach)
 	}
 	return err
 }
+
+// errNewerSchema marks a record written by a newer version of the program
+// (during a rolling upgrade): unreadable here, but not damaged, so Repair
+// keeps it for the replicas that can read it.
+var errNewerSchema = errors.New("written by a newer version")
 
 // indexEntry is a game's entry in its channel's index of active games,
 // self-describing so that the scripts can tell a stale entry without

@@ -920,6 +920,10 @@ func (s *Redis) repairRecord(ctx context.Context, k match.Key, key, id string) (
 			}
 			return match.RecordNone, "", nil
 		}
+		if errors.Is(err, errNewerSchema) {
+			// A replica of a newer version wrote it: not ours to clear.
+			return match.RecordFine, id, nil
+		}
 		if err := s.deleteIf(ctx, k, key, typ, b); err != nil {
 			return 0, "", err
 		}

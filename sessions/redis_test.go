@@ -625,3 +625,38 @@ func TestRedisRepairLastFinished(t *testing.T) {
 	}
 	c.Del(ctx, key)
 }
+
+// TestRedisRepairKeepsNewerRecord: a record of a newer schema, which a
+// replica of a newer version wrote during a rolling upgrade, is unreadable
+// here but not damaged: /connect4 reset on this replica leaves it for the
+// replicas that can read it.
+func TestRedisRepairKeepsNewerRecord(t *testing.T) {
+	c := storetest.Redis(t)
+	prefix := storetest.Prefix(t, c)
+	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix, CacheSize: -1})
+	ctx := t.Context()
+	k := storetest.Channel
+	good := storetest.Playing(t, k, 3)
+	if err := s.Create(ctx, good); err != nil {
+		t.Fatal(err)
+	}
+	key := prefix + "{" + k.String() + "}:game:" + good.ID
+	raw, err := c.Get(ctx, key).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer := strings.Replace(raw, `"schema":1`, `"schema":9`, 1)
+	if err := c.Set(ctx, key, newer, time.Hour).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Load(ctx, k, good.ID); !errors.Is(err, match.ErrCorrupt) || !strings.Contains(err.Error(), "newer version") {
+		t.Fatalf("Load of a newer record = %v, want ErrCorrupt naming a newer version", err)
+	}
+	rep, err := s.Repair(ctx, k)
+	if err != nil || rep.Record == match.RecordCleared {
+		t.Fatalf("Repair = %+v, %v; want the newer record kept", rep, err)
+	}
+	if got, err := c.Get(ctx, key).Result(); err != nil || got != newer {
+		t.Fatalf("after Repair the record is %q, %v; want it untouched", got, err)
+	}
+}
