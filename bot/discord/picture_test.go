@@ -3,7 +3,6 @@ package discord
 import (
 	"bytes"
 	"encoding/json"
-	"image"
 	"image/gif"
 	"image/png"
 	"io"
@@ -205,7 +204,7 @@ func TestPictureBoards(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !samePixels(img, wantImg) {
+		if !adaptertest.SamePixels(img, wantImg) {
 			t.Fatal("the uploaded PNG does not show the stored game")
 		}
 		return got
@@ -300,23 +299,6 @@ func TestPictureBoards(t *testing.T) {
 // lastToken is the token of the latest interaction sent.
 func lastToken(f *fixture) string { return strconv.Itoa(f.n) }
 
-// samePixels reports whether a and b have the same bounds and colours.
-func samePixels(a, b image.Image) bool {
-	if a.Bounds() != b.Bounds() {
-		return false
-	}
-	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
-		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
-			r1, g1, b1, a1 := a.At(x, y).RGBA()
-			r2, g2, b2, a2 := b.At(x, y).RGBA()
-			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // TestPictureAIGame checks pictures where the AI plays: /connect4 ai is
 // deferred (type 5) and its message then carries the picture, and a move
 // whose AI reply outlasts the deferral threshold is delivered after the
@@ -354,7 +336,7 @@ func TestPictureAIGame(t *testing.T) {
 		t.Fatalf("stored games %d, want one with the move and the AI's reply", len(recs))
 	}
 	want, _ := render.Image(recs[0].Game, render.ImageOptions{})
-	if !samePixels(img, want) {
+	if !adaptertest.SamePixels(img, want) {
 		t.Fatal("the delivered PNG does not show the move and the AI's reply")
 	}
 

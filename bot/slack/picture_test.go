@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"image"
 	"image/gif"
 	"image/png"
 	"io"
@@ -18,6 +17,7 @@ import (
 
 	slackapi "github.com/slack-go/slack"
 
+	"github.com/connect4/connect4/bot/internal/adaptertest"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/render"
@@ -169,7 +169,7 @@ func TestPictureUpload(t *testing.T) {
 			return // finished
 		}
 		wantImg, _ := render.Image(recs[0].Game, render.ImageOptions{})
-		if !samePixels(img, wantImg) {
+		if !adaptertest.SamePixels(img, wantImg) {
 			t.Fatal("the uploaded PNG does not show the stored game")
 		}
 	}
@@ -292,7 +292,7 @@ func TestPictureURL(t *testing.T) {
 	}
 	recs, _ := st.Active(t.Context(), match.Key{Platform: Platform, Workspace: testTeam, Channel: testChan})
 	wantImg, _ := render.Image(recs[0].Game, render.ImageOptions{})
-	if !samePixels(img, wantImg) {
+	if !adaptertest.SamePixels(img, wantImg) {
 		t.Fatal("the served PNG does not show the stored game")
 	}
 	if w2 := get(path); w2.Code != http.StatusOK || !bytes.Equal(w2.Body.Bytes(), first) {
@@ -373,23 +373,6 @@ func TestPictureURL(t *testing.T) {
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
-
-// samePixels reports whether a and b have the same bounds and colours.
-func samePixels(a, b image.Image) bool {
-	if a.Bounds() != b.Bounds() {
-		return false
-	}
-	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
-		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
-			r1, g1, b1, a1 := a.At(x, y).RGBA()
-			r2, g2, b2, a2 := b.At(x, y).RGBA()
-			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
-				return false
-			}
-		}
-	}
-	return true
-}
 
 // slashLater runs "/connect4 text" as user with a response_url on the
 // fake, checks that it is acknowledged with an empty 200, and returns what
