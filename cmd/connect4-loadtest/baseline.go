@@ -110,6 +110,11 @@ func (b *baseline) answer(in baselineIn) (discordtest.Response, bool) {
 		sub := in.Data.Options[0]
 		b.mu.Lock()
 		defer b.mu.Unlock()
+		if sub.Name == "settings" {
+			// Boards are emoji here anyway: say so, as the bot does.
+			return discordtest.Response{Type: discordtest.ResponseChannelMessage,
+				Data: &discordtest.Message{Content: "Boards in this channel are now emoji."}}, true
+		}
 		if sub.Name == "board" {
 			g := b.games[in.ChannelID]
 			if g == nil || g.game == nil {

@@ -232,6 +232,15 @@ func (lt *loadtester) playGame(ctx context.Context, n int64, rng *rand.Rand) {
 	g := &game{lt: lt, id: id, channel: "7" + id,
 		challenger: discordtest.User{ID: "1" + id, Username: "red" + id},
 		op:         discordtest.User{ID: "2" + id, Username: "yellow" + id}}
+	// Emoji boards, as the baseline draws: a picture is a deferral and an
+	// upload to Discord's REST API, which is not here. The settings
+	// command takes Manage Channels (1 << 4).
+	set := g.interaction(discordtest.TypeApplicationCommand, g.challenger,
+		discordtest.Slash("settings", []discordtest.Option{{Name: "board", Type: 3, Value: "emoji"}}))
+	set.Member.Permissions = "16"
+	if _, ok := lt.exchange(ctx, set, "settings", discordtest.ResponseChannelMessage); !ok {
+		return
+	}
 	challenge := g.interaction(discordtest.TypeApplicationCommand, g.challenger,
 		discordtest.Slash("challenge", []discordtest.Option{discordtest.UserOption("opponent", g.op)}, g.op))
 	r, ok := lt.exchange(ctx, challenge, "challenge", discordtest.ResponseChannelMessage)

@@ -27,6 +27,9 @@ type User struct {
 // Member is a guild member: the user who acted in a guild.
 type Member struct {
 	User User `json:"user"`
+	// Permissions is the member's permission bit set in the channel, in
+	// decimal, as Discord sends it; "" for none.
+	Permissions string `json:"permissions,omitempty"`
 }
 
 // MessageRef is the message a clicked button is on: the part of it the bot
