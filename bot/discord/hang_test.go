@@ -3,6 +3,7 @@ package discord
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -102,6 +103,10 @@ func TestHungStoreAnswered(t *testing.T) {
 		{"silent redis", func(t *testing.T) bot.Store { return storetest.RedisAt(t, storetest.SilentServer(t)) }},
 		{"redis down", func(t *testing.T) bot.Store { return storetest.RedisAt(t, storetest.ClosedPort(t)) }},
 	}
+	// The cases mostly wait (for a store that never answers, a deadline):
+	// they run all at once, not -parallel (GOMAXPROCS) at a time.
+	var wg sync.WaitGroup
+	run := func(name string, f func(*testing.T)) { wg.Go(func() { t.Run(name, f) }) }
 	for _, st := range stores {
 		for _, tc := range []struct {
 			name     string
@@ -115,8 +120,7 @@ func TestHungStoreAnswered(t *testing.T) {
 			{"gateway command", viaGateway(board), false},
 			{"gateway deferred move", viaGateway(move), true},
 		} {
-			t.Run(st.name+"/"+tc.name, func(t *testing.T) {
-				t.Parallel()
+			run(st.name+"/"+tc.name, func(t *testing.T) {
 				// The adapter's own deadline, shortened from DefaultTimeout
 				// (2.5 s, inside Discord's 3 s: TestDefaultTimeoutFits) to
 				// keep the suite quick; what is tested is that it holds.
@@ -143,6 +147,7 @@ func TestHungStoreAnswered(t *testing.T) {
 			})
 		}
 	}
+	wg.Wait()
 }
 
 // TestDefaultTimeoutFits: the adapter's default deadline for a command

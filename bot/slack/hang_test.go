@@ -3,6 +3,7 @@ package slack
 import (
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -67,10 +68,13 @@ func TestHungStoreAnswered(t *testing.T) {
 		{"silent redis", func(t *testing.T) bot.Store { return storetest.RedisAt(t, storetest.SilentServer(t)) }},
 		{"redis down", func(t *testing.T) bot.Store { return storetest.RedisAt(t, storetest.ClosedPort(t)) }},
 	}
+	// The cases mostly wait (for a store that never answers, a deadline):
+	// they run all at once, not -parallel (GOMAXPROCS) at a time.
+	var wg sync.WaitGroup
+	run := func(name string, f func(*testing.T)) { wg.Go(func() { t.Run(name, f) }) }
 	for _, st := range stores {
 		for _, tt := range tests {
-			t.Run(st.name+"/"+tt.name, func(t *testing.T) {
-				t.Parallel()
+			run(st.name+"/"+tt.name, func(t *testing.T) {
 				// The adapter's own deadline, shortened from DefaultTimeout
 				// (2.5 s, inside Slack's 3 s: TestDefaultTimeoutFits) to keep
 				// the suite quick; what is tested is that it holds.
@@ -92,6 +96,7 @@ func TestHungStoreAnswered(t *testing.T) {
 			})
 		}
 	}
+	wg.Wait()
 }
 
 // only returns the one message posted, failing unless the status is 200
