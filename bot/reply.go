@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"log/slog"
 	"regexp"
 	"slices"
 	"strings"
@@ -223,6 +224,17 @@ const (
 	OutcomeBadRequest   = "bad_request"
 	OutcomeTooLarge     = "too_large"
 )
+
+// OutcomeLevel is the level an adapter logs a finished request at: Warn
+// for an unsigned one, else Debug. The metrics count every request, and a
+// line per click at Info is noise an operator pays CPU for;
+// LOG_LEVEL=debug shows them.
+func OutcomeLevel(outcome string) slog.Level {
+	if outcome == OutcomeUnauthorized {
+		return slog.LevelWarn
+	}
+	return slog.LevelDebug
+}
 
 // Outcome classifies r for logs and metrics: OutcomeOK for a request
 // carried out, OutcomeRefused for one the person can fix or should know

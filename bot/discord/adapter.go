@@ -216,18 +216,13 @@ func newReport(via string) *report {
 }
 
 // done records one finished interaction: Config.Observe and one log line
-// (at Warn when unauthorized, else Debug: the metrics count every
-// interaction, and a line per click at Info is noise an operator pays CPU
-// for; LOG_LEVEL=debug shows them).
+// at bot.OutcomeLevel.
 func (a *Adapter) done(rep *report) {
 	elapsed := time.Since(rep.start)
 	if a.cfg.Observe != nil {
 		a.cfg.Observe(rep.kind, rep.outcome, elapsed)
 	}
-	level := slog.LevelDebug
-	if rep.outcome == bot.OutcomeUnauthorized {
-		level = slog.LevelWarn
-	}
+	level := bot.OutcomeLevel(rep.outcome)
 	if !a.log.Enabled(context.Background(), level) {
 		return
 	}

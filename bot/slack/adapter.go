@@ -352,17 +352,25 @@ func (a *Adapter) isBot(ctx context.Context, id string) bool {
 	if id == "USLACKBOT" {
 		return true
 	}
+	u := a.userInfo(ctx, id, "treating the user as a person")
+	return u != nil && (u.IsBot || u.IsAppUser)
+}
+
+// userInfo asks users.info about id within lookupBudget: nil without a
+// bot token, or when the lookup fails (logged with what the caller does
+// then).
+func (a *Adapter) userInfo(ctx context.Context, id, otherwise string) *slackapi.User {
 	if a.api == nil {
-		return false
+		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, lookupBudget)
 	defer cancel()
 	u, err := a.api.GetUserInfoContext(ctx, id)
 	if err != nil {
-		a.log.Warn("slack users.info failed; treating the user as a person", "err", err)
-		return false
+		a.log.Warn("slack users.info failed; "+otherwise, "err", err)
+		return nil
 	}
-	return u.IsBot || u.IsAppUser
+	return u
 }
 
 // Close stops taking new background work (later clicks are acknowledged

@@ -94,15 +94,6 @@ func slashCommand(sc slackapi.SlashCommand, nonce string) (bot.Command, error) {
 // owner, who may start a new season and choose the channel's board style.
 // Without a bot token, or when the lookup fails (logged), nobody is.
 func (a *Adapter) isAdmin(ctx context.Context, id string) bool {
-	if a.api == nil {
-		return false
-	}
-	ctx, cancel := context.WithTimeout(ctx, lookupBudget)
-	defer cancel()
-	u, err := a.api.GetUserInfoContext(ctx, id)
-	if err != nil {
-		a.log.Warn("slack users.info failed; the user may not manage seasons", "err", err)
-		return false
-	}
-	return u.IsAdmin || u.IsOwner || u.IsPrimaryOwner
+	u := a.userInfo(ctx, id, "the user may not manage seasons or the board style")
+	return u != nil && (u.IsAdmin || u.IsOwner || u.IsPrimaryOwner)
 }

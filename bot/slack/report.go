@@ -2,7 +2,6 @@ package slack
 
 import (
 	"context"
-	"log/slog"
 	"time"
 
 	"github.com/connect4/connect4/bot"
@@ -27,18 +26,13 @@ func newReport(via, what string) *report {
 	return &report{start: time.Now(), via: via, what: what, kind: kindUnknown}
 }
 
-// done logs rep (at Warn when unauthorized, else Debug: the metrics count
-// every request, and a line per click at Info is noise an operator pays CPU
-// for; LOG_LEVEL=debug shows them) and observes it.
+// done observes rep and logs it at bot.OutcomeLevel.
 func (a *Adapter) done(rep *report) {
 	elapsed := time.Since(rep.start)
 	if a.cfg.Observe != nil {
 		a.cfg.Observe(rep.kind, rep.outcome, elapsed)
 	}
-	level := slog.LevelDebug
-	if rep.outcome == bot.OutcomeUnauthorized {
-		level = slog.LevelWarn
-	}
+	level := bot.OutcomeLevel(rep.outcome)
 	if !a.log.Enabled(context.Background(), level) {
 		return
 	}
