@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -139,5 +142,108 @@ func TestReadmeExample(t *testing.T) {
 	}
 	if err := os.WriteFile(readmePath, out.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// configRow matches a row of a README table that documents an environment
+// variable: "| `NAME` | default | what it does |".
+var configRow = regexp.MustCompile("(?m)^\\| `([A-Z][A-Z0-9_]*)` \\|")
+
+// TestEveryVariableDocumentedOnce keeps the configuration table of
+// deploy/README.md in step with loadConfig: each variable the commands
+// read has exactly one row there, no row names a variable they do not
+// read, and no other README of the repository has a row for one (they
+// link the table instead).
+func TestEveryVariableDocumentedOnce(t *testing.T) {
+	rows := map[string][]string{} // variable → the READMEs with a row for it
+	for path, text := range readmes(t) {
+		for _, m := range configRow.FindAllStringSubmatch(text, -1) {
+			rows[m[1]] = append(rows[m[1]], path)
+		}
+	}
+	table := filepath.ToSlash(filepath.Join(deployDir, "README.md"))
+	for _, e := range envVars {
+		if got := rows[e.Name]; len(got) != 1 || got[0] != table {
+			t.Errorf("%s is documented in the rows of %q, want one row in %s", e.Name, got, table)
+		}
+	}
+	for name, in := range rows {
+		if !knownVar(name) {
+			t.Errorf("%q documents %s, which no command reads", in, name)
+		}
+	}
+}
+
+// readmes returns the README.md files of the repository, by path.
+func readmes(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && d.Name() == ".git":
+			return filepath.SkipDir
+		case d.IsDir() || d.Name() != "README.md":
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		out[filepath.ToSlash(path)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+var (
+	mdLink    = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	mdHeading = regexp.MustCompile(`(?m)^#{1,6} +(.+?) *$`)
+	slugDrop  = regexp.MustCompile(`[^\p{L}\p{N} _-]`)
+)
+
+// anchors returns the anchors GitHub gives the headings of markdown text.
+func anchors(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range mdHeading.FindAllStringSubmatch(text, -1) {
+		slug := strings.ReplaceAll(slugDrop.ReplaceAllString(strings.ToLower(m[1]), ""), " ", "-")
+		out[slug] = true
+	}
+	return out
+}
+
+// TestReadmeLinks checks every relative link of every README: the file it
+// names exists, and so does the heading its #anchor names, so that a fact
+// moved from one README to another is still found where the links say.
+func TestReadmeLinks(t *testing.T) {
+	docs := readmes(t)
+	for path, text := range docs {
+		for _, m := range mdLink.FindAllStringSubmatch(text, -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			dest := path
+			if file != "" {
+				dest = filepath.ToSlash(filepath.Join(filepath.Dir(path), file))
+				if _, err := os.Stat(dest); err != nil {
+					t.Errorf("%s links %s: %v", path, target, err)
+					continue
+				}
+			}
+			if anchor == "" {
+				continue
+			}
+			destText, ok := docs[dest]
+			if !ok {
+				t.Errorf("%s links %s: an anchor in a file that is not a README", path, target)
+				continue
+			}
+			if !anchors(destText)[anchor] {
+				t.Errorf("%s links %s: %s has no heading with that anchor", path, target, dest)
+			}
+		}
 	}
 }
