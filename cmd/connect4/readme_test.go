@@ -37,8 +37,9 @@ var readmeGame = []int{3, 4, 4, 4, 4, 2, 2, 3, 1, 7, 3}
 // readmeExample plays readmeGame through a Service on the in-memory
 // store, as a chat would (alice challenges bob, bob clicks Accept, each
 // clicks the column buttons of the latest message), and returns the last
-// reply as a Discord channel shows it: the emoji board in
-// render.Unicode, mentions as @names, the buttons in brackets.
+// reply as a Discord channel set to emoji boards shows it: the board in
+// render.Unicode, mentions as @names, the buttons one can click in
+// brackets (Discord shows the others greyed out).
 func readmeExample(t *testing.T) string {
 	t.Helper()
 	ctx := t.Context()
@@ -93,7 +94,8 @@ func readmeExample(t *testing.T) string {
 }
 
 // chatMessage lays r out as a channel shows it in palette p: the header,
-// the board and the status, mentions as @names, then the enabled buttons.
+// the board and the status, mentions as @names, then the buttons one can
+// click.
 func chatMessage(r bot.Reply, p render.Palette) string {
 	m := r.Format(p)
 	var b strings.Builder
