@@ -10,7 +10,7 @@ import (
 )
 
 // Var documents one environment variable: for the configuration table in
-// the README, `connect4 help` and each subcommand's --help. Uses is the set
+// deploy/README.md, `connect4 help` and each subcommand's --help. Uses is the set
 // of subcommands that read it, as bits of the caller's choosing.
 type Var struct {
 	Name, Default, Doc string

@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -246,20 +245,6 @@ func TestRunUsage(t *testing.T) {
 	}
 	if err := run(t.Context(), []string{"serve"}, env("LOG_LEVEL", "loud"), nil, &out, &errb); err == nil || !strings.Contains(err.Error(), "LOG_LEVEL") {
 		t.Errorf("serve with bad config: %v", err)
-	}
-}
-
-// TestREADMEDocumentsEveryVariable keeps the README's configuration table
-// in step with loadConfig.
-func TestREADMEDocumentsEveryVariable(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range envVars {
-		if !strings.Contains(string(readme), "`"+e.Name+"`") {
-			t.Errorf("README.md does not document %s", e.Name)
-		}
 	}
 }
 
