@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/internal/bg"
 	"github.com/connect4/connect4/bot/internal/bodies"
+	"github.com/connect4/connect4/bot/internal/inbound"
 	"github.com/connect4/connect4/bot/internal/link"
 	"github.com/connect4/connect4/bot/match"
 )
@@ -118,6 +118,7 @@ type Adapter struct {
 	timeout time.Duration
 	work    *bg.Work // commands still running or delivering after their first response
 	bodies  *bodies.Slots
+	rec     inbound.Recorder
 	gateway *link.Tracker // the Gateway connection, for Connection
 	backoff link.Backoff  // between Gateway connection attempts
 	// openTimeout bounds the reads of one Gateway Open (Hello, then READY
@@ -152,15 +153,7 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	if err != nil {
 		errs = append(errs, err)
 	}
-	if cfg.Timeout < 0 {
-		errs = append(errs, fmt.Errorf("discord: negative timeout %v", cfg.Timeout))
-	}
-	if cfg.MaxBodies < 0 {
-		errs = append(errs, fmt.Errorf("discord: negative MaxBodies %d", cfg.MaxBodies))
-	}
-	if cfg.ReconnectMax < 0 {
-		errs = append(errs, fmt.Errorf("discord: negative ReconnectMax %v", cfg.ReconnectMax))
-	}
+	errs = append(errs, inbound.CheckLimits(Platform, cfg.Timeout, cfg.MaxBodies, cfg.ReconnectMax)...)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -174,7 +167,9 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	if cfg.MaxBodies == 0 {
 		cfg.MaxBodies = DefaultMaxBodies
 	}
-	return &Adapter{svc: svc, cfg: cfg, pub: pub, rest: rest, log: log.With("platform", Platform),
+	log = log.With("platform", Platform)
+	return &Adapter{svc: svc, cfg: cfg, pub: pub, rest: rest, log: log,
+		rec:     inbound.Recorder{Log: log, Observe: cfg.Observe, Message: "discord interaction"},
 		timeout: cfg.Timeout, work: bg.New(), bodies: bodies.NewSlots(cfg.MaxBodies), deferAfter: deferAfter,
 		gateway: link.NewTracker(), backoff: link.Backoff{Max: cfg.ReconnectMax}, openTimeout: openTimeout}, nil
 }
@@ -192,18 +187,13 @@ func (a *Adapter) Close(ctx context.Context) error {
 // Kinds of interaction that are not commands, for Config.Observe and the log.
 const (
 	kindPing    = "ping"
-	kindUnknown = "unknown"
+	kindUnknown = inbound.KindUnknown
 )
 
-// report is what is logged and observed about one interaction: never
-// tokens or message text.
+// report is what is logged and observed about one interaction: the shared
+// inbound.Report, whether it was deferred, and the game to attach.
 type report struct {
-	start    time.Time
-	via      string // "http" or "gateway"
-	channel  string
-	kind     string
-	outcome  string // a bot.Outcome* value
-	reason   string // why an interaction was refused before it reached the bot
+	inbound.Report
 	deferred bool
 	// attachGame is the game whose public reply to a command this
 	// interaction's original response is, to attach once it is sent.
@@ -212,24 +202,9 @@ type report struct {
 }
 
 func newReport(via string) *report {
-	return &report{start: time.Now(), via: via, kind: kindUnknown}
+	return &report{Report: inbound.NewReport(via)}
 }
 
 // done records one finished interaction: Config.Observe and one log line
 // at bot.OutcomeLevel.
-func (a *Adapter) done(rep *report) {
-	elapsed := time.Since(rep.start)
-	if a.cfg.Observe != nil {
-		a.cfg.Observe(rep.kind, rep.outcome, elapsed)
-	}
-	level := bot.OutcomeLevel(rep.outcome)
-	if !a.log.Enabled(context.Background(), level) {
-		return
-	}
-	attrs := []any{"via", rep.via, "channel", rep.channel, "kind", rep.kind,
-		"outcome", rep.outcome, "deferred", rep.deferred, "duration", elapsed}
-	if rep.reason != "" {
-		attrs = append(attrs, "reason", rep.reason)
-	}
-	a.log.Log(context.Background(), level, "discord interaction", attrs...)
-}
+func (a *Adapter) done(rep *report) { a.rec.Done(&rep.Report, "deferred", rep.deferred) }

@@ -11,7 +11,6 @@ import (
 	discordgo "github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
 
-	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/internal/link"
 )
 
@@ -27,14 +26,13 @@ const closeAuthenticationFailed = 4004
 var errConnectionLost = errors.New("discord: gateway connection lost")
 
 // ConnectionState is the state of the Gateway connection at one moment.
-type ConnectionState = bot.ConnectionState
+type ConnectionState = link.State
 
 // Connection returns the state of the Gateway connection. It is down
 // (since New) until RunGateway has connected. It is safe for concurrent
 // use.
 func (a *Adapter) Connection() ConnectionState {
-	st := a.gateway.State()
-	return ConnectionState{Connected: st.Connected, Since: st.Since, Err: st.Err, Reconnects: st.Reconnects}
+	return a.gateway.State()
 }
 
 // keepGateway opens s and opens it again whenever it is lost, until ctx is

@@ -11,6 +11,7 @@ import (
 	discordgo "github.com/bwmarrin/discordgo"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/internal/clip"
 	"github.com/connect4/connect4/render"
 )
 
@@ -99,13 +100,13 @@ func v2Layout(r bot.Reply, withPicture bool, alt string) []discordgo.MessageComp
 		if s == "" || budget <= 0 {
 			return
 		}
-		s = bot.Clip(s, budget)
+		s = clip.Runes(s, budget)
 		budget -= len([]rune(s))
 		inner = append(inner, discordgo.TextDisplay{Content: s})
 	}
 	text(m.Header)
 	if withPicture {
-		d := bot.Clip(alt, maxDescription)
+		d := clip.Runes(alt, maxDescription)
 		inner = append(inner, discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{
 			{Media: discordgo.UnfurledMediaItem{URL: "attachment://" + boardFile}, Description: &d}}})
 	} else if r.Game != nil {
@@ -138,7 +139,7 @@ func (a *Adapter) deliverPicture(ctx context.Context, s *discordgo.Session, in *
 	if err == nil {
 		alt := r.AltText()
 		msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, true, alt),
-			Attachments:     []v2Attachment{{ID: 0, Filename: boardFile, Description: bot.Clip(alt, maxDescription)}},
+			Attachments:     []v2Attachment{{ID: 0, Filename: boardFile, Description: clip.Runes(alt, maxDescription)}},
 			AllowedMentions: allowed(r)}
 		uctx, cancel := context.WithTimeout(ctx, uploadBudget)
 		err = retry404(uctx, func(ctx context.Context) error {
@@ -167,14 +168,14 @@ func (a *Adapter) postReplay(ctx context.Context, s *discordgo.Session, in *disc
 		return
 	}
 	desc := "Replay. " + r.AltText()
-	text := bot.Clip("Replay: "+strings.TrimSpace(r.Text), maxV2Text)
+	text := clip.Runes("Replay: "+strings.TrimSpace(r.Text), maxV2Text)
 	msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2,
 		Components: []discordgo.MessageComponent{discordgo.Container{Components: []discordgo.MessageComponent{
 			discordgo.TextDisplay{Content: text},
 			discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{{
-				Media: discordgo.UnfurledMediaItem{URL: "attachment://" + replayFile}, Description: ptr(bot.Clip(desc, maxDescription))}}},
+				Media: discordgo.UnfurledMediaItem{URL: "attachment://" + replayFile}, Description: ptr(clip.Runes(desc, maxDescription))}}},
 		}}},
-		Attachments:     []v2Attachment{{ID: 0, Filename: replayFile, Description: bot.Clip(desc, maxDescription)}},
+		Attachments:     []v2Attachment{{ID: 0, Filename: replayFile, Description: clip.Runes(desc, maxDescription)}},
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}}
 	err := sendMultipart(ctx, s, in, true, msg, &discordgo.File{Name: replayFile, ContentType: "image/gif", Reader: bytes.NewReader(gif.Bytes())})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	discordgo "github.com/bwmarrin/discordgo"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/internal/clip"
 	"github.com/connect4/connect4/render"
 )
 
@@ -35,14 +36,14 @@ const (
 // bot.OutcomeBadRequest for an interaction without a user or channel (resp
 // then apologises, for the Gateway; HTTP answers 400).
 func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interaction, rep *report) (resp *discordgo.InteractionResponse, later laterFunc) {
-	rep.channel = in.ChannelID
+	rep.Channel = in.ChannelID
 	switch in.Type {
 	case discordgo.InteractionPing:
-		rep.kind, rep.outcome = kindPing, bot.OutcomeOK
+		rep.Kind, rep.Outcome = kindPing, bot.OutcomeOK
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
 	case discordgo.InteractionApplicationCommandAutocomplete:
 		// /connect4 has no autocompleted options.
-		rep.outcome = bot.OutcomeRefused
+		rep.Outcome = bot.OutcomeRefused
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}}, nil
 	}
@@ -50,18 +51,18 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 	switch {
 	case err == nil:
 	case errors.Is(err, errForeignButton):
-		rep.outcome, rep.reason = bot.OutcomeRefused, "foreign button"
+		rep.Outcome, rep.Reason = bot.OutcomeRefused, "foreign button"
 		return note(bot.TextForeignButton), nil
 	case errors.Is(err, errUnknownCommand):
-		rep.outcome, rep.reason = bot.OutcomeRefused, "unknown command"
+		rep.Outcome, rep.Reason = bot.OutcomeRefused, "unknown command"
 		return note(textUnknownCommand + "\n\n" + textHelp), nil
 	default:
-		rep.outcome, rep.reason = bot.OutcomeBadRequest, err.Error()
+		rep.Outcome, rep.Reason = bot.OutcomeBadRequest, err.Error()
 		return note(bot.ProblemInternal.Sentence()), nil
 	}
-	rep.kind = cmd.Kind.String()
+	rep.Kind = cmd.Kind.String()
 	if cmd.Kind == bot.KindHelp || cmd.Kind == bot.KindNone {
-		rep.outcome = bot.OutcomeOK
+		rep.Outcome = bot.OutcomeOK
 		return note(textHelp), nil
 	}
 	fromButton := in.Type == discordgo.InteractionMessageComponent
@@ -92,7 +93,7 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 		ctx, cancel := context.WithTimeout(ctx, handleTimeout)
 		defer cancel()
 		r := a.svc.Handle(ctx, cmd)
-		rep.outcome = r.Outcome()
+		rep.Outcome = r.Outcome()
 		return respond(r)
 	}
 	if !a.svc.Slow(cmd) {
@@ -115,7 +116,7 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 	defer timer.Stop()
 	select {
 	case r := <-replies:
-		rep.outcome = r.Outcome()
+		rep.Outcome = r.Outcome()
 		return respond(r)
 	case <-timer.C:
 	}
@@ -132,7 +133,7 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 		case <-late.C:
 			// The store did not honour the deadline: say what the bot
 			// says when the store is unavailable.
-			a.log.Error("deferred command overran its deadline", "channel", in.ChannelID, "kind", rep.kind)
+			a.log.Error("deferred command overran its deadline", "channel", in.ChannelID, "kind", rep.Kind)
 			r = bot.Reply{Visibility: bot.Ephemeral, Text: bot.ProblemUnavailable.Sentence(), Problem: bot.ProblemUnavailable}
 		case <-ctx.Done():
 			return bot.OutcomeError // Close gave up waiting
@@ -146,7 +147,7 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 		}
 		return out
 	}
-	rep.outcome = bot.OutcomeOK
+	rep.Outcome = bot.OutcomeOK
 	return resp, later
 }
 
@@ -160,7 +161,7 @@ type laterFunc func(ctx context.Context, send bool) string
 func (a *Adapter) runLater(rep *report, later laterFunc, send bool) {
 	rep.deferred = true
 	f := func(ctx context.Context) {
-		rep.outcome = later(ctx, send)
+		rep.Outcome = later(ctx, send)
 		a.done(rep)
 	}
 	if !a.work.Go(f) {
@@ -283,7 +284,7 @@ func deliverOnce(ctx context.Context, s *discordgo.Session, in *discordgo.Intera
 // buttons (none on a note).
 func layout(r bot.Reply) (string, []discordgo.MessageComponent) {
 	if r.Visibility == bot.Ephemeral {
-		return bot.Clip(r.Text, maxContent), []discordgo.MessageComponent{}
+		return clip.Runes(r.Text, maxContent), []discordgo.MessageComponent{}
 	}
 	m := r.Format(render.Unicode())
 	var parts []string
@@ -296,7 +297,7 @@ func layout(r bot.Reply) (string, []discordgo.MessageComponent) {
 	if utf8.RuneCountInString(content) > maxContent {
 		content = r.Fallback() // the board in words is shorter than in emoji
 	}
-	return bot.Clip(content, maxContent), components(r.Buttons)
+	return clip.Runes(content, maxContent), components(r.Buttons)
 }
 
 // components lays out buttons as action rows: the column buttons spread
@@ -309,7 +310,7 @@ func components(buttons []bot.Button) []discordgo.MessageComponent {
 		if b.Value == "" || len(b.Value) > maxCustomID {
 			continue
 		}
-		btn := discordgo.Button{Label: bot.Clip(b.Label, maxLabel), CustomID: b.Value, Style: buttonStyle(b.Style), Disabled: b.Disabled}
+		btn := discordgo.Button{Label: clip.Runes(b.Label, maxLabel), CustomID: b.Value, Style: buttonStyle(b.Style), Disabled: b.Disabled}
 		if b.Column > 0 {
 			cols = append(cols, btn)
 		} else {

@@ -11,7 +11,6 @@ import (
 	slackapi "github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 
-	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/internal/link"
 )
 
@@ -28,14 +27,13 @@ var refusals = []string{"invalid_auth", "not_authed", "account_inactive", "token
 var errConnectionLost = errors.New("slack: socket mode connection lost")
 
 // ConnectionState is the state of the Socket Mode connection at one moment.
-type ConnectionState = bot.ConnectionState
+type ConnectionState = link.State
 
 // Connection returns the state of the Socket Mode connection. It is down
 // (since New) until RunSocketMode has connected. It is safe for concurrent
 // use.
 func (a *Adapter) Connection() ConnectionState {
-	st := a.socket.State()
-	return ConnectionState{Connected: st.Connected, Since: st.Since, Err: st.Err, Reconnects: st.Reconnects}
+	return a.socket.State()
 }
 
 // RunSocketMode connects to Slack over Socket Mode (with the app token) and

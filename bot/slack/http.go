@@ -5,14 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/bot"
-	"github.com/connect4/connect4/bot/internal/bodies"
 )
 
 // Register mounts POST /slack/commands (slash commands) and POST
@@ -94,20 +92,7 @@ func (a *Adapter) verified(w http.ResponseWriter, r *http.Request, rep *report) 
 	}
 	body, err := a.bodies.Read(w, r)
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		switch {
-		case errors.Is(err, bodies.ErrBusy):
-			w.Header().Set("Retry-After", "1")
-			http.Error(w, "busy, try again", http.StatusServiceUnavailable)
-			rep.outcome, rep.reason = bot.OutcomeError, "too many bodies in flight"
-			a.done(rep)
-		case errors.As(err, &tooBig):
-			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
-			rep.outcome = bot.OutcomeTooLarge
-			a.done(rep)
-		default:
-			a.badRequest(w, rep, "unreadable body")
-		}
+		a.rec.BodyError(w, &rep.Report, err, "request", rep.what)
 		return "", false
 	}
 	if _, err := sv.Write(body); err != nil {
@@ -123,9 +108,7 @@ func (a *Adapter) verified(w http.ResponseWriter, r *http.Request, rep *report) 
 }
 
 func (a *Adapter) unauthorized(w http.ResponseWriter, rep *report, err error) {
-	http.Error(w, "unauthorized", http.StatusUnauthorized)
-	rep.outcome, rep.reason = bot.OutcomeUnauthorized, err.Error()
-	a.done(rep)
+	a.rec.Refuse(w, &rep.Report, http.StatusUnauthorized, "unauthorized", bot.OutcomeUnauthorized, err.Error(), "request", rep.what)
 }
 
 // requestNonce is the identity of a signed HTTP request, for
@@ -158,7 +141,5 @@ func verify(h http.Header, body []byte, secret string) error {
 }
 
 func (a *Adapter) badRequest(w http.ResponseWriter, rep *report, reason string) {
-	http.Error(w, "bad request", http.StatusBadRequest)
-	rep.outcome, rep.reason = bot.OutcomeBadRequest, reason
-	a.done(rep)
+	a.rec.Refuse(w, &rep.Report, http.StatusBadRequest, "bad request", bot.OutcomeBadRequest, reason, "request", rep.what)
 }

@@ -84,27 +84,27 @@ func webURL(s string) bool {
 // store) still delivers the bot's "try again" sentence.
 func (a *Adapter) interact(ic slackapi.InteractionCallback, nonce string, rep *report) error {
 	c, err := parseClick(ic, nonce)
-	rep.channel = c.cmd.Key.Channel
+	rep.Channel = c.cmd.Key.Channel
 	if errors.Is(err, errBadRequest) {
-		rep.outcome, rep.reason = bot.OutcomeBadRequest, err.Error()
+		rep.Outcome, rep.Reason = bot.OutcomeBadRequest, err.Error()
 		a.done(rep)
 		return err
 	}
 	if err == nil {
-		rep.kind = c.cmd.Kind.String()
+		rep.Kind = c.cmd.Kind.String()
 	}
 	started := a.work.Go(func(wctx context.Context) {
 		defer a.done(rep)
 		if err != nil { // a foreign button: say so, privately
-			rep.outcome, rep.reason = bot.OutcomeRefused, "foreign button"
+			rep.Outcome, rep.Reason = bot.OutcomeRefused, "foreign button"
 			msg := &slackapi.WebhookMessage{Text: bot.TextForeignButton, ResponseType: ephemeral}
 			if perr := a.post(wctx, c.responseURL, msg); perr != nil {
-				rep.outcome = bot.OutcomeError
+				rep.Outcome = bot.OutcomeError
 			}
 			return
 		}
 		reply := a.run(wctx, c.cmd)
-		rep.outcome = reply.Outcome()
+		rep.Outcome = reply.Outcome()
 		if reply.Visibility == bot.VisibilityNone {
 			return
 		}
@@ -119,11 +119,11 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback, nonce string, rep *r
 			}
 		})
 		if err != nil {
-			rep.outcome = bot.OutcomeError
+			rep.Outcome = bot.OutcomeError
 		}
 	})
 	if !started {
-		rep.outcome, rep.reason = bot.OutcomeError, "shutting down"
+		rep.Outcome, rep.Reason = bot.OutcomeError, "shutting down"
 		a.done(rep)
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/internal/boardurl"
+	"github.com/connect4/connect4/bot/internal/clip"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/render"
 )
@@ -94,7 +95,7 @@ func (a *Adapter) picture(ctx context.Context, k match.Key, r bot.Reply, msg *sl
 	if !a.pictured(r) {
 		return false
 	}
-	alt := bot.Clip(r.AltText(), maxAltText)
+	alt := clip.Runes(r.AltText(), maxAltText)
 	var img *slackapi.ImageBlock
 	if a.pics.signer != nil && r.GameID != "" {
 		u := a.boardURL(k, r, boardurl.PNG)
@@ -230,8 +231,8 @@ func (a *Adapter) replay(ctx context.Context, k match.Key, r bot.Reply, thread s
 	}
 	ctx, cancel := context.WithTimeout(ctx, replayBudget)
 	defer cancel()
-	text := bot.Clip("Replay: "+bot.PlainMentions(r.Text, append(r.Players(), r.People...)...), maxText)
-	alt := bot.Clip("Replay. "+r.AltText(), maxAltText)
+	text := clip.Runes("Replay: "+bot.PlainMentions(r.Text, append(r.Players(), r.People...)...), maxText)
+	alt := clip.Runes("Replay. "+r.AltText(), maxAltText)
 	var err error
 	switch {
 	case a.uploading():
