@@ -120,7 +120,7 @@ type Adapter struct {
 	bodies  *bodies.Slots
 	rec     inbound.Recorder
 	gateway *link.Tracker // the Gateway connection, for Connection
-	backoff link.Backoff  // between Gateway connection attempts
+	keeper  *link.Keeper  // reconnects the Gateway
 	// openTimeout bounds the reads of one Gateway Open (Hello, then READY
 	// or RESUMED); the package constant, shortened by tests.
 	openTimeout time.Duration
@@ -168,10 +168,13 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 		cfg.MaxBodies = DefaultMaxBodies
 	}
 	log = log.With("platform", Platform)
+	gateway := link.NewTracker()
 	return &Adapter{svc: svc, cfg: cfg, pub: pub, rest: rest, log: log,
 		rec:     inbound.Recorder{Log: log, Observe: cfg.Observe, Message: "discord interaction"},
 		timeout: cfg.Timeout, work: bg.New(), bodies: bodies.NewSlots(cfg.MaxBodies), deferAfter: deferAfter,
-		gateway: link.NewTracker(), backoff: link.Backoff{Max: cfg.ReconnectMax}, openTimeout: openTimeout}, nil
+		gateway: gateway, keeper: &link.Keeper{Tracker: gateway, Backoff: link.Backoff{Max: cfg.ReconnectMax}, Log: log,
+			Name: "discord gateway", Token: "discord: DISCORD_BOT_TOKEN", Refusal: refusal},
+		openTimeout: openTimeout}, nil
 }
 
 // Close stops taking new background work (later slow commands run before

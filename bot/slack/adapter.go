@@ -140,7 +140,7 @@ type Adapter struct {
 	bodies  *bodies.Slots
 	rec     inbound.Recorder
 	socket  *link.Tracker // the Socket Mode connection, for Connection
-	backoff link.Backoff  // between Socket Mode connection attempts
+	keeper  *link.Keeper  // reconnects Socket Mode
 
 	pics      pictures
 	bots      *botCache // users.info answers about bots
@@ -164,10 +164,13 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	}
 	cfg.MaxBodies = cmp.Or(cfg.MaxBodies, DefaultMaxBodies)
 	log = log.With("platform", Platform)
+	socket := link.NewTracker()
 	a := &Adapter{svc: svc, cfg: cfg, log: log, httpc: cfg.HTTPClient, apiURL: apiURL,
 		timeout: cmp.Or(cfg.Timeout, DefaultTimeout), work: bg.New(), bodies: bodies.NewSlots(cfg.MaxBodies),
 		rec:    inbound.Recorder{Log: log, Observe: cfg.Observe, Message: "slack request"},
-		socket: link.NewTracker(), backoff: link.Backoff{Max: cfg.ReconnectMax}, bots: newBotCache()}
+		socket: socket, bots: newBotCache(),
+		keeper: &link.Keeper{Tracker: socket, Backoff: link.Backoff{Max: cfg.ReconnectMax}, Log: log,
+			Name: "slack socket mode", Token: "slack: SLACK_APP_TOKEN", Refusal: refusal}}
 	if a.httpc == nil {
 		a.httpc = &http.Client{Timeout: clientTimeout}
 	}
