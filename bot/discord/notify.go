@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -61,10 +62,7 @@ func (a *Adapter) Edit(ctx context.Context, k match.Key, ref match.MessageRef, r
 	if ref.MessageID == "" {
 		return fmt.Errorf("%w: discord: no message id", bot.ErrUndeliverable)
 	}
-	ch := ref.Channel
-	if ch == "" {
-		ch = k.Channel
-	}
+	ch := cmp.Or(ref.Channel, k.Channel)
 	content, comps := layout(r)
 	_, err := a.rest.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: ch, ID: ref.MessageID,
 		Content: &content, Components: &comps, AllowedMentions: allowed(r)}, restOptions(ctx)...)

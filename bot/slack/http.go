@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 
 	slackapi "github.com/slack-go/slack"
 
@@ -113,10 +114,19 @@ func (a *Adapter) unauthorized(w http.ResponseWriter, rep *report, err error) {
 
 // requestNonce is the identity of a signed HTTP request, for
 // bot.Command.Nonce: the hex of the first 16 bytes of
-// sha256(timestamp + ":" + signature). A replayed request has the same
-// one; Slack's retries of a request are signed anew.
+// sha256(timestamp + ":" + signature), the signature in canonical form
+// ("v0=" and its bytes in lower-case hex), so that a replay that spells
+// the signature otherwise (hex digits in the other case) has the same
+// identity as the request it copies. Slack's retries of a request are
+// signed anew.
 func requestNonce(h http.Header) string {
-	sum := sha256.Sum256([]byte(h.Get(headerTimestamp) + ":" + h.Get(headerSignature)))
+	sig := h.Get(headerSignature)
+	if raw, ok := strings.CutPrefix(sig, "v0="); ok {
+		if b, err := hex.DecodeString(raw); err == nil {
+			sig = "v0=" + hex.EncodeToString(b)
+		}
+	}
+	sum := sha256.Sum256([]byte(h.Get(headerTimestamp) + ":" + sig))
 	return hex.EncodeToString(sum[:16])
 }
 

@@ -1,6 +1,7 @@
 package slack
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -72,10 +73,7 @@ func (a *Adapter) Edit(ctx context.Context, k match.Key, ref match.MessageRef, r
 	if ref.Timestamp == "" {
 		return fmt.Errorf("%w: slack: no ts for the message", bot.ErrUndeliverable)
 	}
-	ch := ref.Channel
-	if ch == "" {
-		ch = k.Channel
-	}
+	ch := cmp.Or(ref.Channel, k.Channel)
 	if _, _, _, err := a.chat.UpdateMessageContext(ctx, ch, ref.Timestamp, msgOptions(r)...); err != nil {
 		return notifyError("chat.update", err)
 	}
