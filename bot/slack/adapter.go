@@ -38,7 +38,7 @@ const DefaultTimeout = 2500 * time.Millisecond
 const MaxBody = bodies.Max
 
 // DefaultMaxBodies is how many request bodies are read at once by default.
-const DefaultMaxBodies = 64
+const DefaultMaxBodies = bodies.DefaultSlots
 
 // Deadlines inside Slack's 3-second acknowledgement window.
 const (
@@ -83,7 +83,11 @@ type Config struct {
 	// request is answered 503 with Retry-After: 1 before its body is read.
 	// At most half of them may be large (over 32 KiB declared, or of
 	// unknown length), so that stalled large uploads cannot crowd out real
-	// interactions, which are a few KiB. 0 means DefaultMaxBodies.
+	// interactions, which are a few KiB. The last eighth of them goes only
+	// to remote addresses holding fewer than an eighth, and a body must
+	// arrive within a second plus one per 16 KiB declared (else 408), so
+	// that slow senders cannot hold the slots signed requests need.
+	// 0 means DefaultMaxBodies.
 	MaxBodies int
 	// Observe, when set, is called once per request with the command kind
 	// (bot.Kind.String(), or "unknown"), the outcome ("ok", "refused",

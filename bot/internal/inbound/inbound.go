@@ -83,8 +83,8 @@ func (r Recorder) Refuse(w http.ResponseWriter, rep *Report, status int, text, o
 
 // BodyError answers a request whose body bodies.Slots.Read could not read
 // (err): 503 with Retry-After: 1 when every slot is taken, 413 for a body
-// over bodies.Max, 400 otherwise; and
-// records rep.
+// over bodies.Max, 408 for a body that did not arrive by its deadline,
+// 400 otherwise; and records rep.
 func (r Recorder) BodyError(w http.ResponseWriter, rep *Report, err error, attrs ...any) {
 	var tooBig *http.MaxBytesError
 	switch {
@@ -92,6 +92,8 @@ func (r Recorder) BodyError(w http.ResponseWriter, rep *Report, err error, attrs
 		r.Refuse(w, rep, http.StatusServiceUnavailable, "busy, try again", bot.OutcomeError, "too many bodies in flight", attrs...)
 	case errors.As(err, &tooBig):
 		r.Refuse(w, rep, http.StatusRequestEntityTooLarge, "request body too large", bot.OutcomeTooLarge, "", attrs...)
+	case errors.Is(err, bodies.ErrSlow):
+		r.Refuse(w, rep, http.StatusRequestTimeout, "request body too slow", bot.OutcomeBadRequest, "body too slow", attrs...)
 	default:
 		r.Refuse(w, rep, http.StatusBadRequest, "cannot read request body", bot.OutcomeBadRequest, "unreadable body", attrs...)
 	}
