@@ -62,7 +62,7 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 	if reply.Visibility == bot.Public || reply.Visibility == bot.Update {
 		responseType = inChannel
 	}
-	if a.pictured(reply) && webURL(sc.ResponseURL) {
+	if a.pictured(cmd.Key, reply) && webURL(sc.ResponseURL) {
 		// A picture takes an upload, or Slack's fetch of the bot's URL,
 		// and Slack may refuse it: the command is acknowledged with an
 		// empty 200 and its reply posted to the response_url, falling back

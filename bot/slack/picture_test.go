@@ -230,7 +230,7 @@ func TestPictureUpload(t *testing.T) {
 		t.Errorf("uploads tried again right after a refused picture (%d calls, want %d)", files.getCalls, calls)
 	}
 	files.mu.Unlock()
-	e.a.pics.noPicture.Store(0)
+	e.a.pics.off.clear()
 	e.mu.Lock()
 	e.refuseImages = false
 	e.mu.Unlock()
