@@ -44,10 +44,10 @@ type fakeFiles struct {
 
 // upload is a completed file.
 type upload struct {
-	name, alt        string
-	data             []byte
-	channel, thread  string
-	comment, tokenOK string
+	name, alt       string
+	data            []byte
+	channel, thread string
+	comment         string
 }
 
 func newFakeFiles(t *testing.T) *fakeFiles {
