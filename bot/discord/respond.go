@@ -37,118 +37,156 @@ const (
 // then apologises, for the Gateway; HTTP answers 400).
 func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interaction, rep *report) (resp *discordgo.InteractionResponse, later laterFunc) {
 	rep.Channel = in.ChannelID
+	if resp := notCommand(in, rep); resp != nil {
+		return resp, nil
+	}
+	cmd, resp := a.commandOf(s, in, rep)
+	if resp != nil {
+		return resp, nil
+	}
+	x := &exchange{a: a, s: s, in: in, cmd: cmd, rep: rep, fromButton: in.Type == discordgo.InteractionMessageComponent}
+	if !a.svc.Slow(cmd) {
+		return x.inPlace(ctx)
+	}
+	return x.deferred(ctx)
+}
+
+// notCommand answers the interactions that carry no command (a PING, an
+// autocomplete request), or returns nil.
+func notCommand(in *interaction, rep *report) *discordgo.InteractionResponse {
 	switch in.Type {
 	case discordgo.InteractionPing:
 		rep.Kind, rep.Outcome = kindPing, bot.OutcomeOK
-		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}
 	case discordgo.InteractionApplicationCommandAutocomplete:
 		// /connect4 has no autocompleted options.
 		rep.Outcome = bot.OutcomeRefused
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}}, nil
+			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}}
 	}
+	return nil
+}
+
+// commandOf returns in's command, or the response to an interaction that
+// needs no bot.Service (a foreign button, an unknown command, help, or one
+// that cannot be a command).
+func (a *Adapter) commandOf(s *discordgo.Session, in *interaction, rep *report) (bot.Command, *discordgo.InteractionResponse) {
 	cmd, err := command(in, a.self(s, in))
 	switch {
 	case err == nil:
 	case errors.Is(err, errForeignButton):
 		rep.Outcome, rep.Reason = bot.OutcomeRefused, "foreign button"
-		return note(bot.TextForeignButton), nil
+		return cmd, note(bot.TextForeignButton)
 	case errors.Is(err, errUnknownCommand):
 		rep.Outcome, rep.Reason = bot.OutcomeRefused, "unknown command"
-		return note(textUnknownCommand + "\n\n" + textHelp), nil
+		return cmd, note(textUnknownCommand + "\n\n" + textHelp)
 	default:
 		rep.Outcome, rep.Reason = bot.OutcomeBadRequest, err.Error()
-		return note(bot.ProblemInternal.Sentence()), nil
+		return cmd, note(bot.ProblemInternal.Sentence())
 	}
 	rep.Kind = cmd.Kind.String()
 	if cmd.Kind == bot.KindHelp || cmd.Kind == bot.KindNone {
 		rep.Outcome = bot.OutcomeOK
-		return note(textHelp), nil
+		return cmd, note(textHelp)
 	}
-	fromButton := in.Type == discordgo.InteractionMessageComponent
-	toAttach := func(r bot.Reply) {
-		if !fromButton && r.Visibility == bot.Public {
-			rep.attachGame, rep.attachKey = r.ButtonGame(), cmd.Key
-		}
-	}
-	// respond is a.respond, and when a picture's delivery follows the
-	// deferral, the command's message is attached to its game after it.
-	respond := func(r bot.Reply) (*discordgo.InteractionResponse, laterFunc) {
-		toAttach(r)
-		resp, later := a.respond(s, in, r, fromButton)
-		if later == nil || rep.attachGame == "" {
-			return resp, later
-		}
-		game, key := rep.attachGame, rep.attachKey
-		rep.attachGame = ""
-		return resp, func(ctx context.Context, send bool) string {
-			out := later(ctx, send)
-			if out != bot.OutcomeError {
-				a.attach(s, in, key, game)
-			}
-			return out
-		}
-	}
-	inPlace := func(ctx context.Context) (*discordgo.InteractionResponse, laterFunc) {
-		ctx, cancel := context.WithTimeout(ctx, handleTimeout)
-		defer cancel()
-		r := a.svc.Handle(ctx, cmd)
-		rep.Outcome = r.Outcome()
-		return respond(r)
-	}
-	if !a.svc.Slow(cmd) {
-		return inPlace(ctx)
-	}
+	return cmd, nil
+}
 
-	// A slow command runs in the background within the adapter's timeout;
-	// if it is done within deferAfter its reply is the response, otherwise
-	// the response acknowledges it and later delivers the reply.
-	deadline := time.Now().Add(a.timeout)
-	replies := make(chan bot.Reply, 1)
-	if !a.work.Go(func(wctx context.Context) {
-		wctx, cancel := context.WithDeadline(wctx, deadline)
-		defer cancel()
-		replies <- a.svc.Handle(wctx, cmd)
-	}) {
-		return inPlace(ctx) // shutting down: answer within the deadline or not at all
+// exchange is one command on its way through answer.
+type exchange struct {
+	a          *Adapter
+	s          *discordgo.Session
+	in         *interaction
+	cmd        bot.Command
+	rep        *report
+	fromButton bool
+}
+
+// inPlace runs the command within handleTimeout and responds with its
+// reply.
+func (x *exchange) inPlace(ctx context.Context) (*discordgo.InteractionResponse, laterFunc) {
+	ctx, cancel := context.WithTimeout(ctx, handleTimeout)
+	defer cancel()
+	r := x.a.svc.Handle(ctx, x.cmd)
+	x.rep.Outcome = r.Outcome()
+	return x.respond(r)
+}
+
+// respond is Adapter.respond; a public reply to a command is attached to
+// its game once sent, after the delivery of its picture when one follows.
+func (x *exchange) respond(r bot.Reply) (*discordgo.InteractionResponse, laterFunc) {
+	if !x.fromButton && r.Visibility == bot.Public {
+		x.rep.attachGame, x.rep.attachKey = r.ButtonGame(), x.cmd.Key
 	}
-	timer := time.NewTimer(a.deferAfter)
-	defer timer.Stop()
-	select {
-	case r := <-replies:
-		rep.Outcome = r.Outcome()
-		return respond(r)
-	case <-timer.C:
+	resp, later := x.a.respond(x.s, x.in, r, x.fromButton)
+	if later == nil || x.rep.attachGame == "" {
+		return resp, later
 	}
-	resp = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
-	if fromButton {
-		resp.Type = discordgo.InteractionResponseDeferredMessageUpdate
-	}
-	later = func(ctx context.Context, send bool) string {
-		var r bot.Reply
-		late := time.NewTimer(time.Until(deadline) + lateGrace)
-		defer late.Stop()
-		select {
-		case r = <-replies:
-		case <-late.C:
-			// The store did not honour the deadline: say what the bot
-			// says when the store is unavailable.
-			a.log.Error("deferred command overran its deadline", "channel", in.ChannelID, "kind", rep.Kind)
-			r = bot.Reply{Visibility: bot.Ephemeral, Text: bot.ProblemUnavailable.Sentence(), Problem: bot.ProblemUnavailable}
-		case <-ctx.Done():
-			return bot.OutcomeError // Close gave up waiting
-		}
-		if !send {
-			return bot.OutcomeError
-		}
-		out := a.deliverLate(ctx, s, in, r, fromButton)
-		if out != bot.OutcomeError && !fromButton && r.Visibility == bot.Public {
-			a.attach(s, in, cmd.Key, r.ButtonGame())
+	game, key := x.rep.attachGame, x.rep.attachKey
+	x.rep.attachGame = ""
+	return resp, func(ctx context.Context, send bool) string {
+		out := later(ctx, send)
+		if out != bot.OutcomeError {
+			x.a.attach(x.s, x.in, key, game)
 		}
 		return out
 	}
-	rep.Outcome = bot.OutcomeOK
-	return resp, later
+}
+
+// deferred runs a slow command in the background within the adapter's
+// timeout: if it is done within deferAfter its reply is the response,
+// otherwise the response acknowledges it and later delivers the reply.
+func (x *exchange) deferred(ctx context.Context) (*discordgo.InteractionResponse, laterFunc) {
+	deadline := time.Now().Add(x.a.timeout)
+	replies := make(chan bot.Reply, 1)
+	if !x.a.work.Go(func(wctx context.Context) {
+		wctx, cancel := context.WithDeadline(wctx, deadline)
+		defer cancel()
+		replies <- x.a.svc.Handle(wctx, x.cmd)
+	}) {
+		return x.inPlace(ctx) // shutting down: answer within the deadline or not at all
+	}
+	timer := time.NewTimer(x.a.deferAfter)
+	defer timer.Stop()
+	select {
+	case r := <-replies:
+		x.rep.Outcome = r.Outcome()
+		return x.respond(r)
+	case <-timer.C:
+	}
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+	if x.fromButton {
+		resp.Type = discordgo.InteractionResponseDeferredMessageUpdate
+	}
+	x.rep.Outcome = bot.OutcomeOK
+	return resp, func(ctx context.Context, send bool) string { return x.late(ctx, send, deadline, replies) }
+}
+
+// late waits for the reply of a deferred command (or says the store is
+// unavailable when it overran deadline) and, when send is true, delivers
+// it; it returns the interaction's outcome.
+func (x *exchange) late(ctx context.Context, send bool, deadline time.Time, replies <-chan bot.Reply) string {
+	var r bot.Reply
+	late := time.NewTimer(time.Until(deadline) + lateGrace)
+	defer late.Stop()
+	select {
+	case r = <-replies:
+	case <-late.C:
+		// The store did not honour the deadline: say what the bot
+		// says when the store is unavailable.
+		x.a.log.Error("deferred command overran its deadline", "channel", x.in.ChannelID, "kind", x.rep.Kind)
+		r = bot.Reply{Visibility: bot.Ephemeral, Text: bot.ProblemUnavailable.Sentence(), Problem: bot.ProblemUnavailable}
+	case <-ctx.Done():
+		return bot.OutcomeError // Close gave up waiting
+	}
+	if !send {
+		return bot.OutcomeError
+	}
+	out := x.a.deliverLate(ctx, x.s, x.in, r, x.fromButton)
+	if out != bot.OutcomeError && !x.fromButton && r.Visibility == bot.Public {
+		x.a.attach(x.s, x.in, x.cmd.Key, r.ButtonGame())
+	}
+	return out
 }
 
 // laterFunc waits for a deferred command and, when send is true (the
