@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/connect4/connect4/bot/internal/bg"
 	"github.com/connect4/connect4/bot/internal/boardurl"
 	"github.com/connect4/connect4/bot/internal/bodies"
+	"github.com/connect4/connect4/bot/internal/gallery"
 	"github.com/connect4/connect4/bot/internal/inbound"
 	"github.com/connect4/connect4/bot/internal/link"
 )
@@ -235,7 +237,8 @@ func checkTokens(cfg Config) []error {
 // (nil: none), or boards served by this server at publicURL when it is
 // set.
 func (p *pictures) init(cfg Config, c *slackapi.Client, publicURL string) {
-	p.now, p.ttl, p.cache = time.Now, cfg.ImageTTL, newImageCache(cacheSize)
+	p.now, p.ttl = time.Now, cfg.ImageTTL
+	p.gallery = gallery.New(galleryBytes, runtime.GOMAXPROCS(0), galleryQueue)
 	if p.ttl <= 0 {
 		p.ttl = DefaultImageTTL
 	}

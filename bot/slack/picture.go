@@ -16,6 +16,7 @@ import (
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/internal/boardurl"
 	"github.com/connect4/connect4/bot/internal/clip"
+	"github.com/connect4/connect4/bot/internal/gallery"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/render"
 )
@@ -65,7 +66,7 @@ type pictures struct {
 	poster    fileAPI          // the bot token's client, for the replay with public URLs; may be nil
 	signer    *boardurl.Signer // nil: no public URL
 	publicURL string           // with a trailing slash
-	cache     *imageCache      // the pictures served, by game, move, palette and kind
+	gallery   *gallery.Gallery // the pictures served, by game, move, palette and kind
 	noUpload  atomic.Int64     // unix nanoseconds until which uploads stay off
 	off       offChannels      // channels where Slack refused a picture, for scopeRetry
 	now       func() time.Time // time.Now; tests move it

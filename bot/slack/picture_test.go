@@ -18,6 +18,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/bot/internal/adaptertest"
+	"github.com/connect4/connect4/bot/internal/gallery"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/render"
@@ -345,7 +346,7 @@ func TestPictureURL(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	e.a.pics.cache = newImageCache(cacheSize) // another replica, which has not drawn it
+	e.a.pics.gallery = gallery.New(galleryBytes, 1, galleryQueue) // another replica, which has not drawn it
 	if w := get(path); w.Code != http.StatusNotFound {
 		t.Fatalf("URL of a board the record no longer holds: GET = %d, want 404", w.Code)
 	}
