@@ -65,7 +65,7 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	ic, err := slackapi.InteractionCallbackParse(r)
+	ic, err := readClick(r)
 	if err != nil {
 		a.badRequest(w, rep, "unreadable payload")
 		return

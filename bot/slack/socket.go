@@ -73,7 +73,7 @@ func (a *Adapter) dispatch(ctx context.Context, ack acker, evt socketmode.Event)
 			a.done(rep)
 			return
 		}
-		_ = a.interact(ic, nonce, rep) // a malformed click is logged; there is nobody to answer
+		_ = a.interact(fromCallback(ic), nonce, rep) // a malformed click is logged; there is nobody to answer
 	default:
 		a.ack(ctx, ack, envelope, nil) // events we did not subscribe to
 	}
