@@ -114,10 +114,12 @@ type Config struct {
 // concurrent use. Deferred commands finish in the background; Close waits
 // for them at shutdown.
 type Adapter struct {
-	svc     *bot.Service
-	cfg     Config
-	pub     ed25519.PublicKey // nil: no HTTP endpoint
-	rest    *discordgo.Session
+	svc *bot.Service
+	cfg Config
+	pub ed25519.PublicKey // nil: no HTTP endpoint
+	// session is the Gateway connection, and the REST client behind rest.
+	session *discordgo.Session
+	rest    restAPI      // every REST call goes through it
 	log     *slog.Logger // with platform=discord
 	timeout time.Duration
 	work    *bg.Work // commands still running or delivering after their first response
@@ -173,7 +175,7 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	}
 	log = log.With("platform", Platform)
 	gateway := link.NewTracker()
-	return &Adapter{svc: svc, cfg: cfg, pub: pub, rest: rest, log: log,
+	return &Adapter{svc: svc, cfg: cfg, pub: pub, session: rest, rest: rest, log: log,
 		rec:     inbound.Recorder{Log: log, Observe: cfg.Observe, Message: "discord interaction"},
 		timeout: cfg.Timeout, work: bg.New(), bodies: bodies.NewSlots(cfg.MaxBodies), deferAfter: deferAfter,
 		gateway: gateway, keeper: &link.Keeper{Tracker: gateway, Backoff: link.Backoff{Max: cfg.ReconnectMax}, Log: log,

@@ -29,7 +29,7 @@ func (a *Adapter) RunGateway(ctx context.Context) error {
 	if a.cfg.BotToken == "" {
 		return errors.New("discord: DISCORD_BOT_TOKEN is not set")
 	}
-	s := a.rest
+	s := a.session
 	// discordgo's own reconnect loop never gives up, not even on a refused
 	// token, and tells nobody; keepGateway runs its own.
 	s.ShouldReconnectOnError = false

@@ -112,7 +112,7 @@ var _ bot.Notifier = (*Adapter)(nil)
 // (the interaction's original response) and attaches it to the reply's
 // game, in the background, so that the bot can edit it on its own later.
 // A first 404 (Discord has not yet made the message) is retried once.
-func (a *Adapter) attach(s *discordgo.Session, in *interaction, k match.Key, gameID string) {
+func (a *Adapter) attach(s restAPI, in *interaction, k match.Key, gameID string) {
 	if gameID == "" || !a.CanNotify() || s == nil {
 		return
 	}

@@ -35,7 +35,7 @@ const (
 // fills in rep's channel, kind and outcome; the outcome is
 // bot.OutcomeBadRequest for an interaction without a user or channel (resp
 // then apologises, for the Gateway; HTTP answers 400).
-func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interaction, rep *report) (resp *discordgo.InteractionResponse, later laterFunc) {
+func (a *Adapter) answer(ctx context.Context, s restAPI, in *interaction, rep *report) (resp *discordgo.InteractionResponse, later laterFunc) {
 	rep.Channel = in.ChannelID
 	if resp := notCommand(in, rep); resp != nil {
 		return resp, nil
@@ -70,7 +70,7 @@ func notCommand(in *interaction, rep *report) *discordgo.InteractionResponse {
 // commandOf returns in's command, or the response to an interaction that
 // needs no bot.Service (a foreign button, an unknown command, help, or one
 // that cannot be a command).
-func (a *Adapter) commandOf(s *discordgo.Session, in *interaction, rep *report) (bot.Command, *discordgo.InteractionResponse) {
+func (a *Adapter) commandOf(s restAPI, in *interaction, rep *report) (bot.Command, *discordgo.InteractionResponse) {
 	cmd, err := command(in, a.self(s, in))
 	switch {
 	case err == nil:
@@ -95,7 +95,7 @@ func (a *Adapter) commandOf(s *discordgo.Session, in *interaction, rep *report) 
 // exchange is one command on its way through answer.
 type exchange struct {
 	a          *Adapter
-	s          *discordgo.Session
+	s          restAPI
 	in         *interaction
 	cmd        bot.Command
 	rep        *report
@@ -208,13 +208,13 @@ func (a *Adapter) runLater(rep *report, later laterFunc, send bool) {
 }
 
 // self is this application's bot user: the Gateway session's user once it
-// is connected, else the interaction's application id (a bot user's id is
+// is connected (s is then the Gateway's *discordgo.Session), else the interaction's application id (a bot user's id is
 // its application's id), else Config.ApplicationID.
-func (a *Adapter) self(s *discordgo.Session, in *interaction) match.Player {
-	if s != nil && s.State != nil {
-		s.State.RLock()
-		u := s.State.User
-		s.State.RUnlock()
+func (a *Adapter) self(s restAPI, in *interaction) match.Player {
+	if gs, ok := s.(*discordgo.Session); ok && gs != nil && gs.State != nil {
+		gs.State.RLock()
+		u := gs.State.User
+		gs.State.RUnlock()
 		if u != nil && u.ID != "" {
 			return player(fromUser(u))
 		}
@@ -270,7 +270,7 @@ const unknownRetry = 500 * time.Millisecond
 // message (the clicked message, or the deferred "thinking" message), or
 // for a note replaces the deferred message by an ephemeral follow-up. A
 // first 404 (Discord has not yet seen the deferral) is retried once.
-func deliver(ctx context.Context, s *discordgo.Session, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
+func deliver(ctx context.Context, s restAPI, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
 	err := deliverOnce(ctx, s, in, r, fromButton)
 	var re *discordgo.RESTError
 	if !errors.As(err, &re) || re.Response == nil || re.Response.StatusCode != http.StatusNotFound {
@@ -284,7 +284,7 @@ func deliver(ctx context.Context, s *discordgo.Session, in *discordgo.Interactio
 	return deliverOnce(ctx, s, in, r, fromButton)
 }
 
-func deliverOnce(ctx context.Context, s *discordgo.Session, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
+func deliverOnce(ctx context.Context, s restAPI, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
 	opt := discordgo.WithContext(ctx)
 	content, comps := layout(r)
 	switch {
