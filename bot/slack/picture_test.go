@@ -406,6 +406,7 @@ func (e *env) slashLater(t *testing.T, user, text string) []posted {
 // click's reply still reaches the response_url, with the emoji board, once
 // the upload's budget is spent.
 func TestPictureUploadHangs(t *testing.T) {
+	t.Parallel() // it waits on timeouts
 	files := newFakeFiles(t)
 	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{APIURL: files.srv.URL + "/", Pictures: true})
 	c := e.slash("UA", "<@UB>")
