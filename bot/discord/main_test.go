@@ -1,20 +1,12 @@
 package discord
 
 import (
-	"flag"
 	"os"
 	"testing"
+
+	"github.com/connect4/connect4/bot/internal/adaptertest"
 )
 
 // TestMain runs up to 8 parallel tests at once unless -parallel is given:
-// the parallel tests wait on timeouts (a hung store, a slow Discord), not on
-// the CPU.
-func TestMain(m *testing.M) {
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		_ = flag.Set("test.parallel", "8")
-	}
-	os.Exit(m.Run())
-}
+// they wait (a hung store, a hanging upload, a stalled body), not compute.
+func TestMain(m *testing.M) { os.Exit(adaptertest.Main(m, 8)) }
