@@ -221,9 +221,10 @@ func refusedByAPI(err error) bool {
 // deliver sends reply to responseURL within ctx, the work context, laid
 // out by message and then shape (its response type, replace_original):
 // with a picture of the board when it has one (uploadBudget for the
-// upload), and when that message is refused (Slack could not use the
-// picture) the same message with the emoji board, pictures then staying
-// off for scopeRetry. After the reply, the replay of a game it ended, in
+// upload), and when Slack answers that it refused that message (it could
+// not use the picture) the same message with the emoji board, pictures
+// then staying off in k's channel for scopeRetry; a post that got no
+// answer is not sent again. After the reply, the replay of a game it ended, in
 // thread (the game message's ts, or "" when not known). It returns the
 // error of the last post.
 func (a *Adapter) deliver(ctx context.Context, k match.Key, reply bot.Reply, responseURL, thread string, shape func(*slackapi.WebhookMessage)) error {
