@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/internal/adaptertest"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/sessions"
 )
@@ -18,12 +19,12 @@ import (
 // slowChat is a Web API whose chat.postMessage answers after delay, and
 // refuses messages with an image block in the channel refuseIn.
 type slowChat struct {
-	delay     time.Duration
-	refuseIn  string
-	mu        sync.Mutex
-	posts     []string // the channel of each post, "+image" when it had an image block
-	srv       *httptest.Server
-	postsDone sync.WaitGroup
+	delay    time.Duration
+	refuseIn string
+	mu       sync.Mutex
+	posts    []string // the channel of each post, "+image" when it had an image block
+	answered int      // posts answered
+	srv      *httptest.Server
 }
 
 func newSlowChat(t *testing.T, delay time.Duration, refuseIn string) *slowChat {
@@ -36,8 +37,7 @@ func newSlowChat(t *testing.T, delay time.Duration, refuseIn string) *slowChat {
 		case "/users.info":
 			fmt.Fprintf(w, `{"ok":true,"user":{"id":%q,"name":"x"}}`, r.FormValue("user"))
 		case "/chat.postMessage":
-			c.postsDone.Add(1)
-			defer c.postsDone.Done()
+			defer func() { c.mu.Lock(); c.answered++; c.mu.Unlock() }()
 			ch, image := r.FormValue("channel"), strings.Contains(r.FormValue("blocks"), `"type":"image"`)
 			c.mu.Lock()
 			c.posts = append(c.posts, ch+map[bool]string{true: "+image"}[image])
@@ -56,8 +56,9 @@ func newSlowChat(t *testing.T, delay time.Duration, refuseIn string) *slowChat {
 	return c
 }
 
-func (c *slowChat) sent() []string {
-	c.postsDone.Wait()
+// sent returns the posts, once every one has been answered.
+func (c *slowChat) sent(t *testing.T) []string {
+	adaptertest.WaitFor(t, "the posts answered", func() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.answered == len(c.posts) })
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]string(nil), c.posts...)
@@ -89,7 +90,7 @@ func TestSlowPostPostsOnce(t *testing.T) {
 	e := newEnv(t, sessions.NewMemory(sessions.Options{}),
 		Config{APIURL: chat.srv.URL + "/", PostReplies: true, Pictures: true, PublicURL: "https://c4.example/"})
 	e.aiIn(testChan)
-	if got := chat.sent(); len(got) != 1 || got[0] != testChan+"+image" {
+	if got := chat.sent(t); len(got) != 1 || got[0] != testChan+"+image" {
 		t.Fatalf("chat.postMessage calls %q, want one, with the picture", got)
 	}
 	if e.a.pics.off.has(match.Key{Platform: Platform, Workspace: testTeam, Channel: testChan}, time.Now()) {
@@ -107,7 +108,7 @@ func TestPictureRefusedPerChannel(t *testing.T) {
 	e.aiIn("CREFUSE")
 	e.aiIn("COTHER")
 	want := []string{"CREFUSE+image", "CREFUSE", "COTHER+image"}
-	if got := chat.sent(); strings.Join(got, " ") != strings.Join(want, " ") {
+	if got := chat.sent(t); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("chat.postMessage calls %q, want %q", got, want)
 	}
 }
