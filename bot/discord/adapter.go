@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/internal/bg"
 	"github.com/connect4/connect4/bot/internal/bodies"
+	"github.com/connect4/connect4/bot/internal/inbound"
 	"github.com/connect4/connect4/bot/internal/link"
 	"github.com/connect4/connect4/bot/match"
 )
@@ -32,7 +32,7 @@ const DefaultTimeout = 2500 * time.Millisecond
 const MaxBody = bodies.Max
 
 // DefaultMaxBodies is how many request bodies are read at once by default.
-const DefaultMaxBodies = 64
+const DefaultMaxBodies = bodies.DefaultSlots
 
 // Timings of an interaction.
 const (
@@ -88,7 +88,11 @@ type Config struct {
 	// request is answered 503 with Retry-After: 1 before its body is read.
 	// At most half of them may be large (over 32 KiB declared, or of
 	// unknown length), so that stalled large uploads cannot crowd out real
-	// interactions, which are a few KiB. 0 means DefaultMaxBodies.
+	// interactions, which are a few KiB. The last eighth of them goes only
+	// to remote addresses holding fewer than an eighth, and a body must
+	// arrive within a second plus one per 16 KiB declared (else 408), so
+	// that slow senders cannot hold the slots signed requests need.
+	// 0 means DefaultMaxBodies.
 	MaxBodies int
 	// Observe, when set, is called once per interaction with its kind
 	// (bot.Kind's String, "ping" or "unknown"), its outcome ("ok",
@@ -110,16 +114,19 @@ type Config struct {
 // concurrent use. Deferred commands finish in the background; Close waits
 // for them at shutdown.
 type Adapter struct {
-	svc     *bot.Service
-	cfg     Config
-	pub     ed25519.PublicKey // nil: no HTTP endpoint
-	rest    *discordgo.Session
+	svc *bot.Service
+	cfg Config
+	pub ed25519.PublicKey // nil: no HTTP endpoint
+	// session is the Gateway connection, and the REST client behind rest.
+	session *discordgo.Session
+	rest    restAPI      // every REST call goes through it
 	log     *slog.Logger // with platform=discord
 	timeout time.Duration
 	work    *bg.Work // commands still running or delivering after their first response
 	bodies  *bodies.Slots
+	rec     inbound.Recorder
 	gateway *link.Tracker // the Gateway connection, for Connection
-	backoff link.Backoff  // between Gateway connection attempts
+	keeper  *link.Keeper  // reconnects the Gateway
 	// openTimeout bounds the reads of one Gateway Open (Hello, then READY
 	// or RESUMED); the package constant, shortened by tests.
 	openTimeout time.Duration
@@ -152,15 +159,7 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	if err != nil {
 		errs = append(errs, err)
 	}
-	if cfg.Timeout < 0 {
-		errs = append(errs, fmt.Errorf("discord: negative timeout %v", cfg.Timeout))
-	}
-	if cfg.MaxBodies < 0 {
-		errs = append(errs, fmt.Errorf("discord: negative MaxBodies %d", cfg.MaxBodies))
-	}
-	if cfg.ReconnectMax < 0 {
-		errs = append(errs, fmt.Errorf("discord: negative ReconnectMax %v", cfg.ReconnectMax))
-	}
+	errs = append(errs, inbound.CheckLimits(Platform, cfg.Timeout, cfg.MaxBodies, cfg.ReconnectMax)...)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -174,9 +173,14 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	if cfg.MaxBodies == 0 {
 		cfg.MaxBodies = DefaultMaxBodies
 	}
-	return &Adapter{svc: svc, cfg: cfg, pub: pub, rest: rest, log: log.With("platform", Platform),
+	log = log.With("platform", Platform)
+	gateway := link.NewTracker()
+	return &Adapter{svc: svc, cfg: cfg, pub: pub, session: rest, rest: rest, log: log,
+		rec:     inbound.Recorder{Log: log, Observe: cfg.Observe, Message: "discord interaction"},
 		timeout: cfg.Timeout, work: bg.New(), bodies: bodies.NewSlots(cfg.MaxBodies), deferAfter: deferAfter,
-		gateway: link.NewTracker(), backoff: link.Backoff{Max: cfg.ReconnectMax}, openTimeout: openTimeout}, nil
+		gateway: gateway, keeper: &link.Keeper{Tracker: gateway, Backoff: link.Backoff{Max: cfg.ReconnectMax}, Log: log,
+			Name: "discord gateway", Token: "discord: DISCORD_BOT_TOKEN", Refusal: refusal},
+		openTimeout: openTimeout}, nil
 }
 
 // Close stops taking new background work (later slow commands run before
@@ -192,18 +196,13 @@ func (a *Adapter) Close(ctx context.Context) error {
 // Kinds of interaction that are not commands, for Config.Observe and the log.
 const (
 	kindPing    = "ping"
-	kindUnknown = "unknown"
+	kindUnknown = inbound.KindUnknown
 )
 
-// report is what is logged and observed about one interaction: never
-// tokens or message text.
+// report is what is logged and observed about one interaction: the shared
+// inbound.Report, whether it was deferred, and the game to attach.
 type report struct {
-	start    time.Time
-	via      string // "http" or "gateway"
-	channel  string
-	kind     string
-	outcome  string // a bot.Outcome* value
-	reason   string // why an interaction was refused before it reached the bot
+	inbound.Report
 	deferred bool
 	// attachGame is the game whose public reply to a command this
 	// interaction's original response is, to attach once it is sent.
@@ -212,24 +211,9 @@ type report struct {
 }
 
 func newReport(via string) *report {
-	return &report{start: time.Now(), via: via, kind: kindUnknown}
+	return &report{Report: inbound.NewReport(via)}
 }
 
 // done records one finished interaction: Config.Observe and one log line
 // at bot.OutcomeLevel.
-func (a *Adapter) done(rep *report) {
-	elapsed := time.Since(rep.start)
-	if a.cfg.Observe != nil {
-		a.cfg.Observe(rep.kind, rep.outcome, elapsed)
-	}
-	level := bot.OutcomeLevel(rep.outcome)
-	if !a.log.Enabled(context.Background(), level) {
-		return
-	}
-	attrs := []any{"via", rep.via, "channel", rep.channel, "kind", rep.kind,
-		"outcome", rep.outcome, "deferred", rep.deferred, "duration", elapsed}
-	if rep.reason != "" {
-		attrs = append(attrs, "reason", rep.reason)
-	}
-	a.log.Log(context.Background(), level, "discord interaction", attrs...)
-}
+func (a *Adapter) done(rep *report) { a.rec.Done(&rep.Report, "deferred", rep.deferred) }

@@ -3,7 +3,6 @@ package discord
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"sync"
 	"time"
@@ -11,14 +10,14 @@ import (
 	discordgo "github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
 
-	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/internal/link"
 )
 
 // ErrTokenRefused is wrapped by the error RunGateway returns when Discord
 // refuses DISCORD_BOT_TOKEN (Gateway close code 4004, "Authentication
-// failed"): the server cannot recover by retrying and should stop.
-var ErrTokenRefused = errors.New("discord: the Gateway refused DISCORD_BOT_TOKEN (close code 4004 Authentication failed)")
+// failed"): the server cannot recover by retrying and should stop. It is
+// link.ErrTokenRefused, shared with the Slack adapter.
+var ErrTokenRefused = link.ErrTokenRefused
 
 // closeAuthenticationFailed is the Gateway close code of a refused token.
 const closeAuthenticationFailed = 4004
@@ -27,24 +26,30 @@ const closeAuthenticationFailed = 4004
 var errConnectionLost = errors.New("discord: gateway connection lost")
 
 // ConnectionState is the state of the Gateway connection at one moment.
-type ConnectionState = bot.ConnectionState
+type ConnectionState = link.State
 
 // Connection returns the state of the Gateway connection. It is down
 // (since New) until RunGateway has connected. It is safe for concurrent
 // use.
 func (a *Adapter) Connection() ConnectionState {
-	st := a.gateway.State()
-	return ConnectionState{Connected: st.Connected, Since: st.Since, Err: st.Err, Reconnects: st.Reconnects}
+	return a.gateway.State()
 }
 
 // keepGateway opens s and opens it again whenever it is lost, until ctx is
-// done (returning nil) or the token is refused. lost is signalled by the
-// Disconnect handler; one drop may signal it twice, and a signal may come
-// after the connection is already back, so each one is checked with Open:
-// ErrWSAlreadyOpen means still connected, nil means it was lost and is
-// back. Only keepGateway changes a.gateway.
+// done (returning nil) or the token is refused, with a.keeper.
 func (a *Adapter) keepGateway(ctx context.Context, s *discordgo.Session, guard *openGuard, lost <-chan time.Time) error {
-	failures := 0
+	return a.keeper.Run(ctx, func(ctx context.Context, connected func()) error {
+		return a.openGateway(ctx, s, guard, lost, connected)
+	})
+}
+
+// openGateway opens s, and opens it again at once each time it is lost,
+// until an Open fails (returning why) or ctx is done. lost is signalled by
+// the Disconnect handler; one drop may signal it twice, and a signal may
+// come after the connection is already back, so each one is checked with
+// Open: ErrWSAlreadyOpen means still connected, nil means it was lost and
+// is back.
+func (a *Adapter) openGateway(ctx context.Context, s *discordgo.Session, guard *openGuard, lost <-chan time.Time, connected func()) error {
 	var lostAt time.Time // when the Disconnect that the last Open follows came; zero for none
 	for {
 		guard.arm(time.Now().Add(a.openTimeout))
@@ -53,52 +58,27 @@ func (a *Adapter) keepGateway(ctx context.Context, s *discordgo.Session, guard *
 		stop()
 		guard.disarm()
 		if err != nil && ctx.Err() != nil {
-			return nil
+			return err
 		}
 		if errors.Is(err, discordgo.ErrWSAlreadyOpen) {
 			lostAt = time.Time{} // a second signal of a drop already healed
 			err = nil
 		}
 		if !lostAt.IsZero() {
-			a.gateway.DownSince(errConnectionLost, lostAt)
+			a.keeper.Lost(errConnectionLost, lostAt)
 			lostAt = time.Time{}
-			a.log.Warn("discord gateway connection lost; reconnecting")
 		}
-		if err == nil {
-			failures = 0
-			a.connected()
-			select {
-			case <-ctx.Done():
-				return nil
-			case lostAt = <-lost:
-				continue // at once: a dropped connection usually resumes
-			}
+		if err != nil {
+			return err
 		}
-		a.gateway.Down(err)
-		if refused(err) {
-			return fmt.Errorf("%w: %w", ErrTokenRefused, err)
-		}
-		wait := a.backoff.Delay(failures)
-		failures++
-		a.log.Warn("discord gateway connection failed", "err", err, "attempt", failures, "retry_in", wait.Round(time.Millisecond))
-		if link.Sleep(ctx, wait) != nil {
-			return nil
+		connected()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case lostAt = <-lost:
+			// at once: a dropped connection usually resumes
 		}
 	}
-}
-
-// connected records a successful connection, and logs it unless the
-// connection was up already.
-func (a *Adapter) connected() {
-	if a.gateway.State().Connected {
-		return
-	}
-	down, again := a.gateway.Up()
-	if again {
-		a.log.Info("discord gateway reconnected", "down_for", down.Round(time.Millisecond))
-		return
-	}
-	a.log.Info("discord gateway connected", "after", down.Round(time.Millisecond))
 }
 
 // openTimeout bounds the reads of one Gateway Open.
@@ -187,9 +167,12 @@ func (c *guardedConn) Read(p []byte) (int, error) {
 	return c.Conn.Read(p)
 }
 
-// refused reports whether err is Discord refusing the token: close code
-// 4004, which discordgo returns from Open as gorilla's CloseError.
-func refused(err error) bool {
+// refusal returns why err is Discord refusing the token (close code 4004,
+// which discordgo returns from Open as gorilla's CloseError), or "".
+func refusal(err error) string {
 	var ce *websocket.CloseError
-	return errors.As(err, &ce) && ce.Code == closeAuthenticationFailed
+	if errors.As(err, &ce) && ce.Code == closeAuthenticationFailed {
+		return "Gateway close code 4004 Authentication failed: " + err.Error()
+	}
+	return ""
 }

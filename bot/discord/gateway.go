@@ -29,7 +29,7 @@ func (a *Adapter) RunGateway(ctx context.Context) error {
 	if a.cfg.BotToken == "" {
 		return errors.New("discord: DISCORD_BOT_TOKEN is not set")
 	}
-	s := a.rest
+	s := a.session
 	// discordgo's own reconnect loop never gives up, not even on a refused
 	// token, and tells nobody; keepGateway runs its own.
 	s.ShouldReconnectOnError = false
@@ -72,13 +72,13 @@ func (a *Adapter) gatewayInteraction(ctx context.Context, s *discordgo.Session, 
 	respondCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), discordgo.InteractionDeadline)
 	defer cancel()
 	if err := s.InteractionRespond(in.ref(), resp, discordgo.WithContext(respondCtx)); err != nil {
-		a.log.Error("respond to interaction", "channel", in.ChannelID, "kind", rep.kind, "err", err)
+		a.log.Error("respond to interaction", "channel", in.ChannelID, "kind", rep.Kind, "err", err)
 		if later != nil {
 			// The command goes on, but its reply has nowhere to go.
 			a.runLater(rep, later, false)
 			return
 		}
-		rep.outcome = bot.OutcomeError
+		rep.Outcome = bot.OutcomeError
 		a.done(rep)
 		return
 	}

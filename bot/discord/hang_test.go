@@ -30,6 +30,7 @@ func (f *fixture) problemLines() int {
 // response, or in the edit or follow-up after a deferral), with one log
 // line each at Warn or above.
 func TestHungStoreAnswered(t *testing.T) {
+	t.Parallel() // it waits on timeouts
 	sentence := bot.ProblemUnavailable.Sentence()
 	// shown returns what the person is shown: the response's content, or
 	// for a deferral what the REST calls after it carried.

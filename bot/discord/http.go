@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/connect4/connect4/bot"
-	"github.com/connect4/connect4/bot/internal/bodies"
 )
 
 // InteractionsPath is where Register mounts the interactions endpoint; the
@@ -36,48 +35,26 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 	rep := newReport("http")
 	sig, ts, err := signatureHeaders(r.Header, time.Now())
 	if err != nil {
-		rep.outcome, rep.reason = bot.OutcomeUnauthorized, err.Error()
-		a.done(rep)
-		http.Error(w, "invalid request signature", http.StatusUnauthorized)
+		a.refuse(w, rep, http.StatusUnauthorized, "invalid request signature", bot.OutcomeUnauthorized, err.Error())
 		return
 	}
 	body, err := a.bodies.Read(w, r)
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		switch {
-		case errors.Is(err, bodies.ErrBusy):
-			rep.outcome, rep.reason = bot.OutcomeError, "too many bodies in flight"
-			a.done(rep)
-			w.Header().Set("Retry-After", "1")
-			http.Error(w, "busy, try again", http.StatusServiceUnavailable)
-		case errors.As(err, &tooBig):
-			rep.outcome = bot.OutcomeTooLarge
-			a.done(rep)
-			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
-		default:
-			rep.outcome, rep.reason = bot.OutcomeBadRequest, "unreadable body"
-			a.done(rep)
-			http.Error(w, "cannot read request body", http.StatusBadRequest)
-		}
+		a.rec.BodyError(w, &rep.Report, err, "deferred", rep.deferred)
 		return
 	}
 	if !verify(a.pub, sig, ts, body) {
-		rep.outcome, rep.reason = bot.OutcomeUnauthorized, "bad signature"
-		a.done(rep)
-		http.Error(w, "invalid request signature", http.StatusUnauthorized)
+		a.refuse(w, rep, http.StatusUnauthorized, "invalid request signature", bot.OutcomeUnauthorized, "bad signature")
 		return
 	}
 	in, err := parse(body)
 	if err != nil {
-		rep.outcome, rep.reason = bot.OutcomeBadRequest, "malformed interaction"
-		a.done(rep)
-		http.Error(w, "malformed interaction", http.StatusBadRequest)
+		a.refuse(w, rep, http.StatusBadRequest, "malformed interaction", bot.OutcomeBadRequest, "malformed interaction")
 		return
 	}
 	resp, later := a.answer(r.Context(), a.rest, in, rep)
-	if rep.outcome == bot.OutcomeBadRequest {
-		a.done(rep)
-		http.Error(w, "malformed interaction", http.StatusBadRequest)
+	if rep.Outcome == bot.OutcomeBadRequest {
+		a.refuse(w, rep, http.StatusBadRequest, "malformed interaction", bot.OutcomeBadRequest, rep.Reason)
 		return
 	}
 	out, err := encodeResponse(resp)
@@ -102,6 +79,12 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		f.Flush()
 	}
 	a.runLater(rep, later, true)
+}
+
+// refuse answers a request refused before it reached the bot, and records
+// it.
+func (a *Adapter) refuse(w http.ResponseWriter, rep *report, status int, text, outcome, reason string) {
+	a.rec.Refuse(w, &rep.Report, status, text, outcome, reason, "deferred", rep.deferred)
 }
 
 // Why signature headers are refused before the body is read.

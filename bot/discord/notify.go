@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -61,10 +62,7 @@ func (a *Adapter) Edit(ctx context.Context, k match.Key, ref match.MessageRef, r
 	if ref.MessageID == "" {
 		return fmt.Errorf("%w: discord: no message id", bot.ErrUndeliverable)
 	}
-	ch := ref.Channel
-	if ch == "" {
-		ch = k.Channel
-	}
+	ch := cmp.Or(ref.Channel, k.Channel)
 	content, comps := layout(r)
 	_, err := a.rest.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: ch, ID: ref.MessageID,
 		Content: &content, Components: &comps, AllowedMentions: allowed(r)}, restOptions(ctx)...)
@@ -114,7 +112,7 @@ var _ bot.Notifier = (*Adapter)(nil)
 // (the interaction's original response) and attaches it to the reply's
 // game, in the background, so that the bot can edit it on its own later.
 // A first 404 (Discord has not yet made the message) is retried once.
-func (a *Adapter) attach(s *discordgo.Session, in *interaction, k match.Key, gameID string) {
+func (a *Adapter) attach(s restAPI, in *interaction, k match.Key, gameID string) {
 	if gameID == "" || !a.CanNotify() || s == nil {
 		return
 	}

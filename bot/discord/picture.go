@@ -11,6 +11,7 @@ import (
 	discordgo "github.com/bwmarrin/discordgo"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/internal/clip"
 	"github.com/connect4/connect4/render"
 )
 
@@ -99,13 +100,13 @@ func v2Layout(r bot.Reply, withPicture bool, alt string) []discordgo.MessageComp
 		if s == "" || budget <= 0 {
 			return
 		}
-		s = bot.Clip(s, budget)
+		s = clip.Runes(s, budget)
 		budget -= len([]rune(s))
 		inner = append(inner, discordgo.TextDisplay{Content: s})
 	}
 	text(m.Header)
 	if withPicture {
-		d := bot.Clip(alt, maxDescription)
+		d := clip.Runes(alt, maxDescription)
 		inner = append(inner, discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{
 			{Media: discordgo.UnfurledMediaItem{URL: "attachment://" + boardFile}, Description: &d}}})
 	} else if r.Game != nil {
@@ -131,14 +132,14 @@ func v2Response(r bot.Reply) *discordgo.InteractionResponse {
 // message with the emoji board instead, so that the game goes on. It
 // returns the error of the emoji message, or nil; an upload failure alone
 // is logged at Warn.
-func (a *Adapter) deliverPicture(ctx context.Context, s *discordgo.Session, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
+func (a *Adapter) deliverPicture(ctx context.Context, s restAPI, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
 	followUp := r.Visibility == bot.Public && fromButton
 	var png bytes.Buffer
 	err := render.PNG(&png, r.Game, r.ImageOptions())
 	if err == nil {
 		alt := r.AltText()
 		msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, true, alt),
-			Attachments:     []v2Attachment{{ID: 0, Filename: boardFile, Description: bot.Clip(alt, maxDescription)}},
+			Attachments:     []v2Attachment{{ID: 0, Filename: boardFile, Description: clip.Runes(alt, maxDescription)}},
 			AllowedMentions: allowed(r)}
 		uctx, cancel := context.WithTimeout(ctx, uploadBudget)
 		err = retry404(uctx, func(ctx context.Context) error {
@@ -158,7 +159,7 @@ func (a *Adapter) deliverPicture(ctx context.Context, s *discordgo.Session, in *
 // postReplay sends the replay of r's finished game as a GIF in a follow-up
 // message with the result, pinging nobody. Failures are logged: the game's
 // message already shows the result.
-func (a *Adapter) postReplay(ctx context.Context, s *discordgo.Session, in *discordgo.Interaction, r bot.Reply) {
+func (a *Adapter) postReplay(ctx context.Context, s restAPI, in *discordgo.Interaction, r bot.Reply) {
 	ctx, cancel := context.WithTimeout(ctx, replayBudget)
 	defer cancel()
 	var gif bytes.Buffer
@@ -167,14 +168,14 @@ func (a *Adapter) postReplay(ctx context.Context, s *discordgo.Session, in *disc
 		return
 	}
 	desc := "Replay. " + r.AltText()
-	text := bot.Clip("Replay: "+strings.TrimSpace(r.Text), maxV2Text)
+	text := clip.Runes("Replay: "+strings.TrimSpace(r.Text), maxV2Text)
 	msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2,
 		Components: []discordgo.MessageComponent{discordgo.Container{Components: []discordgo.MessageComponent{
 			discordgo.TextDisplay{Content: text},
 			discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{{
-				Media: discordgo.UnfurledMediaItem{URL: "attachment://" + replayFile}, Description: ptr(bot.Clip(desc, maxDescription))}}},
+				Media: discordgo.UnfurledMediaItem{URL: "attachment://" + replayFile}, Description: ptr(clip.Runes(desc, maxDescription))}}},
 		}}},
-		Attachments:     []v2Attachment{{ID: 0, Filename: replayFile, Description: bot.Clip(desc, maxDescription)}},
+		Attachments:     []v2Attachment{{ID: 0, Filename: replayFile, Description: clip.Runes(desc, maxDescription)}},
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}}
 	err := sendMultipart(ctx, s, in, true, msg, &discordgo.File{Name: replayFile, ContentType: "image/gif", Reader: bytes.NewReader(gif.Bytes())})
 	if err != nil {
@@ -187,7 +188,7 @@ func ptr[T any](v T) *T { return &v }
 // sendMultipart sends msg with files (none: a JSON body) to the
 // interaction webhook: PATCH of the original message, or with followUp a
 // POST of a new message.
-func sendMultipart(ctx context.Context, s *discordgo.Session, in *discordgo.Interaction, followUp bool, msg v2Message, files ...*discordgo.File) error {
+func sendMultipart(ctx context.Context, s restAPI, in *discordgo.Interaction, followUp bool, msg v2Message, files ...*discordgo.File) error {
 	method, uri := "PATCH", discordgo.EndpointWebhookMessage(in.AppID, in.Token, "@original")
 	bucket := discordgo.EndpointWebhookToken("", "")
 	if followUp {
@@ -231,7 +232,7 @@ func retry404(ctx context.Context, call func(ctx context.Context) error) error {
 
 // respond is the initial response to in carrying r, and for a reply shown
 // with a picture the delivery that follows the deferral.
-func (a *Adapter) respond(s *discordgo.Session, in *interaction, r bot.Reply, fromButton bool) (*discordgo.InteractionResponse, laterFunc) {
+func (a *Adapter) respond(s restAPI, in *interaction, r bot.Reply, fromButton bool) (*discordgo.InteractionResponse, laterFunc) {
 	switch {
 	case a.pictured(r):
 		return deferred(fromButton), func(ctx context.Context, send bool) string {
@@ -250,7 +251,7 @@ func (a *Adapter) respond(s *discordgo.Session, in *interaction, r bot.Reply, fr
 // work context: with its picture when it has one (then, for the move that
 // ended the game, the replay), as a Components V2 message when it edits
 // one, else as before. It returns the interaction's outcome.
-func (a *Adapter) deliverLate(ctx context.Context, s *discordgo.Session, in *interaction, r bot.Reply, fromButton bool) string {
+func (a *Adapter) deliverLate(ctx context.Context, s restAPI, in *interaction, r bot.Reply, fromButton bool) string {
 	dctx, cancel := context.WithTimeout(ctx, deliverBudget)
 	defer cancel()
 	var err error

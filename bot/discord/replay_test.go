@@ -1,7 +1,11 @@
 package discord
 
 import (
+	"net/http"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/match"
@@ -33,6 +37,14 @@ func TestReplayedInteraction(t *testing.T) {
 			offer := f.click("UA", resigned, "Rematch")
 			want(t, f.click("UB", offer, "Accept"), typeUpdate, 0, "Rematch!")
 			want(t, f.send(captured), typeMessage, flagEphemeral, "already handled") // the same interaction id, signed anew
+			// The captured bytes and signature, the signature in upper-case
+			// hex (which the check accepts): the same interaction.
+			body := mustJSON(t, captured)
+			h := sign(f.priv, strconv.FormatInt(time.Now().Unix(), 10), body)
+			h.Set("X-Signature-Ed25519", strings.ToUpper(h.Get("X-Signature-Ed25519")))
+			if w := f.do(body, h); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "already handled") {
+				t.Errorf("the replay with an upper-case signature: %d %q, want the already-handled note", w.Code, w.Body)
+			}
 			rec, err := store.PlayerGame(t.Context(), match.Key{Platform: Platform, Workspace: guildID, Channel: chanID}, "UB")
 			if err != nil || rec.Status != match.StatusPlaying {
 				t.Errorf("the rematch after a replayed resign: %+v, %v; want it playing", rec, err)

@@ -14,6 +14,7 @@ import (
 	discordgo "github.com/bwmarrin/discordgo"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/internal/clip"
 	"github.com/connect4/connect4/render"
 )
 
@@ -34,120 +35,158 @@ const (
 // fills in rep's channel, kind and outcome; the outcome is
 // bot.OutcomeBadRequest for an interaction without a user or channel (resp
 // then apologises, for the Gateway; HTTP answers 400).
-func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interaction, rep *report) (resp *discordgo.InteractionResponse, later laterFunc) {
-	rep.channel = in.ChannelID
+func (a *Adapter) answer(ctx context.Context, s restAPI, in *interaction, rep *report) (resp *discordgo.InteractionResponse, later laterFunc) {
+	rep.Channel = in.ChannelID
+	if resp := notCommand(in, rep); resp != nil {
+		return resp, nil
+	}
+	cmd, resp := a.commandOf(s, in, rep)
+	if resp != nil {
+		return resp, nil
+	}
+	x := &exchange{a: a, s: s, in: in, cmd: cmd, rep: rep, fromButton: in.Type == discordgo.InteractionMessageComponent}
+	if !a.svc.Slow(cmd) {
+		return x.inPlace(ctx)
+	}
+	return x.deferred(ctx)
+}
+
+// notCommand answers the interactions that carry no command (a PING, an
+// autocomplete request), or returns nil.
+func notCommand(in *interaction, rep *report) *discordgo.InteractionResponse {
 	switch in.Type {
 	case discordgo.InteractionPing:
-		rep.kind, rep.outcome = kindPing, bot.OutcomeOK
-		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
+		rep.Kind, rep.Outcome = kindPing, bot.OutcomeOK
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}
 	case discordgo.InteractionApplicationCommandAutocomplete:
 		// /connect4 has no autocompleted options.
-		rep.outcome = bot.OutcomeRefused
+		rep.Outcome = bot.OutcomeRefused
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}}, nil
+			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}}
 	}
+	return nil
+}
+
+// commandOf returns in's command, or the response to an interaction that
+// needs no bot.Service (a foreign button, an unknown command, help, or one
+// that cannot be a command).
+func (a *Adapter) commandOf(s restAPI, in *interaction, rep *report) (bot.Command, *discordgo.InteractionResponse) {
 	cmd, err := command(in, a.self(s, in))
 	switch {
 	case err == nil:
 	case errors.Is(err, errForeignButton):
-		rep.outcome, rep.reason = bot.OutcomeRefused, "foreign button"
-		return note(bot.TextForeignButton), nil
+		rep.Outcome, rep.Reason = bot.OutcomeRefused, "foreign button"
+		return cmd, note(bot.TextForeignButton)
 	case errors.Is(err, errUnknownCommand):
-		rep.outcome, rep.reason = bot.OutcomeRefused, "unknown command"
-		return note(textUnknownCommand + "\n\n" + textHelp), nil
+		rep.Outcome, rep.Reason = bot.OutcomeRefused, "unknown command"
+		return cmd, note(textUnknownCommand + "\n\n" + textHelp)
 	default:
-		rep.outcome, rep.reason = bot.OutcomeBadRequest, err.Error()
-		return note(bot.ProblemInternal.Sentence()), nil
+		rep.Outcome, rep.Reason = bot.OutcomeBadRequest, err.Error()
+		return cmd, note(bot.ProblemInternal.Sentence())
 	}
-	rep.kind = cmd.Kind.String()
+	rep.Kind = cmd.Kind.String()
 	if cmd.Kind == bot.KindHelp || cmd.Kind == bot.KindNone {
-		rep.outcome = bot.OutcomeOK
-		return note(textHelp), nil
+		rep.Outcome = bot.OutcomeOK
+		return cmd, note(textHelp)
 	}
-	fromButton := in.Type == discordgo.InteractionMessageComponent
-	toAttach := func(r bot.Reply) {
-		if !fromButton && r.Visibility == bot.Public {
-			rep.attachGame, rep.attachKey = r.ButtonGame(), cmd.Key
-		}
-	}
-	// respond is a.respond, and when a picture's delivery follows the
-	// deferral, the command's message is attached to its game after it.
-	respond := func(r bot.Reply) (*discordgo.InteractionResponse, laterFunc) {
-		toAttach(r)
-		resp, later := a.respond(s, in, r, fromButton)
-		if later == nil || rep.attachGame == "" {
-			return resp, later
-		}
-		game, key := rep.attachGame, rep.attachKey
-		rep.attachGame = ""
-		return resp, func(ctx context.Context, send bool) string {
-			out := later(ctx, send)
-			if out != bot.OutcomeError {
-				a.attach(s, in, key, game)
-			}
-			return out
-		}
-	}
-	inPlace := func(ctx context.Context) (*discordgo.InteractionResponse, laterFunc) {
-		ctx, cancel := context.WithTimeout(ctx, handleTimeout)
-		defer cancel()
-		r := a.svc.Handle(ctx, cmd)
-		rep.outcome = r.Outcome()
-		return respond(r)
-	}
-	if !a.svc.Slow(cmd) {
-		return inPlace(ctx)
-	}
+	return cmd, nil
+}
 
-	// A slow command runs in the background within the adapter's timeout;
-	// if it is done within deferAfter its reply is the response, otherwise
-	// the response acknowledges it and later delivers the reply.
-	deadline := time.Now().Add(a.timeout)
-	replies := make(chan bot.Reply, 1)
-	if !a.work.Go(func(wctx context.Context) {
-		wctx, cancel := context.WithDeadline(wctx, deadline)
-		defer cancel()
-		replies <- a.svc.Handle(wctx, cmd)
-	}) {
-		return inPlace(ctx) // shutting down: answer within the deadline or not at all
+// exchange is one command on its way through answer.
+type exchange struct {
+	a          *Adapter
+	s          restAPI
+	in         *interaction
+	cmd        bot.Command
+	rep        *report
+	fromButton bool
+}
+
+// inPlace runs the command within handleTimeout and responds with its
+// reply.
+func (x *exchange) inPlace(ctx context.Context) (*discordgo.InteractionResponse, laterFunc) {
+	ctx, cancel := context.WithTimeout(ctx, handleTimeout)
+	defer cancel()
+	r := x.a.svc.Handle(ctx, x.cmd)
+	x.rep.Outcome = r.Outcome()
+	return x.respond(r)
+}
+
+// respond is Adapter.respond; a public reply to a command is attached to
+// its game once sent, after the delivery of its picture when one follows.
+func (x *exchange) respond(r bot.Reply) (*discordgo.InteractionResponse, laterFunc) {
+	if !x.fromButton && r.Visibility == bot.Public {
+		x.rep.attachGame, x.rep.attachKey = r.ButtonGame(), x.cmd.Key
 	}
-	timer := time.NewTimer(a.deferAfter)
-	defer timer.Stop()
-	select {
-	case r := <-replies:
-		rep.outcome = r.Outcome()
-		return respond(r)
-	case <-timer.C:
+	resp, later := x.a.respond(x.s, x.in, r, x.fromButton)
+	if later == nil || x.rep.attachGame == "" {
+		return resp, later
 	}
-	resp = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
-	if fromButton {
-		resp.Type = discordgo.InteractionResponseDeferredMessageUpdate
-	}
-	later = func(ctx context.Context, send bool) string {
-		var r bot.Reply
-		late := time.NewTimer(time.Until(deadline) + lateGrace)
-		defer late.Stop()
-		select {
-		case r = <-replies:
-		case <-late.C:
-			// The store did not honour the deadline: say what the bot
-			// says when the store is unavailable.
-			a.log.Error("deferred command overran its deadline", "channel", in.ChannelID, "kind", rep.kind)
-			r = bot.Reply{Visibility: bot.Ephemeral, Text: bot.ProblemUnavailable.Sentence(), Problem: bot.ProblemUnavailable}
-		case <-ctx.Done():
-			return bot.OutcomeError // Close gave up waiting
-		}
-		if !send {
-			return bot.OutcomeError
-		}
-		out := a.deliverLate(ctx, s, in, r, fromButton)
-		if out != bot.OutcomeError && !fromButton && r.Visibility == bot.Public {
-			a.attach(s, in, cmd.Key, r.ButtonGame())
+	game, key := x.rep.attachGame, x.rep.attachKey
+	x.rep.attachGame = ""
+	return resp, func(ctx context.Context, send bool) string {
+		out := later(ctx, send)
+		if out != bot.OutcomeError {
+			x.a.attach(x.s, x.in, key, game)
 		}
 		return out
 	}
-	rep.outcome = bot.OutcomeOK
-	return resp, later
+}
+
+// deferred runs a slow command in the background within the adapter's
+// timeout: if it is done within deferAfter its reply is the response,
+// otherwise the response acknowledges it and later delivers the reply.
+func (x *exchange) deferred(ctx context.Context) (*discordgo.InteractionResponse, laterFunc) {
+	deadline := time.Now().Add(x.a.timeout)
+	replies := make(chan bot.Reply, 1)
+	if !x.a.work.Go(func(wctx context.Context) {
+		wctx, cancel := context.WithDeadline(wctx, deadline)
+		defer cancel()
+		replies <- x.a.svc.Handle(wctx, x.cmd)
+	}) {
+		return x.inPlace(ctx) // shutting down: answer within the deadline or not at all
+	}
+	timer := time.NewTimer(x.a.deferAfter)
+	defer timer.Stop()
+	select {
+	case r := <-replies:
+		x.rep.Outcome = r.Outcome()
+		return x.respond(r)
+	case <-timer.C:
+	}
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+	if x.fromButton {
+		resp.Type = discordgo.InteractionResponseDeferredMessageUpdate
+	}
+	x.rep.Outcome = bot.OutcomeOK
+	return resp, func(ctx context.Context, send bool) string { return x.late(ctx, send, deadline, replies) }
+}
+
+// late waits for the reply of a deferred command (or says the store is
+// unavailable when it overran deadline) and, when send is true, delivers
+// it; it returns the interaction's outcome.
+func (x *exchange) late(ctx context.Context, send bool, deadline time.Time, replies <-chan bot.Reply) string {
+	var r bot.Reply
+	late := time.NewTimer(time.Until(deadline) + lateGrace)
+	defer late.Stop()
+	select {
+	case r = <-replies:
+	case <-late.C:
+		// The store did not honour the deadline: say what the bot
+		// says when the store is unavailable.
+		x.a.log.Error("deferred command overran its deadline", "channel", x.in.ChannelID, "kind", x.rep.Kind)
+		r = bot.Reply{Visibility: bot.Ephemeral, Text: bot.ProblemUnavailable.Sentence(), Problem: bot.ProblemUnavailable}
+	case <-ctx.Done():
+		return bot.OutcomeError // Close gave up waiting
+	}
+	if !send {
+		return bot.OutcomeError
+	}
+	out := x.a.deliverLate(ctx, x.s, x.in, r, x.fromButton)
+	if out != bot.OutcomeError && !x.fromButton && r.Visibility == bot.Public {
+		x.a.attach(x.s, x.in, x.cmd.Key, r.ButtonGame())
+	}
+	return out
 }
 
 // laterFunc waits for a deferred command and, when send is true (the
@@ -160,7 +199,7 @@ type laterFunc func(ctx context.Context, send bool) string
 func (a *Adapter) runLater(rep *report, later laterFunc, send bool) {
 	rep.deferred = true
 	f := func(ctx context.Context) {
-		rep.outcome = later(ctx, send)
+		rep.Outcome = later(ctx, send)
 		a.done(rep)
 	}
 	if !a.work.Go(f) {
@@ -169,13 +208,13 @@ func (a *Adapter) runLater(rep *report, later laterFunc, send bool) {
 }
 
 // self is this application's bot user: the Gateway session's user once it
-// is connected, else the interaction's application id (a bot user's id is
+// is connected (s is then the Gateway's *discordgo.Session), else the interaction's application id (a bot user's id is
 // its application's id), else Config.ApplicationID.
-func (a *Adapter) self(s *discordgo.Session, in *interaction) match.Player {
-	if s != nil && s.State != nil {
-		s.State.RLock()
-		u := s.State.User
-		s.State.RUnlock()
+func (a *Adapter) self(s restAPI, in *interaction) match.Player {
+	if gs, ok := s.(*discordgo.Session); ok && gs != nil && gs.State != nil {
+		gs.State.RLock()
+		u := gs.State.User
+		gs.State.RUnlock()
 		if u != nil && u.ID != "" {
 			return player(fromUser(u))
 		}
@@ -231,7 +270,7 @@ const unknownRetry = 500 * time.Millisecond
 // message (the clicked message, or the deferred "thinking" message), or
 // for a note replaces the deferred message by an ephemeral follow-up. A
 // first 404 (Discord has not yet seen the deferral) is retried once.
-func deliver(ctx context.Context, s *discordgo.Session, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
+func deliver(ctx context.Context, s restAPI, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
 	err := deliverOnce(ctx, s, in, r, fromButton)
 	var re *discordgo.RESTError
 	if !errors.As(err, &re) || re.Response == nil || re.Response.StatusCode != http.StatusNotFound {
@@ -245,7 +284,7 @@ func deliver(ctx context.Context, s *discordgo.Session, in *discordgo.Interactio
 	return deliverOnce(ctx, s, in, r, fromButton)
 }
 
-func deliverOnce(ctx context.Context, s *discordgo.Session, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
+func deliverOnce(ctx context.Context, s restAPI, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
 	opt := discordgo.WithContext(ctx)
 	content, comps := layout(r)
 	switch {
@@ -283,7 +322,7 @@ func deliverOnce(ctx context.Context, s *discordgo.Session, in *discordgo.Intera
 // buttons (none on a note).
 func layout(r bot.Reply) (string, []discordgo.MessageComponent) {
 	if r.Visibility == bot.Ephemeral {
-		return bot.Clip(r.Text, maxContent), []discordgo.MessageComponent{}
+		return clip.Runes(r.Text, maxContent), []discordgo.MessageComponent{}
 	}
 	m := r.Format(render.Unicode())
 	var parts []string
@@ -296,7 +335,7 @@ func layout(r bot.Reply) (string, []discordgo.MessageComponent) {
 	if utf8.RuneCountInString(content) > maxContent {
 		content = r.Fallback() // the board in words is shorter than in emoji
 	}
-	return bot.Clip(content, maxContent), components(r.Buttons)
+	return clip.Runes(content, maxContent), components(r.Buttons)
 }
 
 // components lays out buttons as action rows: the column buttons spread
@@ -309,7 +348,7 @@ func components(buttons []bot.Button) []discordgo.MessageComponent {
 		if b.Value == "" || len(b.Value) > maxCustomID {
 			continue
 		}
-		btn := discordgo.Button{Label: bot.Clip(b.Label, maxLabel), CustomID: b.Value, Style: buttonStyle(b.Style), Disabled: b.Disabled}
+		btn := discordgo.Button{Label: clip.Runes(b.Label, maxLabel), CustomID: b.Value, Style: buttonStyle(b.Style), Disabled: b.Disabled}
 		if b.Column > 0 {
 			cols = append(cols, btn)
 		} else {

@@ -114,3 +114,22 @@ func CheckPublicKey(s string) string {
 	}
 	return ""
 }
+
+// restAPI is the part of discordgo's Session the adapter calls over REST:
+// interaction responses and follow-ups, channel messages, command
+// registration, and raw requests for the shapes discordgo has no type for
+// (Components V2, multipart uploads).
+type restAPI interface {
+	InteractionRespond(in *discordgo.Interaction, resp *discordgo.InteractionResponse, options ...discordgo.RequestOption) error
+	InteractionResponse(in *discordgo.Interaction, options ...discordgo.RequestOption) (*discordgo.Message, error)
+	InteractionResponseEdit(in *discordgo.Interaction, edit *discordgo.WebhookEdit, options ...discordgo.RequestOption) (*discordgo.Message, error)
+	InteractionResponseDelete(in *discordgo.Interaction, options ...discordgo.RequestOption) error
+	FollowupMessageCreate(in *discordgo.Interaction, wait bool, data *discordgo.WebhookParams, options ...discordgo.RequestOption) (*discordgo.Message, error)
+	ChannelMessageSendComplex(channelID string, data *discordgo.MessageSend, options ...discordgo.RequestOption) (*discordgo.Message, error)
+	ChannelMessageEditComplex(m *discordgo.MessageEdit, options ...discordgo.RequestOption) (*discordgo.Message, error)
+	ApplicationCommandBulkOverwrite(appID, guildID string, commands []*discordgo.ApplicationCommand, options ...discordgo.RequestOption) ([]*discordgo.ApplicationCommand, error)
+	RequestWithBucketID(method, urlStr string, data any, bucketID string, options ...discordgo.RequestOption) ([]byte, error)
+	RequestRaw(method, urlStr, contentType string, b []byte, bucketID string, sequence int, options ...discordgo.RequestOption) ([]byte, error)
+}
+
+var _ restAPI = (*discordgo.Session)(nil)

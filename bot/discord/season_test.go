@@ -28,7 +28,7 @@ func TestSeasonsAndNewCommands(t *testing.T) {
 
 	// head to head, takeback and resign match on a fresh game
 	m = f.click("UB", f.challenge("UA", "UB"), "Accept")
-	m = f.play(m, "UA", "UB", 3)
+	f.play(m, "UA", "UB", 3)
 	want(t, f.slash("UA", "takeback", nil), typeMessage, 0, "<@UA> asks to take back their move in column 4")
 	r := f.slash("UA", "resign", []map[string]any{opt("match", 5, true)})
 	want(t, r, typeMessage, 0, "<@UA> resigned. <@UB> wins!")

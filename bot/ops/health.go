@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/internal/link"
 )
 
 // storePingBudget bounds the store check of one /readyz, well inside the
@@ -21,7 +21,7 @@ const storePingBudget = time.Second
 type Conn struct {
 	Name     string // for the probe bodies: "discord gateway", "slack socket mode"
 	Platform string // the metrics label
-	State    func() bot.ConnectionState
+	State    func() link.State
 }
 
 // Health answers /readyz and /healthz. Set its fields before serving; its

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/internal/link"
 )
 
 // pingFunc is a store health check.
@@ -21,13 +21,13 @@ func (f pingFunc) Ping(ctx context.Context) error { return f(ctx) }
 
 func TestHealthProbes(t *testing.T) {
 	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-	up := bot.ConnectionState{Connected: true, Since: now.Add(-time.Hour)}
-	downShort := bot.ConnectionState{Since: now.Add(-30 * time.Second), Err: errors.New("refused")}
-	downLong := bot.ConnectionState{Since: now.Add(-10 * time.Minute), Err: errors.New("refused")}
+	up := link.State{Connected: true, Since: now.Add(-time.Hour)}
+	downShort := link.State{Since: now.Add(-30 * time.Second), Err: errors.New("refused")}
+	downLong := link.State{Since: now.Add(-10 * time.Minute), Err: errors.New("refused")}
 	storeDown := errors.New("dial tcp: connection refused")
 	for _, tc := range []struct {
 		name                string
-		gateway, socket     bot.ConnectionState
+		gateway, socket     link.State
 		store               error
 		stopping            bool
 		ready, live         int
@@ -51,8 +51,8 @@ func TestHealthProbes(t *testing.T) {
 			h := &Health{
 				Store: pingFunc(func(context.Context) error { return tc.store }),
 				Conns: []Conn{
-					{Name: "discord gateway", Platform: "discord", State: func() bot.ConnectionState { return tc.gateway }},
-					{Name: "slack socket mode", Platform: "slack", State: func() bot.ConnectionState { return tc.socket }},
+					{Name: "discord gateway", Platform: "discord", State: func() link.State { return tc.gateway }},
+					{Name: "slack socket mode", Platform: "slack", State: func() link.State { return tc.socket }},
 				},
 				UnhealthyAfter: 5 * time.Minute, StoreUp: func(b bool) { storeUp = b },
 				Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return now },

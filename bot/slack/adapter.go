@@ -1,12 +1,14 @@
 package slack
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +21,8 @@ import (
 	"github.com/connect4/connect4/bot/internal/bg"
 	"github.com/connect4/connect4/bot/internal/boardurl"
 	"github.com/connect4/connect4/bot/internal/bodies"
+	"github.com/connect4/connect4/bot/internal/gallery"
+	"github.com/connect4/connect4/bot/internal/inbound"
 	"github.com/connect4/connect4/bot/internal/link"
 )
 
@@ -36,7 +40,7 @@ const DefaultTimeout = 2500 * time.Millisecond
 const MaxBody = bodies.Max
 
 // DefaultMaxBodies is how many request bodies are read at once by default.
-const DefaultMaxBodies = 64
+const DefaultMaxBodies = bodies.DefaultSlots
 
 // Deadlines inside Slack's 3-second acknowledgement window.
 const (
@@ -81,7 +85,11 @@ type Config struct {
 	// request is answered 503 with Retry-After: 1 before its body is read.
 	// At most half of them may be large (over 32 KiB declared, or of
 	// unknown length), so that stalled large uploads cannot crowd out real
-	// interactions, which are a few KiB. 0 means DefaultMaxBodies.
+	// interactions, which are a few KiB. The last eighth of them goes only
+	// to remote addresses holding fewer than an eighth, and a body must
+	// arrive within a second plus one per 16 KiB declared (else 408), so
+	// that slow senders cannot hold the slots signed requests need.
+	// 0 means DefaultMaxBodies.
 	MaxBodies int
 	// Observe, when set, is called once per request with the command kind
 	// (bot.Kind.String(), or "unknown"), the outcome ("ok", "refused",
@@ -136,10 +144,12 @@ type Adapter struct {
 	timeout time.Duration
 	work    *bg.Work
 	bodies  *bodies.Slots
+	rec     inbound.Recorder
 	socket  *link.Tracker // the Socket Mode connection, for Connection
-	backoff link.Backoff  // between Socket Mode connection attempts
+	keeper  *link.Keeper  // reconnects Socket Mode
 
 	pics      pictures
+	bots      *botCache // users.info answers about bots
 	selfMu    sync.Mutex
 	self      match.Player
 	home      string        // the workspace the bot token belongs to, from auth.test; see homeKey
@@ -151,10 +161,61 @@ type Adapter struct {
 // at once (errors.Join), each naming its environment variable; it makes no
 // network calls. log nil means slog.Default().
 func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
+	apiURL, publicURL, err := checkConfig(svc, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	cfg.MaxBodies = cmp.Or(cfg.MaxBodies, DefaultMaxBodies)
+	log = log.With("platform", Platform)
+	socket := link.NewTracker()
+	a := &Adapter{svc: svc, cfg: cfg, log: log, httpc: cfg.HTTPClient, apiURL: apiURL,
+		timeout: cmp.Or(cfg.Timeout, DefaultTimeout), work: bg.New(), bodies: bodies.NewSlots(cfg.MaxBodies),
+		rec:    inbound.Recorder{Log: log, Observe: cfg.Observe, Message: "slack request"},
+		socket: socket, bots: newBotCache(),
+		keeper: &link.Keeper{Tracker: socket, Backoff: link.Backoff{Max: cfg.ReconnectMax}, Log: log,
+			Name: "slack socket mode", Token: "slack: SLACK_APP_TOKEN", Refusal: refusal}}
+	if a.httpc == nil {
+		a.httpc = &http.Client{Timeout: clientTimeout}
+	}
+	var c *slackapi.Client
+	if cfg.BotToken != "" {
+		c = a.client()
+		a.api, a.chat = c, c
+	}
+	a.pics.init(cfg, c, publicURL)
+	return a, nil
+}
+
+// checkConfig returns the Web API base URL and the public base URL of cfg,
+// or every problem with cfg at once.
+func checkConfig(svc *bot.Service, cfg Config) (apiURL, publicURL string, err error) {
 	var errs []error
 	if svc == nil {
 		errs = append(errs, errors.New("slack: no bot service"))
 	}
+	errs = append(errs, checkTokens(cfg)...)
+	apiURL = slackapi.APIURL
+	if cfg.APIURL != "" {
+		u, err := apiBase(cfg.APIURL)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("slack: SLACK_API_URL %q: %w", cfg.APIURL, err))
+		}
+		apiURL = u
+	}
+	errs = append(errs, inbound.CheckLimits(Platform, cfg.Timeout, cfg.MaxBodies, cfg.ReconnectMax)...)
+	publicURL, err = publicBase(cfg)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	return apiURL, publicURL, errors.Join(errs...)
+}
+
+// checkTokens returns what is wrong with cfg's secret and tokens.
+func checkTokens(cfg Config) []error {
+	var errs []error
 	if cfg.SigningSecret == "" && cfg.AppToken == "" {
 		errs = append(errs, errors.New("slack: set SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN and SLACK_BOT_TOKEN (Socket Mode)"))
 	}
@@ -169,67 +230,28 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	if cfg.BotToken != "" && !strings.HasPrefix(cfg.BotToken, "xoxb-") && !strings.HasPrefix(cfg.BotToken, "xoxe.xoxb-") {
 		errs = append(errs, errors.New("slack: SLACK_BOT_TOKEN must be a bot token starting with xoxb-"))
 	}
-	apiURL := slackapi.APIURL
-	if cfg.APIURL != "" {
-		u, err := apiBase(cfg.APIURL)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("slack: SLACK_API_URL %q: %w", cfg.APIURL, err))
+	return errs
+}
+
+// init sets p from cfg: uploads and posts with the bot's Web API client c
+// (nil: none), or boards served by this server at publicURL when it is
+// set.
+func (p *pictures) init(cfg Config, c *slackapi.Client, publicURL string) {
+	p.now, p.ttl = time.Now, cfg.ImageTTL
+	p.gallery = gallery.New(galleryBytes, runtime.GOMAXPROCS(0), galleryQueue)
+	if p.ttl <= 0 {
+		p.ttl = DefaultImageTTL
+	}
+	if cfg.Pictures && c != nil {
+		p.poster = c
+		if publicURL == "" {
+			p.files = c
 		}
-		apiURL = u
-	}
-	if cfg.Timeout < 0 {
-		errs = append(errs, fmt.Errorf("slack: negative timeout %v", cfg.Timeout))
-	}
-	if cfg.MaxBodies < 0 {
-		errs = append(errs, fmt.Errorf("slack: negative MaxBodies %d", cfg.MaxBodies))
-	}
-	if cfg.ReconnectMax < 0 {
-		errs = append(errs, fmt.Errorf("slack: negative ReconnectMax %v", cfg.ReconnectMax))
-	}
-	publicURL, err := publicBase(cfg)
-	if err != nil {
-		errs = append(errs, err)
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	if log == nil {
-		log = slog.Default()
-	}
-	if cfg.MaxBodies == 0 {
-		cfg.MaxBodies = DefaultMaxBodies
-	}
-	a := &Adapter{svc: svc, cfg: cfg, log: log.With("platform", Platform), httpc: cfg.HTTPClient, apiURL: apiURL,
-		timeout: cfg.Timeout, work: bg.New(), bodies: bodies.NewSlots(cfg.MaxBodies),
-		socket: link.NewTracker(), backoff: link.Backoff{Max: cfg.ReconnectMax}}
-	if a.timeout == 0 {
-		a.timeout = DefaultTimeout
-	}
-	if a.httpc == nil {
-		a.httpc = &http.Client{Timeout: clientTimeout}
-	}
-	if cfg.BotToken != "" {
-		c := a.client()
-		a.api, a.chat = c, c
-		if cfg.Pictures {
-			a.pics.poster = c
-			if publicURL == "" {
-				a.pics.files = c
-			}
-		}
-	}
-	a.pics.now, a.pics.ttl, a.pics.cache = time.Now, cfg.ImageTTL, newImageCache(cacheSize)
-	if a.pics.ttl <= 0 {
-		a.pics.ttl = DefaultImageTTL
 	}
 	if cfg.Pictures && publicURL != "" {
-		secret := cfg.SigningSecret
-		if secret == "" {
-			secret = cfg.BotToken
-		}
-		a.pics.signer, a.pics.publicURL = boardurl.NewSigner(secret), publicURL
+		secret := cmp.Or(cfg.SigningSecret, cfg.BotToken)
+		p.signer, p.publicURL = boardurl.NewSigner(secret), publicURL
 	}
-	return a, nil
 }
 
 // apiBase checks a Web API base URL and returns it with a trailing slash,
@@ -344,16 +366,6 @@ func (a *Adapter) lookupSelf(ctx context.Context, call chan struct{}) {
 	}
 	a.selfCall = nil
 	close(call)
-}
-
-// isBot reports whether Slack marks user id as a bot or app user. It
-// returns false when it cannot tell (no bot token, or users.info failed).
-func (a *Adapter) isBot(ctx context.Context, id string) bool {
-	if id == "USLACKBOT" {
-		return true
-	}
-	u := a.userInfo(ctx, id, "treating the user as a person")
-	return u != nil && (u.IsBot || u.IsAppUser)
 }
 
 // userInfo asks users.info about id within lookupBudget: nil without a

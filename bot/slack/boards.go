@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/connect4/connect4/bot/internal/boardurl"
@@ -21,15 +20,22 @@ const BoardsPath = "/boards/"
 // boardBudget bounds loading and drawing one served picture.
 const boardBudget = 2 * time.Second
 
-// cacheSize is how many pictures the adapter keeps drawn.
-const cacheSize = 256
+// The bounds of the pictures served: the bytes kept drawn, how many are
+// drawn at once and how many more draws may wait (beyond them: 503).
+const (
+	galleryBytes = 32 << 20
+	galleryQueue = 8
+)
+
+// errNoPicture is a token whose game is gone or has moved on.
+var errNoPicture = errors.New("slack: no such picture")
 
 // serveBoard answers GET /boards/<token>: 404 for a token the bot did not
 // sign (or altered, or naming a game that is no longer stored or no longer
-// as the token's fingerprint says), 410 for
-// one past its expiry, 503 when the store cannot say; else the picture,
-// drawn from the stored game the first time and kept in a cache by game,
-// move, palette and kind.
+// as the token's fingerprint says), 410 for one past its expiry, 503 when
+// the store cannot say or too many pictures are being drawn; else the
+// picture, drawn from the stored game once however many ask for it at
+// once, and kept in a cache bounded in bytes.
 func (a *Adapter) serveBoard(w http.ResponseWriter, r *http.Request) {
 	now := a.pics.now()
 	b, err := a.pics.signer.Parse(r.PathValue("token"), now)
@@ -41,41 +47,20 @@ func (a *Adapter) serveBoard(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no such picture", http.StatusNotFound)
 		return
 	}
-	data, ok := a.pics.cache.get(b.CacheKey())
-	if !ok {
-		ctx, cancel := context.WithTimeout(r.Context(), boardBudget)
-		defer cancel()
-		g, err := a.svc.GameAt(ctx, b.Key, b.GameID, b.Move)
-		if err == nil && boardurl.Fingerprint(g) != b.Game {
-			err = match.ErrNoGame // the record has moved on: a takeback, another round
-		}
-		switch {
-		case errors.Is(err, match.ErrNoGame):
-			http.Error(w, "no such picture", http.StatusNotFound)
-			return
-		case err != nil:
-			a.log.Warn("slack board picture: store failed", "err", err)
-			w.Header().Set("Retry-After", "1")
-			http.Error(w, "try again", http.StatusServiceUnavailable)
-			return
-		}
-		opt := render.ImageOptions{Palette: render.ImageStandard}
-		if b.Palette == match.PaletteColourBlind {
-			opt.Palette = render.ImageColourBlind
-		}
-		var buf bytes.Buffer
-		if b.Kind == boardurl.GIF {
-			err = render.GIF(&buf, g, opt)
-		} else {
-			err = render.PNG(&buf, g, opt)
-		}
-		if err != nil {
-			a.log.Error("slack board picture: render", "err", err)
-			http.Error(w, "cannot draw the picture", http.StatusInternalServerError)
-			return
-		}
-		data = buf.Bytes()
-		a.pics.cache.put(b.CacheKey(), data)
+	ctx, cancel := context.WithTimeout(r.Context(), boardBudget)
+	defer cancel()
+	data, err := a.pics.gallery.Get(ctx, b.CacheKey(), func(ctx context.Context) ([]byte, error) { return a.drawBoard(ctx, b) })
+	switch {
+	case errors.Is(err, errNoPicture):
+		http.Error(w, "no such picture", http.StatusNotFound)
+		return
+	case errors.Is(err, errDraw):
+		http.Error(w, "cannot draw the picture", http.StatusInternalServerError)
+		return
+	case err != nil:
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, "try again", http.StatusServiceUnavailable)
+		return
 	}
 	w.Header().Set("Content-Type", "image/"+b.Kind)
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
@@ -84,36 +69,37 @@ func (a *Adapter) serveBoard(w http.ResponseWriter, r *http.Request) {
 	w.Write(data)
 }
 
-// imageCache keeps the latest pictures drawn, at most n, dropping the
-// oldest first. It is safe for concurrent use.
-type imageCache struct {
-	mu    sync.Mutex
-	n     int
-	data  map[string][]byte
-	order []string // oldest first
-}
+// errDraw is a picture the renderer could not draw.
+var errDraw = errors.New("slack: cannot draw the picture")
 
-func newImageCache(n int) *imageCache {
-	return &imageCache{n: n, data: make(map[string][]byte, n)}
-}
-
-func (c *imageCache) get(k string) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	d, ok := c.data[k]
-	return d, ok
-}
-
-func (c *imageCache) put(k string, d []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.data[k]; ok {
-		return
+// drawBoard loads the game b names and draws its picture: errNoPicture
+// when the game is gone or has moved on, errDraw when it cannot be drawn,
+// or the store's error.
+func (a *Adapter) drawBoard(ctx context.Context, b boardurl.Board) ([]byte, error) {
+	g, err := a.svc.GameAt(ctx, b.Key, b.GameID, b.Move)
+	if err == nil && boardurl.Fingerprint(g) != b.Game {
+		err = match.ErrNoGame // the record has moved on: a takeback, another round
 	}
-	if len(c.order) >= c.n {
-		delete(c.data, c.order[0])
-		c.order = c.order[1:]
+	switch {
+	case errors.Is(err, match.ErrNoGame):
+		return nil, errNoPicture
+	case err != nil:
+		a.log.Warn("slack board picture: store failed", "err", err)
+		return nil, err
 	}
-	c.data[k] = d
-	c.order = append(c.order, k)
+	opt := render.ImageOptions{Palette: render.ImageStandard}
+	if b.Palette == match.PaletteColourBlind {
+		opt.Palette = render.ImageColourBlind
+	}
+	var buf bytes.Buffer
+	if b.Kind == boardurl.GIF {
+		err = render.GIF(&buf, g, opt)
+	} else {
+		err = render.PNG(&buf, g, opt)
+	}
+	if err != nil {
+		a.log.Error("slack board picture: render", "err", err)
+		return nil, errDraw
+	}
+	return buf.Bytes(), nil
 }

@@ -21,10 +21,10 @@ var errBadRequest = errors.New("slack: malformed request")
 // bot.Command.Nonce). It returns nil and errBadRequest for a command
 // without a team, channel or user. It fills in rep.
 func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce string, rep *report) (*slackapi.WebhookMessage, error) {
-	rep.channel = sc.ChannelID
+	rep.Channel = sc.ChannelID
 	cmd, err := slashCommand(sc, nonce)
 	if err != nil {
-		rep.outcome, rep.reason = bot.OutcomeBadRequest, "command without a valid team, channel or user"
+		rep.Outcome, rep.Reason = bot.OutcomeBadRequest, "command without a valid team, channel or user"
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, commandBudget)
@@ -35,11 +35,11 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 	req, err := bot.ParseText(sc.Text)
 	if err != nil {
 		if req.Kind != bot.KindNone {
-			rep.kind = req.Kind.String()
+			rep.Kind = req.Kind.String()
 		}
 		reply = a.svc.HandleText(ctx, cmd, sc.Text) // the refusal, with the help
 	} else {
-		rep.kind = req.Kind.String()
+		rep.Kind = req.Kind.String()
 		if req.Kind == bot.KindChallenge && req.Opponent.ID != cmd.Self.ID && req.Opponent.ID != cmd.User.ID {
 			req.OpponentIsBot = a.isBot(ctx, req.Opponent.ID)
 		}
@@ -54,7 +54,7 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 		cmd.Request = req
 		reply = a.svc.Handle(ctx, cmd)
 	}
-	rep.outcome = reply.Outcome()
+	rep.Outcome = reply.Outcome()
 	if reply.Visibility == bot.VisibilityNone || a.postReply(ctx, cmd.Key, reply) {
 		return nil, nil
 	}
@@ -62,7 +62,7 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 	if reply.Visibility == bot.Public || reply.Visibility == bot.Update {
 		responseType = inChannel
 	}
-	if a.pictured(reply) && webURL(sc.ResponseURL) {
+	if a.pictured(cmd.Key, reply) && webURL(sc.ResponseURL) {
 		// A picture takes an upload, or Slack's fetch of the bot's URL,
 		// and Slack may refuse it: the command is acknowledged with an
 		// empty 200 and its reply posted to the response_url, falling back

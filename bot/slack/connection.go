@@ -3,23 +3,23 @@ package slack
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	slackapi "github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 
-	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/internal/link"
 )
 
 // ErrTokenRefused is wrapped by the error RunSocketMode returns when Slack
 // refuses SLACK_APP_TOKEN (apps.connections.open answers invalid_auth,
 // not_authed, account_inactive or token_revoked): the server cannot
-// recover by retrying and should stop.
-var ErrTokenRefused = errors.New("slack: Slack refused SLACK_APP_TOKEN")
+// recover by retrying and should stop. It is link.ErrTokenRefused, shared
+// with the Discord adapter.
+var ErrTokenRefused = link.ErrTokenRefused
 
 // refusals are the apps.connections.open errors that no retry can cure.
 var refusals = []string{"invalid_auth", "not_authed", "account_inactive", "token_revoked"}
@@ -28,14 +28,13 @@ var refusals = []string{"invalid_auth", "not_authed", "account_inactive", "token
 var errConnectionLost = errors.New("slack: socket mode connection lost")
 
 // ConnectionState is the state of the Socket Mode connection at one moment.
-type ConnectionState = bot.ConnectionState
+type ConnectionState = link.State
 
 // Connection returns the state of the Socket Mode connection. It is down
 // (since New) until RunSocketMode has connected. It is safe for concurrent
 // use.
 func (a *Adapter) Connection() ConnectionState {
-	st := a.socket.State()
-	return ConnectionState{Connected: st.Connected, Since: st.Since, Err: st.Err, Reconnects: st.Reconnects}
+	return a.socket.State()
 }
 
 // RunSocketMode connects to Slack over Socket Mode (with the app token) and
@@ -59,31 +58,15 @@ func (a *Adapter) RunSocketMode(ctx context.Context) error {
 		return errors.New("slack: Socket Mode needs SLACK_APP_TOKEN and SLACK_BOT_TOKEN")
 	}
 	a.selfPlayer(ctx) // learn our user id before the first command
-	failures := 0
-	for {
-		err := a.runSocketClient(ctx, &failures)
-		if ctx.Err() != nil {
-			return nil
-		}
-		a.socket.Down(err)
-		if code, ok := refusal(err); ok {
-			return fmt.Errorf("%w (%s)", ErrTokenRefused, code)
-		}
-		wait := a.backoff.Delay(failures)
-		failures++
-		a.log.Warn("slack socket mode connection failed", "err", err, "attempt", failures, "retry_in", wait.Round(time.Millisecond))
-		if link.Sleep(ctx, wait) != nil {
-			return nil
-		}
-	}
+	return a.keeper.Run(ctx, a.runSocketClient)
 }
 
 // runSocketClient runs one socketmode client and serves its events until an
 // attempt to connect fails (returning why) or ctx is done. The client
 // reconnects by itself after a lost connection; only when that fails does
 // runSocketClient stop it, so that RunSocketMode waits its own backoff.
-// *failures is reset on every connection.
-func (a *Adapter) runSocketClient(ctx context.Context, failures *int) error {
+// It calls connected on every connection.
+func (a *Adapter) runSocketClient(ctx context.Context, connected func()) error {
 	sm := socketmode.New(a.client(),
 		socketmode.OptionLog(slog.NewLogLogger(a.log.Handler(), slog.LevelDebug)))
 	ctx, cancel := context.WithCancel(ctx)
@@ -97,18 +80,9 @@ func (a *Adapter) runSocketClient(ctx context.Context, failures *int) error {
 			case socketmode.EventTypeConnecting:
 				// The first event of every attempt, and the only sign of a
 				// dropped connection.
-				if a.socket.State().Connected {
-					a.socket.Down(errConnectionLost)
-					a.log.Warn("slack socket mode connection lost; reconnecting")
-				}
+				a.keeper.Lost(errConnectionLost, time.Time{})
 			case socketmode.EventTypeConnected:
-				*failures = 0
-				down, again := a.socket.Up()
-				if again {
-					a.log.Info("slack socket mode reconnected", "down_for", down.Round(time.Millisecond))
-				} else {
-					a.log.Info("slack socket mode connected", "after", down.Round(time.Millisecond))
-				}
+				connected()
 			case socketmode.EventTypeConnectionError:
 				err := errors.New("slack: socket mode connection error")
 				if ce, ok := evt.Data.(*slackapi.ConnectionErrorEvent); ok && ce.ErrorObj != nil {
@@ -134,19 +108,15 @@ func (a *Adapter) runSocketClient(ctx context.Context, failures *int) error {
 
 // refusal returns the Slack error code when err says the app token is
 // refused: one of refusals, or apps.connections.open answering HTTP 404
-// (which socketmode, too, treats as invalid auth).
-func refusal(err error) (string, bool) {
+// (which socketmode, too, treats as invalid auth); "" otherwise.
+func refusal(err error) string {
 	var se slackapi.SlackErrorResponse
-	if errors.As(err, &se) {
-		for _, r := range refusals {
-			if se.Err == r {
-				return r, true
-			}
-		}
+	if errors.As(err, &se) && slices.Contains(refusals, se.Err) {
+		return se.Err
 	}
 	var sc slackapi.StatusCodeError
 	if errors.As(err, &sc) && sc.Code == http.StatusNotFound {
-		return "apps.connections.open answered 404", true
+		return "apps.connections.open answered 404"
 	}
-	return "", false
+	return ""
 }

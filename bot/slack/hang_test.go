@@ -26,6 +26,7 @@ func problemLines(logs string) int {
 // "try again" sentence within Slack's 3 seconds, with one log line each
 // at Warn or above.
 func TestHungStoreAnswered(t *testing.T) {
+	t.Parallel() // it waits on timeouts
 	sentence := bot.ProblemUnavailable.Sentence()
 	tests := []struct {
 		name string

@@ -5,14 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
+	"strings"
 
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/bot"
-	"github.com/connect4/connect4/bot/internal/bodies"
 )
 
 // Register mounts POST /slack/commands (slash commands) and POST
@@ -66,7 +65,7 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	ic, err := slackapi.InteractionCallbackParse(r)
+	ic, err := readClick(r)
 	if err != nil {
 		a.badRequest(w, rep, "unreadable payload")
 		return
@@ -94,20 +93,7 @@ func (a *Adapter) verified(w http.ResponseWriter, r *http.Request, rep *report) 
 	}
 	body, err := a.bodies.Read(w, r)
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		switch {
-		case errors.Is(err, bodies.ErrBusy):
-			w.Header().Set("Retry-After", "1")
-			http.Error(w, "busy, try again", http.StatusServiceUnavailable)
-			rep.outcome, rep.reason = bot.OutcomeError, "too many bodies in flight"
-			a.done(rep)
-		case errors.As(err, &tooBig):
-			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
-			rep.outcome = bot.OutcomeTooLarge
-			a.done(rep)
-		default:
-			a.badRequest(w, rep, "unreadable body")
-		}
+		a.rec.BodyError(w, &rep.Report, err, "request", rep.what)
 		return "", false
 	}
 	if _, err := sv.Write(body); err != nil {
@@ -123,17 +109,24 @@ func (a *Adapter) verified(w http.ResponseWriter, r *http.Request, rep *report) 
 }
 
 func (a *Adapter) unauthorized(w http.ResponseWriter, rep *report, err error) {
-	http.Error(w, "unauthorized", http.StatusUnauthorized)
-	rep.outcome, rep.reason = bot.OutcomeUnauthorized, err.Error()
-	a.done(rep)
+	a.rec.Refuse(w, &rep.Report, http.StatusUnauthorized, "unauthorized", bot.OutcomeUnauthorized, err.Error(), "request", rep.what)
 }
 
 // requestNonce is the identity of a signed HTTP request, for
 // bot.Command.Nonce: the hex of the first 16 bytes of
-// sha256(timestamp + ":" + signature). A replayed request has the same
-// one; Slack's retries of a request are signed anew.
+// sha256(timestamp + ":" + signature), the signature in canonical form
+// ("v0=" and its bytes in lower-case hex), so that a replay that spells
+// the signature otherwise (hex digits in the other case) has the same
+// identity as the request it copies. Slack's retries of a request are
+// signed anew.
 func requestNonce(h http.Header) string {
-	sum := sha256.Sum256([]byte(h.Get(headerTimestamp) + ":" + h.Get(headerSignature)))
+	sig := h.Get(headerSignature)
+	if raw, ok := strings.CutPrefix(sig, "v0="); ok {
+		if b, err := hex.DecodeString(raw); err == nil {
+			sig = "v0=" + hex.EncodeToString(b)
+		}
+	}
+	sum := sha256.Sum256([]byte(h.Get(headerTimestamp) + ":" + sig))
 	return hex.EncodeToString(sum[:16])
 }
 
@@ -158,7 +151,5 @@ func verify(h http.Header, body []byte, secret string) error {
 }
 
 func (a *Adapter) badRequest(w http.ResponseWriter, rep *report, reason string) {
-	http.Error(w, "bad request", http.StatusBadRequest)
-	rep.outcome, rep.reason = bot.OutcomeBadRequest, reason
-	a.done(rep)
+	a.rec.Refuse(w, &rep.Report, http.StatusBadRequest, "bad request", bot.OutcomeBadRequest, reason, "request", rep.what)
 }

@@ -137,6 +137,7 @@ func TestSignatureRequired(t *testing.T) {
 // TestMalformed sends signed requests that are not what Slack sends: they
 // get 4xx or an ephemeral note, never 5xx, and change nothing.
 func TestMalformed(t *testing.T) {
+	t.Parallel() // it waits on timeouts
 	payload := func(js string) []byte { return []byte(url.Values{"payload": {js}}.Encode()) }
 	tests := []struct {
 		name, path string

@@ -2,8 +2,10 @@ package slack
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 
@@ -24,14 +26,86 @@ type click struct {
 	responseURL string
 }
 
+// clickPayload is the part of a block_actions payload the bot reads.
+// Decoding only these fields costs a fraction of slack-go's
+// InteractionCallback, which decodes the whole clicked message.
+type clickPayload struct {
+	Type string `json:"type"`
+	Team struct {
+		ID string `json:"id"`
+	} `json:"team"`
+	User struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	} `json:"user"`
+	Channel struct {
+		ID string `json:"id"`
+	} `json:"channel"`
+	Container struct {
+		ChannelID string `json:"channel_id"`
+		MessageTs string `json:"message_ts"`
+	} `json:"container"`
+	ResponseURL string        `json:"response_url"`
+	Actions     []clickAction `json:"actions"`
+}
+
+// clickAction is the part of a clicked button the bot reads. BlockID is
+// nil for an action without one: a legacy attachment's, not a block's.
+type clickAction struct {
+	BlockID  *string `json:"block_id"`
+	ActionID string  `json:"action_id"`
+	Value    string  `json:"value"`
+}
+
+// blockAction returns the first action of p that belongs to a block.
+func (p clickPayload) blockAction() (clickAction, bool) {
+	for _, act := range p.Actions {
+		if act.BlockID != nil {
+			return act, true
+		}
+	}
+	return clickAction{}, false
+}
+
+// readClick decodes the payload form field of an interaction request.
+func readClick(r *http.Request) (clickPayload, error) {
+	var p clickPayload
+	if err := r.ParseForm(); err != nil {
+		return p, err
+	}
+	payload := r.PostForm.Get("payload")
+	if payload == "" {
+		return p, errors.New("slack: empty payload")
+	}
+	err := json.Unmarshal([]byte(payload), &p)
+	return p, err
+}
+
+// fromCallback is the clickPayload of ic, a callback Socket Mode decoded.
+func fromCallback(ic slackapi.InteractionCallback) clickPayload {
+	var p clickPayload
+	p.Type = string(ic.Type)
+	p.Team.ID = ic.Team.ID
+	p.User.ID, p.User.Name = ic.User.ID, ic.User.Name
+	p.Channel.ID = ic.Channel.ID
+	p.Container.ChannelID, p.Container.MessageTs = ic.Container.ChannelID, ic.Container.MessageTs
+	p.ResponseURL = ic.ResponseURL
+	for _, act := range ic.ActionCallback.BlockActions {
+		if act != nil {
+			p.Actions = append(p.Actions, clickAction{BlockID: &act.BlockID, ActionID: act.ActionID, Value: act.Value})
+		}
+	}
+	return p
+}
+
 // parseClick checks a block_actions callback and returns the click, with
 // nonce as its command's Nonce.
 // Callbacks that lack a team, channel, user, action or usable response_url
 // (or are of another type) return an error wrapping errBadRequest; clicks
 // on buttons the bot did not draw return the click (without a request)
 // and an error wrapping errForeign.
-func parseClick(ic slackapi.InteractionCallback, nonce string) (click, error) {
-	if ic.Type != slackapi.InteractionTypeBlockActions {
+func parseClick(ic clickPayload, nonce string) (click, error) {
+	if ic.Type != string(slackapi.InteractionTypeBlockActions) {
 		return click{}, fmt.Errorf("%w: interaction type %q", errBadRequest, ic.Type)
 	}
 	channel := ic.Container.ChannelID
@@ -51,10 +125,11 @@ func parseClick(ic slackapi.InteractionCallback, nonce string) (click, error) {
 		return click{}, fmt.Errorf("%w: no user", errBadRequest)
 	case !webURL(ic.ResponseURL):
 		return click{}, fmt.Errorf("%w: no usable response_url", errBadRequest)
-	case len(ic.ActionCallback.BlockActions) == 0 || ic.ActionCallback.BlockActions[0] == nil:
+	}
+	act, ok := ic.blockAction()
+	if !ok {
 		return click{}, fmt.Errorf("%w: no action", errBadRequest)
 	}
-	act := ic.ActionCallback.BlockActions[0]
 	if !strings.HasPrefix(act.ActionID, actionPrefix) {
 		return c, fmt.Errorf("%w: action id %q", errForeign, act.ActionID)
 	}
@@ -82,29 +157,29 @@ func webURL(s string) bool {
 // The command runs within the adapter's timeout; the post gets a context
 // of its own (postBudget), so that a command that ran out of time (a hung
 // store) still delivers the bot's "try again" sentence.
-func (a *Adapter) interact(ic slackapi.InteractionCallback, nonce string, rep *report) error {
+func (a *Adapter) interact(ic clickPayload, nonce string, rep *report) error {
 	c, err := parseClick(ic, nonce)
-	rep.channel = c.cmd.Key.Channel
+	rep.Channel = c.cmd.Key.Channel
 	if errors.Is(err, errBadRequest) {
-		rep.outcome, rep.reason = bot.OutcomeBadRequest, err.Error()
+		rep.Outcome, rep.Reason = bot.OutcomeBadRequest, err.Error()
 		a.done(rep)
 		return err
 	}
 	if err == nil {
-		rep.kind = c.cmd.Kind.String()
+		rep.Kind = c.cmd.Kind.String()
 	}
 	started := a.work.Go(func(wctx context.Context) {
 		defer a.done(rep)
 		if err != nil { // a foreign button: say so, privately
-			rep.outcome, rep.reason = bot.OutcomeRefused, "foreign button"
+			rep.Outcome, rep.Reason = bot.OutcomeRefused, "foreign button"
 			msg := &slackapi.WebhookMessage{Text: bot.TextForeignButton, ResponseType: ephemeral}
 			if perr := a.post(wctx, c.responseURL, msg); perr != nil {
-				rep.outcome = bot.OutcomeError
+				rep.Outcome = bot.OutcomeError
 			}
 			return
 		}
 		reply := a.run(wctx, c.cmd)
-		rep.outcome = reply.Outcome()
+		rep.Outcome = reply.Outcome()
 		if reply.Visibility == bot.VisibilityNone {
 			return
 		}
@@ -119,11 +194,11 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback, nonce string, rep *r
 			}
 		})
 		if err != nil {
-			rep.outcome = bot.OutcomeError
+			rep.Outcome = bot.OutcomeError
 		}
 	})
 	if !started {
-		rep.outcome, rep.reason = bot.OutcomeError, "shutting down"
+		rep.Outcome, rep.Reason = bot.OutcomeError, "shutting down"
 		a.done(rep)
 	}
 	return nil

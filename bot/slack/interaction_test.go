@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	slackapi "github.com/slack-go/slack"
-
 	"github.com/connect4/connect4/bot"
 )
 
@@ -22,7 +20,7 @@ const validClick = `{"type":"block_actions","team":{"id":"T1"},"user":{"id":"UA"
 func parsePayload(payload string) (click, error) {
 	r := httptest.NewRequest("POST", "/slack/interactions", strings.NewReader(url.Values{"payload": {payload}}.Encode()))
 	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	ic, err := slackapi.InteractionCallbackParse(r)
+	ic, err := readClick(r)
 	if err != nil {
 		return click{}, errBadRequest
 	}

@@ -8,6 +8,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/internal/clip"
 	"github.com/connect4/connect4/render"
 )
 
@@ -42,7 +43,7 @@ func message(r bot.Reply) *slackapi.WebhookMessage {
 		// mentions. (Updates and ephemeral notes notify nobody.)
 		m.Header, m.Status, fallback = r.QuietMentions(m.Header), r.QuietMentions(m.Status), r.QuietMentions(fallback)
 	}
-	text := bot.Clip(fallback, maxText)
+	text := clip.Runes(fallback, maxText)
 	if strings.TrimSpace(text) == "" {
 		text = fallbackText
 	}
@@ -60,7 +61,7 @@ func blocks(m bot.Message, buttons []bot.Button) []slackapi.Block {
 	var bs []slackapi.Block
 	section := func(s string) {
 		if strings.TrimSpace(s) != "" {
-			bs = append(bs, slackapi.NewSectionBlock(mrkdwn(bot.Clip(s, maxText)), nil, nil))
+			bs = append(bs, slackapi.NewSectionBlock(mrkdwn(clip.Runes(s, maxText)), nil, nil))
 		}
 	}
 	switch body := strings.TrimSpace(m.Header + "\n" + m.Board); {
@@ -71,14 +72,14 @@ func blocks(m bot.Message, buttons []bot.Button) []slackapi.Block {
 		section(m.Board)
 	}
 	if strings.TrimSpace(m.Status) != "" {
-		bs = append(bs, slackapi.NewContextBlock("c4_status", mrkdwn(bot.Clip(m.Status, maxText))))
+		bs = append(bs, slackapi.NewContextBlock("c4_status", mrkdwn(clip.Runes(m.Status, maxText))))
 	}
 	var elems []slackapi.BlockElement
 	for i, b := range buttons {
 		if b.Disabled {
 			continue
 		}
-		label := slackapi.NewTextBlockObject(slackapi.PlainTextType, bot.Clip(b.Label, maxButtonLabel), true, false)
+		label := slackapi.NewTextBlockObject(slackapi.PlainTextType, clip.Runes(b.Label, maxButtonLabel), true, false)
 		btn := slackapi.NewButtonBlockElement(actionPrefix+strconv.Itoa(i), b.Value, label)
 		switch b.Style {
 		case bot.StylePrimary:

@@ -162,21 +162,3 @@ func TestMessageShape(t *testing.T) {
 		t.Fatalf("fallback %q has emoji codes", raw.Text)
 	}
 }
-
-func TestClip(t *testing.T) {
-	tests := []struct {
-		in   string
-		n    int
-		want string
-	}{
-		{"abc", 3, "abc"},
-		{"abcd", 3, "ab…"},
-		{"ééé", 2, "é…"},
-		{"", 1, ""},
-	}
-	for _, tt := range tests {
-		if got := bot.Clip(tt.in, tt.n); got != tt.want {
-			t.Errorf("bot.Clip(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
-		}
-	}
-}

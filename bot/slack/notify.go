@@ -1,6 +1,7 @@
 package slack
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -72,10 +73,7 @@ func (a *Adapter) Edit(ctx context.Context, k match.Key, ref match.MessageRef, r
 	if ref.Timestamp == "" {
 		return fmt.Errorf("%w: slack: no ts for the message", bot.ErrUndeliverable)
 	}
-	ch := ref.Channel
-	if ch == "" {
-		ch = k.Channel
-	}
+	ch := cmp.Or(ref.Channel, k.Channel)
 	if _, _, _, err := a.chat.UpdateMessageContext(ctx, ch, ref.Timestamp, msgOptions(r)...); err != nil {
 		return notifyError("chat.update", err)
 	}
@@ -105,7 +103,7 @@ func (a *Adapter) postReply(ctx context.Context, k match.Key, r bot.Reply) bool 
 	if a.chat == nil || !a.cfg.PostReplies || id == "" || r.Visibility != bot.Public {
 		return false
 	}
-	if a.pictured(r) {
+	if a.pictured(k, r) {
 		// The picture takes an upload, or Slack's fetch of the bot's URL:
 		// the command is acknowledged with an empty 200 and the message
 		// posted in the background, with the emoji board if the picture
@@ -139,8 +137,9 @@ func (a *Adapter) postPictured(ctx context.Context, k match.Key, id string, r bo
 			a.replay(ctx, k, r, ts)
 			return
 		}
-		a.pics.noPicture.Store(a.pics.now().Add(scopeRetry).UnixNano())
-		a.log.Warn("slack refused the board picture; emoji boards for a while", "err", err)
+		if !a.pictureRefused(k, err) {
+			return
+		}
 	}
 	pctx, cancel := context.WithTimeout(ctx, postBudget)
 	defer cancel()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -14,6 +15,8 @@ import (
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/internal/boardurl"
+	"github.com/connect4/connect4/bot/internal/clip"
+	"github.com/connect4/connect4/bot/internal/gallery"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/render"
 )
@@ -63,19 +66,20 @@ type pictures struct {
 	poster    fileAPI          // the bot token's client, for the replay with public URLs; may be nil
 	signer    *boardurl.Signer // nil: no public URL
 	publicURL string           // with a trailing slash
-	cache     *imageCache      // the pictures served, by game, move, palette and kind
+	gallery   *gallery.Gallery // the pictures served, by game, move, palette and kind
 	noUpload  atomic.Int64     // unix nanoseconds until which uploads stay off
-	noPicture atomic.Int64     // unix nanoseconds until which no picture is tried
+	off       offChannels      // channels where Slack refused a picture, for scopeRetry
 	now       func() time.Time // time.Now; tests move it
 	ttl       time.Duration    // of a signed URL
 }
 
-// pictured reports whether r is shown with a picture of its board: r shows
-// a board to the channel, the channel has not chosen emoji, and the
-// adapter has a way to show one.
-func (a *Adapter) pictured(r bot.Reply) bool {
+// pictured reports whether r is shown with a picture of its board in k:
+// r shows a board to the channel, the channel has not chosen emoji, Slack
+// has not refused a picture there lately, and the adapter has a way to
+// show one.
+func (a *Adapter) pictured(k match.Key, r bot.Reply) bool {
 	if !r.Picture() || (r.Visibility != bot.Public && r.Visibility != bot.Update) ||
-		a.pics.now().UnixNano() < a.pics.noPicture.Load() {
+		a.pics.off.has(k, a.pics.now()) {
 		return false
 	}
 	return (a.pics.signer != nil && r.GameID != "") || a.uploading()
@@ -91,10 +95,10 @@ func (a *Adapter) uploading() bool {
 // upload. It reports whether it did; when it did not msg keeps its emoji
 // board (an upload failure is logged at Warn).
 func (a *Adapter) picture(ctx context.Context, k match.Key, r bot.Reply, msg *slackapi.WebhookMessage) bool {
-	if !a.pictured(r) {
+	if !a.pictured(k, r) {
 		return false
 	}
-	alt := bot.Clip(r.AltText(), maxAltText)
+	alt := clip.Runes(r.AltText(), maxAltText)
 	var img *slackapi.ImageBlock
 	if a.pics.signer != nil && r.GameID != "" {
 		u := a.boardURL(k, r, boardurl.PNG)
@@ -185,18 +189,48 @@ func quiet(err error) error {
 	return err
 }
 
+// pictureRefused reports whether err, the error of posting a message with
+// a picture in k, is Slack's answer that it did not post it (a refused
+// message: the emoji board may go instead, and pictures stay off in k's
+// channel for scopeRetry). Any other error (a timeout: the message may
+// have been posted) is logged and reported false, so that the reply is
+// not posted a second time.
+func (a *Adapter) pictureRefused(k match.Key, err error) bool {
+	if !refusedByAPI(err) {
+		a.log.Error("slack: posting a reply with its picture failed, and it may have been posted: not posting it again",
+			"channel", k.Channel, "err", err)
+		return false
+	}
+	now := a.pics.now()
+	a.pics.off.add(k, now, now.Add(scopeRetry))
+	a.log.Warn("slack refused the board picture; emoji boards in this channel for a while", "channel", k.Channel, "err", err)
+	return true
+}
+
+// refusedByAPI reports whether err is Slack's answer that it refused a
+// call (an error in the answer, or an HTTP status below 500), as opposed
+// to no answer (a timeout, a lost connection) or a server error, after
+// which the call may have done its work.
+func refusedByAPI(err error) bool {
+	var se slackapi.SlackErrorResponse
+	var sc slackapi.StatusCodeError
+	var rl *slackapi.RateLimitedError
+	return errors.As(err, &se) || (errors.As(err, &sc) && sc.Code < 500) || errors.As(err, &rl)
+}
+
 // deliver sends reply to responseURL within ctx, the work context, laid
 // out by message and then shape (its response type, replace_original):
 // with a picture of the board when it has one (uploadBudget for the
-// upload), and when that message is refused (Slack could not use the
-// picture) the same message with the emoji board, pictures then staying
-// off for scopeRetry. After the reply, the replay of a game it ended, in
+// upload), and when Slack answers that it refused that message (it could
+// not use the picture) the same message with the emoji board, pictures
+// then staying off in k's channel for scopeRetry; a post that got no
+// answer is not sent again. After the reply, the replay of a game it ended, in
 // thread (the game message's ts, or "" when not known). It returns the
 // error of the last post.
 func (a *Adapter) deliver(ctx context.Context, k match.Key, reply bot.Reply, responseURL, thread string, shape func(*slackapi.WebhookMessage)) error {
 	msg := message(reply)
 	shape(msg)
-	if a.pictured(reply) {
+	if a.pictured(k, reply) {
 		pic := *msg
 		uctx, cancel := context.WithTimeout(ctx, uploadBudget)
 		ok := a.picture(uctx, k, reply, &pic)
@@ -207,8 +241,9 @@ func (a *Adapter) deliver(ctx context.Context, k match.Key, reply bot.Reply, res
 				a.replay(ctx, k, reply, thread)
 				return nil
 			}
-			a.pics.noPicture.Store(a.pics.now().Add(scopeRetry).UnixNano())
-			a.log.Warn("slack refused the board picture; emoji boards for a while", "err", err)
+			if !a.pictureRefused(k, err) {
+				return err
+			}
 		}
 	}
 	if err := a.post(ctx, responseURL, msg); err != nil {
@@ -225,13 +260,13 @@ func (a *Adapter) deliver(ctx context.Context, k match.Key, reply bot.Reply, res
 // URL posted with the bot token. Failures are logged; the game's message
 // already says how it ended.
 func (a *Adapter) replay(ctx context.Context, k match.Key, r bot.Reply, thread string) {
-	if !r.Finished || !a.pictured(r) {
+	if !r.Finished || !a.pictured(k, r) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, replayBudget)
 	defer cancel()
-	text := bot.Clip("Replay: "+bot.PlainMentions(r.Text, append(r.Players(), r.People...)...), maxText)
-	alt := bot.Clip("Replay. "+r.AltText(), maxAltText)
+	text := clip.Runes("Replay: "+bot.PlainMentions(r.Text, append(r.Players(), r.People...)...), maxText)
+	alt := clip.Runes("Replay. "+r.AltText(), maxAltText)
 	var err error
 	switch {
 	case a.uploading():
@@ -255,4 +290,54 @@ func (a *Adapter) replay(ctx context.Context, k match.Key, r bot.Reply, thread s
 	if err != nil {
 		a.log.Warn("slack replay not posted", "channel", k.Channel, "err", quiet(err))
 	}
+}
+
+// offChannelsMax bounds how many channels offChannels remembers.
+const offChannelsMax = 1024
+
+// offChannels is the set of channels where pictures are off until a time.
+// It holds at most offChannelsMax channels (when full, the ones whose time
+// has passed go, then the one that is soonest back on). The zero value is
+// empty; it is safe for concurrent use.
+type offChannels struct {
+	mu    sync.Mutex
+	until map[match.Key]time.Time
+}
+
+// add turns pictures off in k from now until until.
+func (o *offChannels) add(k match.Key, now, until time.Time) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.until == nil {
+		o.until = make(map[match.Key]time.Time)
+	}
+	if _, ok := o.until[k]; !ok && len(o.until) >= offChannelsMax {
+		var soonest match.Key
+		for c, t := range o.until {
+			if !now.Before(t) {
+				delete(o.until, c)
+			} else if s, ok := o.until[soonest]; !ok || t.Before(s) {
+				soonest = c
+			}
+		}
+		if len(o.until) >= offChannelsMax {
+			delete(o.until, soonest)
+		}
+	}
+	o.until[k] = until
+}
+
+// has reports whether pictures are off in k at now.
+func (o *offChannels) has(k match.Key, now time.Time) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	t, ok := o.until[k]
+	return ok && now.Before(t)
+}
+
+// clear turns pictures back on everywhere.
+func (o *offChannels) clear() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	clear(o.until)
 }

@@ -18,6 +18,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/bot/internal/adaptertest"
+	"github.com/connect4/connect4/bot/internal/gallery"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/render"
@@ -44,10 +45,10 @@ type fakeFiles struct {
 
 // upload is a completed file.
 type upload struct {
-	name, alt        string
-	data             []byte
-	channel, thread  string
-	comment, tokenOK string
+	name, alt       string
+	data            []byte
+	channel, thread string
+	comment         string
 }
 
 func newFakeFiles(t *testing.T) *fakeFiles {
@@ -230,7 +231,7 @@ func TestPictureUpload(t *testing.T) {
 		t.Errorf("uploads tried again right after a refused picture (%d calls, want %d)", files.getCalls, calls)
 	}
 	files.mu.Unlock()
-	e.a.pics.noPicture.Store(0)
+	e.a.pics.off.clear()
 	e.mu.Lock()
 	e.refuseImages = false
 	e.mu.Unlock()
@@ -345,7 +346,7 @@ func TestPictureURL(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	e.a.pics.cache = newImageCache(cacheSize) // another replica, which has not drawn it
+	e.a.pics.gallery = gallery.New(galleryBytes, 1, galleryQueue) // another replica, which has not drawn it
 	if w := get(path); w.Code != http.StatusNotFound {
 		t.Fatalf("URL of a board the record no longer holds: GET = %d, want 404", w.Code)
 	}
@@ -405,6 +406,7 @@ func (e *env) slashLater(t *testing.T, user, text string) []posted {
 // click's reply still reaches the response_url, with the emoji board, once
 // the upload's budget is spent.
 func TestPictureUploadHangs(t *testing.T) {
+	t.Parallel() // it waits on timeouts
 	files := newFakeFiles(t)
 	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{APIURL: files.srv.URL + "/", Pictures: true})
 	c := e.slash("UA", "<@UB>")

@@ -1,45 +1,20 @@
 package slack
 
-import (
-	"context"
-	"time"
-
-	"github.com/connect4/connect4/bot"
-)
+import "github.com/connect4/connect4/bot/internal/inbound"
 
 // kindUnknown is the kind of a request that never became a command.
-const kindUnknown = "unknown"
+const kindUnknown = inbound.KindUnknown
 
-// report is what is logged and observed about one request: never tokens,
-// secrets or message text.
+// report is what is logged and observed about one request: the shared
+// inbound.Report, and whether it is a command or a click.
 type report struct {
-	start   time.Time
-	via     string // "http" or "socket"
-	what    string // "command" or "click"
-	channel string
-	kind    string
-	outcome string
-	reason  string // why a request was refused before it reached the bot
+	inbound.Report
+	what string // "command" or "click"
 }
 
 func newReport(via, what string) *report {
-	return &report{start: time.Now(), via: via, what: what, kind: kindUnknown}
+	return &report{Report: inbound.NewReport(via), what: what}
 }
 
 // done observes rep and logs it at bot.OutcomeLevel.
-func (a *Adapter) done(rep *report) {
-	elapsed := time.Since(rep.start)
-	if a.cfg.Observe != nil {
-		a.cfg.Observe(rep.kind, rep.outcome, elapsed)
-	}
-	level := bot.OutcomeLevel(rep.outcome)
-	if !a.log.Enabled(context.Background(), level) {
-		return
-	}
-	attrs := []any{"via", rep.via, "request", rep.what,
-		"channel", rep.channel, "kind", rep.kind, "outcome", rep.outcome, "duration", elapsed}
-	if rep.reason != "" {
-		attrs = append(attrs, "reason", rep.reason)
-	}
-	a.log.Log(context.Background(), level, "slack request", attrs...)
-}
+func (a *Adapter) done(rep *report) { a.rec.Done(&rep.Report, "request", rep.what) }

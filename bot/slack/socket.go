@@ -43,7 +43,7 @@ func (a *Adapter) dispatch(ctx context.Context, ack acker, evt socketmode.Event)
 		sc, ok := evt.Data.(slackapi.SlashCommand)
 		if !ok {
 			a.ack(ctx, ack, envelope, nil)
-			rep.outcome, rep.reason = bot.OutcomeBadRequest, "unreadable slash command"
+			rep.Outcome, rep.Reason = bot.OutcomeBadRequest, "unreadable slash command"
 			a.done(rep)
 			return
 		}
@@ -56,12 +56,12 @@ func (a *Adapter) dispatch(ctx context.Context, ack acker, evt socketmode.Event)
 			// The ack has a budget of its own: the command may have used
 			// all of its time.
 			if err := a.ack(wctx, ack, envelope, payload); err != nil {
-				rep.outcome = bot.OutcomeError
+				rep.Outcome = bot.OutcomeError
 			}
 			a.done(rep)
 		}) {
 			a.ack(ctx, ack, envelope, nil)
-			rep.outcome, rep.reason = bot.OutcomeError, "shutting down"
+			rep.Outcome, rep.Reason = bot.OutcomeError, "shutting down"
 			a.done(rep)
 		}
 	case socketmode.EventTypeInteractive:
@@ -69,11 +69,11 @@ func (a *Adapter) dispatch(ctx context.Context, ack acker, evt socketmode.Event)
 		rep := newReport("socket", "click")
 		ic, ok := evt.Data.(slackapi.InteractionCallback)
 		if !ok {
-			rep.outcome, rep.reason = bot.OutcomeBadRequest, "unreadable interaction"
+			rep.Outcome, rep.Reason = bot.OutcomeBadRequest, "unreadable interaction"
 			a.done(rep)
 			return
 		}
-		_ = a.interact(ic, nonce, rep) // a malformed click is logged; there is nobody to answer
+		_ = a.interact(fromCallback(ic), nonce, rep) // a malformed click is logged; there is nobody to answer
 	default:
 		a.ack(ctx, ack, envelope, nil) // events we did not subscribe to
 	}

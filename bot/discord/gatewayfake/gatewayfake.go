@@ -90,6 +90,8 @@ import (
 	discordgo "github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
 
+	"github.com/connect4/connect4/bot/internal/fakews"
+
 	"github.com/connect4/connect4/bot/internal/outage"
 )
 
@@ -163,30 +165,15 @@ type Server struct {
 	requests   []Request
 	messages   int // message ids handed out by REST
 	closed     bool
-	changed    chan struct{} // closed and replaced on every state change
+	changed    fakews.Signal // wakes the waiters on every state change
 	dmu        sync.Mutex    // serialises dispatches, so that sequence numbers arrive in order
 	wg         sync.WaitGroup
 }
 
-// conn is one websocket connection; writes are serialised by wmu.
+// conn is one websocket connection.
 type conn struct {
-	ws      *websocket.Conn
-	wmu     sync.Mutex
+	fakews.Conn
 	dropped bool // set under Server.mu by closeAll: never becomes live again
-}
-
-func (c *conn) writeJSON(v any) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	_ = c.ws.SetWriteDeadline(time.Now().Add(5 * time.Second))
-	return c.ws.WriteJSON(v)
-}
-
-func (c *conn) closeWith(code int, text string) {
-	c.wmu.Lock()
-	_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(time.Second))
-	c.wmu.Unlock()
-	_ = c.ws.Close()
 }
 
 // New starts a fake on a free loopback port. It returns an error when no
@@ -197,11 +184,8 @@ func New(opts ...Option) (*Server, error) {
 		userID:    DefaultUserID,
 		username:  DefaultUsername,
 		all:       make(map[*conn]struct{}),
-		changed:   make(chan struct{}),
+		upgrader:  fakews.Upgrader(),
 	}
-	// Clients send the platform's Origin (socketmode: https://api.slack.com),
-	// which is not the fake's host.
-	s.upgrader.CheckOrigin = func(*http.Request) bool { return true }
 	for _, o := range opts {
 		o(s)
 	}
@@ -260,12 +244,6 @@ func (t *rewrite) RoundTrip(r *http.Request) (*http.Response, error) {
 	return t.next.RoundTrip(r)
 }
 
-// notifyLocked wakes the waiters; s.mu is held.
-func (s *Server) notifyLocked() {
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
-
 // SetDown switches the fake off or on. While down the port is closed (REST
 // calls and websocket dials fail with connection refused) and going down
 // cuts the live connection without a close frame, as a network failure
@@ -306,62 +284,38 @@ func (s *Server) closeAll(code int, text string) {
 		cs = append(cs, c)
 	}
 	s.live = nil
-	s.notifyLocked()
+	s.changed.NotifyLocked()
 	s.mu.Unlock()
 	for _, c := range cs {
 		if code == 0 {
-			_ = c.ws.Close()
+			_ = c.WS.Close()
 			continue
 		}
-		c.closeWith(code, text)
+		c.CloseWith(code, text)
 	}
 }
 
 // Connections returns how many websocket connections the fake has accepted.
-func (s *Server) Connections() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.conns
-}
+func (s *Server) Connections() int { return fakews.Read(&s.mu, &s.conns) }
 
 // Identifies returns how many Identify payloads (op 2) the fake has
 // received, refused ones included.
-func (s *Server) Identifies() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.identifies
-}
+func (s *Server) Identifies() int { return fakews.Read(&s.mu, &s.identifies) }
 
 // Resumes returns how many Resume payloads (op 6) the fake has received,
 // refused ones included.
-func (s *Server) Resumes() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.resumes
-}
+func (s *Server) Resumes() int { return fakews.Read(&s.mu, &s.resumes) }
 
 // Heartbeats returns how many Heartbeat payloads (op 1) the fake has
 // received and acknowledged with op 11.
-func (s *Server) Heartbeats() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.heartbeats
-}
+func (s *Server) Heartbeats() int { return fakews.Read(&s.mu, &s.heartbeats) }
 
 // Tokens returns the tokens of every Identify and Resume, in order, as sent
 // (with discordgo's "Bot " prefix).
-func (s *Server) Tokens() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.tokens...)
-}
+func (s *Server) Tokens() []string { return fakews.Copy(&s.mu, &s.tokens) }
 
 // Requests returns a copy of the REST requests received so far, in order.
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Request(nil), s.requests...)
-}
+func (s *Server) Requests() []Request { return fakews.Copy(&s.mu, &s.requests) }
 
 // Connected reports whether a connection has completed Identify or Resume
 // and is still open.
@@ -375,19 +329,7 @@ func (s *Server) Connected() bool {
 // sent) or Resume (RESUMED sent) and is still open, or ctx is done; it
 // returns ctx.Err() then. After Drop it waits for the next connection.
 func (s *Server) WaitConnected(ctx context.Context) error {
-	for {
-		s.mu.Lock()
-		ok, ch := s.live != nil, s.changed
-		s.mu.Unlock()
-		if ok {
-			return nil
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
+	return s.changed.Wait(ctx, &s.mu, func() bool { return s.live != nil })
 }
 
 // SendInteraction dispatches an INTERACTION_CREATE whose d is interaction
@@ -415,7 +357,7 @@ func (s *Server) Dispatch(t string, d json.RawMessage) error {
 	s.seq++
 	p := payload{Op: 0, T: t, S: s.seq, D: d}
 	s.mu.Unlock()
-	if err := c.writeJSON(p); err != nil {
+	if err := c.WriteJSON(p); err != nil {
 		return fmt.Errorf("gatewayfake: dispatch %s: %w", t, err)
 	}
 	return nil
@@ -445,7 +387,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // Upgrade has answered with an error status
 	}
-	c := &conn{ws: ws}
+	c := &conn{Conn: fakews.Conn{WS: ws}}
 	s.mu.Lock()
 	if s.closed || s.out.Down() {
 		s.mu.Unlock()
@@ -455,7 +397,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.conns++
 	s.all[c] = struct{}{}
 	s.wg.Add(1)
-	s.notifyLocked()
+	s.changed.NotifyLocked()
 	s.mu.Unlock()
 	defer s.wg.Done()
 	defer func() {
@@ -463,13 +405,13 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		delete(s.all, c)
 		if s.live == c {
 			s.live = nil
-			s.notifyLocked()
+			s.changed.NotifyLocked()
 		}
 		s.mu.Unlock()
 		_ = ws.Close()
 	}()
 	hello := fmt.Sprintf(`{"heartbeat_interval":%d}`, s.heartbeat.Milliseconds())
-	if err := c.writeJSON(payload{Op: 10, D: json.RawMessage(hello)}); err != nil {
+	if err := c.WriteJSON(payload{Op: 10, D: json.RawMessage(hello)}); err != nil {
 		return
 	}
 	for {
@@ -479,7 +421,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		}
 		var p payload
 		if err := json.Unmarshal(msg, &p); err != nil {
-			c.closeWith(4002, "Error while decoding payload.")
+			c.CloseWith(4002, "Error while decoding payload.")
 			return
 		}
 		if !s.handle(c, p) {
@@ -496,7 +438,7 @@ func (s *Server) handle(c *conn, p payload) bool {
 		s.mu.Lock()
 		s.heartbeats++
 		s.mu.Unlock()
-		return c.writeJSON(payload{Op: 11, D: json.RawMessage("null")}) == nil
+		return c.WriteJSON(payload{Op: 11, D: json.RawMessage("null")}) == nil
 	case 2: // Identify
 		var id struct {
 			Token string `json:"token"`
@@ -507,7 +449,7 @@ func (s *Server) handle(c *conn, p payload) bool {
 		s.tokens = append(s.tokens, id.Token)
 		if s.refuse || id.Token == "" {
 			s.mu.Unlock()
-			c.closeWith(CloseAuthenticationFailed, "Authentication failed")
+			c.CloseWith(CloseAuthenticationFailed, "Authentication failed")
 			return false
 		}
 		s.sessions++
@@ -537,13 +479,13 @@ func (s *Server) handle(c *conn, p payload) bool {
 		s.tokens = append(s.tokens, rp.Token)
 		if s.refuse || rp.Token == "" {
 			s.mu.Unlock()
-			c.closeWith(CloseAuthenticationFailed, "Authentication failed")
+			c.CloseWith(CloseAuthenticationFailed, "Authentication failed")
 			return false
 		}
 		if rp.SessionID != s.session || s.session == "" {
 			s.mu.Unlock()
 			// Invalid Session, not resumable: the client identifies again.
-			return c.writeJSON(payload{Op: 9, D: json.RawMessage("false")}) == nil
+			return c.WriteJSON(payload{Op: 9, D: json.RawMessage("false")}) == nil
 		}
 		s.seq++
 		p := payload{Op: 0, T: "RESUMED", S: s.seq, D: json.RawMessage("{}")}
@@ -567,13 +509,13 @@ func (s *Server) ready(c *conn, p payload) bool {
 		return false
 	}
 	s.live = c
-	s.notifyLocked()
+	s.changed.NotifyLocked()
 	s.mu.Unlock()
-	if err := c.writeJSON(p); err != nil {
+	if err := c.WriteJSON(p); err != nil {
 		s.mu.Lock()
 		if s.live == c {
 			s.live = nil
-			s.notifyLocked()
+			s.changed.NotifyLocked()
 		}
 		s.mu.Unlock()
 		return false
@@ -592,7 +534,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	refuse := s.refuse
 	s.messages++
 	msgID := strconv.Itoa(1_000_000 + s.messages)
-	s.notifyLocked()
+	s.changed.NotifyLocked()
 	s.mu.Unlock()
 
 	path, ok := strings.CutPrefix(r.URL.Path, "/api/v"+discordgo.APIVersion+"/")

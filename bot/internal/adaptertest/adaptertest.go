@@ -6,9 +6,15 @@ package adaptertest
 
 import (
 	"bytes"
+	"context"
+	"flag"
 	"image"
 	"io"
+	"net"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -74,4 +80,80 @@ func SamePixels(a, b image.Image) bool {
 		}
 	}
 	return true
+}
+
+// Trickle opens n connections to addr from the local IP from (any address
+// of 127.0.0.0/8 works on Linux), each sending head(i) (a request's
+// headers, blank line included) and then one byte of its body every
+// every, opening again whenever the server answers or closes it, until
+// ctx is done. It returns a function that waits for the connections to
+// stop and returns how many were opened. A head with Transfer-Encoding:
+// chunked gets its bytes as one-byte chunks.
+func Trickle(ctx context.Context, t testing.TB, addr, from string, n int, head func(i int) string, every time.Duration) (wait func() int) {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+	var opened atomic.Int64
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				c, err := d.DialContext(ctx, "tcp", addr)
+				if err != nil {
+					if ctx.Err() == nil {
+						t.Errorf("trickle: dial from %s: %v", from, err)
+					}
+					return
+				}
+				opened.Add(1)
+				trickle(ctx, c, head(i), every)
+			}
+		})
+	}
+	return func() int { wg.Wait(); return int(opened.Load()) }
+}
+
+// trickle sends h on c and then a byte every every until ctx is done or
+// the server answers or closes c; it closes c.
+func trickle(ctx context.Context, c net.Conn, h string, every time.Duration) {
+	answered := make(chan struct{})
+	go func() {
+		defer close(answered)
+		_, _ = io.Copy(io.Discard, c) // until the server answers and closes, or c is closed
+	}()
+	defer func() { c.Close(); <-answered }()
+	one := "a"
+	if strings.Contains(strings.ToLower(h), "transfer-encoding: chunked") {
+		one = "1\r\na\r\n"
+	}
+	if _, err := io.WriteString(c, h); err != nil {
+		return
+	}
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-answered:
+			return
+		case <-tick.C:
+			if _, err := io.WriteString(c, one); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// Main runs m with up to parallel parallel tests at once unless -parallel
+// is given, and returns its exit code, for a TestMain whose parallel tests
+// wait (on timeouts, backoffs, heartbeats) rather than compute: the
+// default, GOMAXPROCS, would make them wait in turn for nothing.
+func Main(m *testing.M, parallel int) int {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", strconv.Itoa(parallel))
+	}
+	return m.Run()
 }

@@ -76,6 +76,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/connect4/connect4/bot/internal/fakews"
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/bot/internal/outage"
@@ -147,44 +149,38 @@ type Server struct {
 	acks      []Ack
 	responses []Response
 	closed    bool
-	changed   chan struct{} // closed and replaced on every state change
+	changed   fakews.Signal // wakes the waiters on every state change
 	wg        sync.WaitGroup
 }
 
-// conn is one websocket connection; writes are serialised by wmu.
+// conn is one websocket connection.
 type conn struct {
-	ws   *websocket.Conn
-	wmu  sync.Mutex
+	fakews.Conn
 	done chan struct{}
-}
-
-func (c *conn) writeJSON(v any) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	_ = c.ws.SetWriteDeadline(time.Now().Add(5 * time.Second))
-	return c.ws.WriteJSON(v)
 }
 
 // New starts a fake on a free loopback port. It returns an error when no
 // port can be opened.
 func New(opts ...Option) (*Server, error) {
-	s := &Server{ping: time.Second, changed: make(chan struct{})}
-	// Clients send the platform's Origin (socketmode: https://api.slack.com),
-	// which is not the fake's host.
-	s.upgrader.CheckOrigin = func(*http.Request) bool { return true }
+	s := &Server{ping: time.Second, upgrader: fakews.Upgrader()}
 	for _, o := range opts {
 		o(s)
 	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /link/", s.serveWS)
-	mux.HandleFunc("POST /api/{method}", s.serveAPI)
-	mux.HandleFunc("POST /response/{id}", s.serveResponse)
-	out, err := outage.New(mux)
+	out, err := outage.New(s.routes())
 	if err != nil {
 		return nil, fmt.Errorf("socketfake: %w", err)
 	}
 	s.out = out
 	return s, nil
+}
+
+// routes is the fake's mux: Socket Mode, the Web API, response URLs.
+func (s *Server) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /link/", s.serveWS)
+	mux.HandleFunc("POST /api/{method}", s.serveAPI)
+	mux.HandleFunc("POST /response/{id}", s.serveResponse)
+	return mux
 }
 
 // APIURL returns the Web API base URL, ending in "/", for
@@ -195,11 +191,6 @@ func (s *Server) APIURL() string { return s.out.URL() + "/api/" }
 // under id.
 func (s *Server) ResponseURL(id string) string {
 	return s.out.URL() + "/response/" + url.PathEscape(id)
-}
-
-func (s *Server) notifyLocked() {
-	close(s.changed)
-	s.changed = make(chan struct{})
 }
 
 // SetDown switches the fake off or on. While down the port is closed
@@ -230,27 +221,19 @@ func (s *Server) Drop() {
 	s.mu.Lock()
 	c := s.live
 	s.live = nil
-	s.notifyLocked()
+	s.changed.NotifyLocked()
 	s.mu.Unlock()
 	if c != nil {
-		_ = c.ws.Close()
+		_ = c.WS.Close()
 	}
 }
 
 // Connections returns how many websocket connections the fake has accepted.
-func (s *Server) Connections() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.conns
-}
+func (s *Server) Connections() int { return fakews.Read(&s.mu, &s.conns) }
 
 // Opens returns how many apps.connections.open calls the fake has answered,
 // refused ones included.
-func (s *Server) Opens() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.opens
-}
+func (s *Server) Opens() int { return fakews.Read(&s.mu, &s.opens) }
 
 // Connected reports whether a Socket Mode connection is open.
 func (s *Server) Connected() bool {
@@ -268,19 +251,7 @@ func (s *Server) WaitConnected(ctx context.Context) error {
 
 // wait blocks until ok (called with s.mu held) is true or ctx is done.
 func (s *Server) wait(ctx context.Context, ok func() bool) error {
-	for {
-		s.mu.Lock()
-		done, ch := ok(), s.changed
-		s.mu.Unlock()
-		if done {
-			return nil
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
+	return s.changed.Wait(ctx, &s.mu, ok)
 }
 
 // SendSlashCommand sends cmd in a slash_commands envelope, as Slack does,
@@ -329,7 +300,7 @@ func (s *Server) SendDisconnect(reason string) error {
 		return ErrNotConnected
 	}
 	msg := map[string]any{"type": "disconnect", "reason": reason, "debug_info": map[string]any{"host": "socketfake"}}
-	if err := c.writeJSON(msg); err != nil {
+	if err := c.WriteJSON(msg); err != nil {
 		return fmt.Errorf("socketfake: send disconnect: %w", err)
 	}
 	return nil
@@ -356,18 +327,14 @@ func (s *Server) send(typ string, build func(id string) (json.RawMessage, error)
 	if err != nil {
 		return "", fmt.Errorf("socketfake: send %s: %w", typ, err)
 	}
-	if err := c.writeJSON(envelope{EnvelopeID: id, Type: typ, Payload: p, AcceptsResponsePayload: true}); err != nil {
+	if err := c.WriteJSON(envelope{EnvelopeID: id, Type: typ, Payload: p, AcceptsResponsePayload: true}); err != nil {
 		return "", fmt.Errorf("socketfake: send %s: %w", typ, err)
 	}
 	return id, nil
 }
 
 // Acks returns a copy of the acks received so far, in order.
-func (s *Server) Acks() []Ack {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Ack(nil), s.acks...)
-}
+func (s *Server) Acks() []Ack { return fakews.Copy(&s.mu, &s.acks) }
 
 // WaitAck blocks until the ack of envelopeID has arrived and returns it, or
 // returns ctx.Err() when ctx is done first.
@@ -386,18 +353,10 @@ func (s *Server) WaitAck(ctx context.Context, envelopeID string) (Ack, error) {
 }
 
 // Calls returns a copy of the Web API calls received so far, in order.
-func (s *Server) Calls() []Call {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Call(nil), s.calls...)
-}
+func (s *Server) Calls() []Call { return fakews.Copy(&s.mu, &s.calls) }
 
 // Responses returns a copy of the posts to response URLs so far, in order.
-func (s *Server) Responses() []Response {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Response(nil), s.responses...)
-}
+func (s *Server) Responses() []Response { return fakews.Copy(&s.mu, &s.responses) }
 
 // WaitResponse blocks until a post to ResponseURL(id) has arrived and
 // returns the first one, or returns ctx.Err() when ctx is done first.
@@ -431,7 +390,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // Upgrade has answered with an error status
 	}
-	c := &conn{ws: ws, done: make(chan struct{})}
+	c := &conn{Conn: fakews.Conn{WS: ws}, done: make(chan struct{})}
 	s.mu.Lock()
 	if s.closed || s.out.Down() {
 		s.mu.Unlock()
@@ -442,11 +401,11 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.conns++
 	s.live = c
 	s.wg.Add(1)
-	s.notifyLocked()
+	s.changed.NotifyLocked()
 	s.mu.Unlock()
 	if old != nil {
 		// Slack keeps several connections; the fake keeps the newest.
-		_ = old.ws.Close()
+		_ = old.WS.Close()
 	}
 	defer s.wg.Done()
 	defer func() {
@@ -454,7 +413,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		if s.live == c {
 			s.live = nil
-			s.notifyLocked()
+			s.changed.NotifyLocked()
 		}
 		s.mu.Unlock()
 		_ = ws.Close()
@@ -462,7 +421,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	hello := map[string]any{"type": "hello", "num_connections": 1,
 		"debug_info":      map[string]any{"host": "socketfake", "approximate_connection_time": 18060},
 		"connection_info": map[string]any{"app_id": AppID}}
-	if err := c.writeJSON(hello); err != nil {
+	if err := c.WriteJSON(hello); err != nil {
 		return
 	}
 	if s.ping > 0 {
@@ -483,7 +442,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		}
 		s.mu.Lock()
 		s.acks = append(s.acks, Ack{EnvelopeID: a.EnvelopeID, Payload: a.Payload})
-		s.notifyLocked()
+		s.changed.NotifyLocked()
 		s.mu.Unlock()
 	}
 }
@@ -498,7 +457,7 @@ func (s *Server) pinger(c *conn) {
 		case <-c.done:
 			return
 		case <-t.C:
-			if err := c.ws.WriteControl(websocket.PingMessage, []byte("ping"), time.Now().Add(time.Second)); err != nil {
+			if err := c.WS.WriteControl(websocket.PingMessage, []byte("ping"), time.Now().Add(time.Second)); err != nil {
 				return
 			}
 		}
@@ -559,7 +518,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		s.posts++
 	}
 	ts := fmt.Sprintf("1700000000.%06d", s.posts)
-	s.notifyLocked()
+	s.changed.NotifyLocked()
 	s.mu.Unlock()
 	if token == "" {
 		writeJSON(w, map[string]any{"ok": false, "error": "not_authed"})
@@ -601,7 +560,7 @@ func (s *Server) serveResponse(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	s.responses = append(s.responses, Response{ID: r.PathValue("id"), Body: b})
-	s.notifyLocked()
+	s.changed.NotifyLocked()
 	s.mu.Unlock()
 	writeJSON(w, map[string]any{"ok": true})
 }
