@@ -3,47 +3,16 @@ package bot
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/connect4/connect4/bot/match"
-	"github.com/connect4/connect4/render"
 )
 
 // settingsBudget bounds the read of a channel's settings when a reply
 // shows a board: a store that is slow to answer costs the picture (the
 // reply shows the default), never the reply.
 const settingsBudget = 300 * time.Millisecond
-
-// parseSettings reads "board image|emoji" and "palette
-// standard|colourblind", in any order, after "settings"; nothing after it
-// asks to see the channel's settings.
-func parseSettings(text string, words []string) (Request, error) {
-	req := Request{Kind: KindSettings}
-	if len(words)%2 != 0 {
-		return Request{Kind: KindSettings}, userErr(ProblemUsage, text)
-	}
-	for i := 0; i < len(words); i += 2 {
-		switch strings.ToLower(words[i]) {
-		case "board":
-			b, err := match.ParseBoardStyle(words[i+1])
-			if err != nil {
-				return Request{Kind: KindSettings}, userErr(ProblemUsage, fmt.Sprintf("board %q: choose image or emoji", words[i+1]))
-			}
-			req.Settings.Board = b
-		case "palette", "colours", "colors":
-			p, err := match.ParsePalette(words[i+1])
-			if err != nil {
-				return Request{Kind: KindSettings}, userErr(ProblemUsage, fmt.Sprintf("palette %q: choose standard or colourblind", words[i+1]))
-			}
-			req.Settings.Palette = p
-		default:
-			return Request{Kind: KindSettings}, userErr(ProblemUsage, text)
-		}
-	}
-	return req, nil
-}
 
 // settings shows the channel's settings (a note to the person asking) or
 // changes them (an announcement in the channel). Anyone may change the
@@ -111,42 +80,6 @@ func (s *Service) withLook(ctx context.Context, cmd Command, r Reply) Reply {
 	s.looks.put(cmd.Key, st, now)
 	r.Look = st
 	return r
-}
-
-// Picture reports whether r's board should be shown as a picture: r shows
-// a board, and the channel has not chosen emoji. The adapter still shows
-// emoji where it cannot post the picture.
-func (r Reply) Picture() bool {
-	return r.Game != nil && r.Look.Board != match.BoardEmoji
-}
-
-// ImagePalette is the palette of r's pictures, from the channel's settings.
-func (r Reply) ImagePalette() render.ImagePalette {
-	if r.Look.Palette == match.PaletteColourBlind {
-		return render.ImageColourBlind
-	}
-	return render.ImageStandard
-}
-
-// AltText describes r's board in words for screen readers, in r's
-// palette's colour names, or "" without a board.
-func (r Reply) AltText() string {
-	if r.Game == nil {
-		return ""
-	}
-	names := render.Names{Red: plainName(r.Red), Yellow: plainName(r.Yellow)}
-	if len(r.Others) > 0 {
-		names.Green = plainName(r.Others[0])
-	}
-	if len(r.Others) > 1 {
-		names.Blue = plainName(r.Others[1])
-	}
-	return render.AltText(r.Game, names, r.ImagePalette())
-}
-
-// ImageOptions are the render options of r's pictures.
-func (r Reply) ImageOptions() render.ImageOptions {
-	return render.ImageOptions{Palette: r.ImagePalette()}
 }
 
 // settingsTTL is how long a Service keeps a channel's settings after

@@ -202,7 +202,7 @@ type report struct {
 	via      string // "http" or "gateway"
 	channel  string
 	kind     string
-	outcome  string // a bot.Outcome* value
+	outcome  bot.Outcome
 	reason   string // why an interaction was refused before it reached the bot
 	deferred bool
 	// attachGame is the game whose public reply to a command this
@@ -220,7 +220,7 @@ func newReport(via string) *report {
 func (a *Adapter) done(rep *report) {
 	elapsed := time.Since(rep.start)
 	if a.cfg.Observe != nil {
-		a.cfg.Observe(rep.kind, rep.outcome, elapsed)
+		a.cfg.Observe(rep.kind, rep.outcome.String(), elapsed)
 	}
 	level := bot.OutcomeLevel(rep.outcome)
 	if !a.log.Enabled(context.Background(), level) {

@@ -80,7 +80,7 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 		}
 		game, key := rep.attachGame, rep.attachKey
 		rep.attachGame = ""
-		return resp, func(ctx context.Context, send bool) string {
+		return resp, func(ctx context.Context, send bool) bot.Outcome {
 			out := later(ctx, send)
 			if out != bot.OutcomeError {
 				a.attach(s, in, key, game)
@@ -123,7 +123,7 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 	if fromButton {
 		resp.Type = discordgo.InteractionResponseDeferredMessageUpdate
 	}
-	later = func(ctx context.Context, send bool) string {
+	later = func(ctx context.Context, send bool) bot.Outcome {
 		var r bot.Reply
 		late := time.NewTimer(time.Until(deadline) + lateGrace)
 		defer late.Stop()
@@ -153,7 +153,7 @@ func (a *Adapter) answer(ctx context.Context, s *discordgo.Session, in *interact
 // laterFunc waits for a deferred command and, when send is true (the
 // deferral reached Discord), delivers its reply within deliverBudget of
 // ctx, the work context. It returns the interaction's outcome.
-type laterFunc func(ctx context.Context, send bool) string
+type laterFunc func(ctx context.Context, send bool) bot.Outcome
 
 // runLater runs later in the background (or at once when closing), then
 // records the interaction.

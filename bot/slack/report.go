@@ -18,7 +18,7 @@ type report struct {
 	what    string // "command" or "click"
 	channel string
 	kind    string
-	outcome string
+	outcome bot.Outcome
 	reason  string // why a request was refused before it reached the bot
 }
 
@@ -30,7 +30,7 @@ func newReport(via, what string) *report {
 func (a *Adapter) done(rep *report) {
 	elapsed := time.Since(rep.start)
 	if a.cfg.Observe != nil {
-		a.cfg.Observe(rep.kind, rep.outcome, elapsed)
+		a.cfg.Observe(rep.kind, rep.outcome.String(), elapsed)
 	}
 	level := bot.OutcomeLevel(rep.outcome)
 	if !a.log.Enabled(context.Background(), level) {
