@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/bot/slots"
+	"github.com/connect4/connect4/bot/ttlcache"
 
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/engine/solver"
@@ -77,8 +79,8 @@ type Service struct {
 	raw   Store
 	opt   Options
 	log   *slog.Logger
-	slots *aiSlots
-	looks *settingsCache // the channels' display settings read lately
+	slots *slots.Slots                               // the AI searches and analyses running at once
+	looks *ttlcache.Cache[match.Key, match.Settings] // the channels' display settings read lately
 }
 
 // New returns a Service on store.
@@ -117,7 +119,8 @@ func New(store Store, opt Options) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Service{raw: store, opt: opt, log: log, slots: newAISlots(opt.AIConcurrency, opt.AIQueueWait), looks: newSettingsCache()}
+	s := &Service{raw: store, opt: opt, log: log, slots: slots.New(opt.AIConcurrency, opt.AIQueueWait),
+		looks: ttlcache.New[match.Key, match.Settings](settingsTTL, maxCachedSettings)}
 	s.store = timedStore{Store: store, s: s}
 	return s
 }

@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/connect4/connect4/bot/match"
@@ -35,7 +34,7 @@ func (s *Service) settings(ctx context.Context, cmd Command) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	s.looks.put(cmd.Key, st, s.opt.Now())
+	s.looks.Put(cmd.Key, st, s.opt.Now())
 	return Reply{Visibility: Public, People: []match.Player{cmd.User},
 		Text: fmt.Sprintf("%s changed this channel's boards: %s.", mention(cmd.User), settingsText(st))}, nil
 }
@@ -66,7 +65,7 @@ func (s *Service) withLook(ctx context.Context, cmd Command, r Reply) Reply {
 		r.Finished = r.Game.State().Over()
 	}
 	now := s.opt.Now()
-	if st, ok := s.looks.get(cmd.Key, now); ok {
+	if st, ok := s.looks.Get(cmd.Key, now); ok {
 		r.Look = st
 		return r
 	}
@@ -77,7 +76,7 @@ func (s *Service) withLook(ctx context.Context, cmd Command, r Reply) Reply {
 		s.log.Warn("channel settings unavailable; showing the default board", "channel", cmd.Key.String(), "err", err)
 		return r
 	}
-	s.looks.put(cmd.Key, st, now)
+	s.looks.Put(cmd.Key, st, now)
 	r.Look = st
 	return r
 }
@@ -90,48 +89,3 @@ const settingsTTL = 10 * time.Second
 
 // maxCachedSettings bounds the channels whose settings a Service keeps.
 const maxCachedSettings = 4096
-
-// settingsCache is the channels' settings a Service read lately. It is
-// safe for concurrent use.
-type settingsCache struct {
-	mu sync.Mutex
-	m  map[match.Key]cachedSettings
-}
-
-type cachedSettings struct {
-	st    match.Settings
-	until time.Time
-}
-
-func newSettingsCache() *settingsCache {
-	return &settingsCache{m: map[match.Key]cachedSettings{}}
-}
-
-// get returns k's settings if kept and fresh at now.
-func (c *settingsCache) get(k match.Key, now time.Time) (match.Settings, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.m[k]
-	if !ok || !now.Before(e.until) {
-		return match.Settings{}, false
-	}
-	return e.st, true
-}
-
-// put keeps st as k's settings until settingsTTL after now. When full it
-// drops the stale entries, or all of them when none is stale.
-func (c *settingsCache) put(k match.Key, st match.Settings, now time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.m) >= maxCachedSettings {
-		for key, e := range c.m {
-			if !now.Before(e.until) {
-				delete(c.m, key)
-			}
-		}
-		if len(c.m) >= maxCachedSettings {
-			clear(c.m)
-		}
-	}
-	c.m[k] = cachedSettings{st: st, until: now.Add(settingsTTL)}
-}
