@@ -46,103 +46,129 @@ func ParseText(text string) (Request, error) {
 	} else {
 		words = words[1:]
 	}
-	simple := map[string]Kind{
-		"help": KindHelp, "accept": KindAccept, "decline": KindDecline, "cancel": KindCancel,
-		"claim": KindClaim, "board": KindBoard, "leaderboard": KindLeaderboard,
-		"top": KindLeaderboard, "rematch": KindRematch, "reset": KindReset, "seasons": KindSeasons,
-		"takeback": KindTakeback, "undo": KindTakeback,
-		"analyze": KindAnalyze, "analyse": KindAnalyze, "analysis": KindAnalyze,
-	}
-	if k, ok := simple[head]; ok {
+	if k, ok := simpleWords[head]; ok {
 		if len(words) > 0 {
 			return Request{}, userErr(ProblemUsage, text)
 		}
 		return Request{Kind: k}, nil
 	}
+	var req Request
+	var err error
+	ok := true
 	switch head {
 	case "resign":
-		switch {
-		case len(words) == 0:
-			return Request{Kind: KindResign}, nil
-		case len(words) == 1 && strings.EqualFold(words[0], "match"):
-			return Request{Kind: KindResign, WholeMatch: true}, nil
-		}
+		req, ok = parseResign(words)
 	case "season":
-		if len(words) == 1 && strings.EqualFold(words[0], "new") {
-			return Request{Kind: KindNewSeason}, nil
-		}
+		req, ok = Request{Kind: KindNewSeason}, len(words) == 1 && strings.EqualFold(words[0], "new")
 	case "stats":
-		switch len(words) {
-		case 0:
-			return Request{Kind: KindStats}, nil
-		case 1:
-			if p, ok := ParseMention(words[0]); ok {
-				return Request{Kind: KindStats, Target: p}, nil
-			}
-		case 2:
-			p, ok1 := ParseMention(words[0])
-			q, ok2 := ParseMention(words[1])
-			if ok1 && ok2 {
-				return Request{Kind: KindStats, Target: p, Versus: q}, nil
-			}
-		}
+		req, ok = parseStats(words)
 	case "ai", "bot":
-		if ps, _ := leadingMentions(words); len(ps) > 0 {
-			// The AI plays two people's games only: keep whom they named,
-			// so that the refusal can say why.
-			req := Request{Kind: KindAI}
-			copy(req.Others[:], ps)
-			return req, nil
-		}
-		switch len(words) {
-		case 0:
-			return Request{Kind: KindAI}, nil
-		case 1:
-			l, err := ParseLevel(words[0])
-			if err != nil {
-				return Request{Kind: KindAI}, err
-			}
-			return Request{Kind: KindAI, Level: l}, nil
-		}
+		req, ok, err = parseAI(words)
 	case "settings", "setting":
-		return parseSettings(text, words)
+		req, err = parseSettings(text, words)
 	case "puzzle":
-		switch len(words) {
-		case 0:
-			return Request{Kind: KindPuzzle}, nil
-		case 1:
-			l, err := ParseLevel(words[0])
-			if err != nil {
-				return Request{Kind: KindPuzzle}, err
-			}
-			return Request{Kind: KindPuzzle, Level: l}, nil
-		}
+		req, ok, err = parseLevelled(KindPuzzle, words)
 	case "open":
-		v, err := parseVariant(words)
-		if err != nil {
-			return Request{Kind: KindOpen}, err
+		req.Kind = KindOpen
+		if req.Variant, err = parseVariant(words); err != nil {
+			req.Variant = Variant{}
 		}
-		return Request{Kind: KindOpen, Variant: v}, nil
 	case "challenge", "play", "vs":
-		if len(words) == 0 {
-			break
-		}
-		ps, rest := leadingMentions(words)
-		if len(ps) == 0 {
-			break
-		}
-		if len(ps) > 1+MaxOthers {
-			return Request{}, userErr(ProblemTooManyPlayers, engine.MaxPlayers)
-		}
-		v, err := parseVariant(rest)
-		if err != nil {
-			return Request{}, err
-		}
-		req := Request{Kind: KindChallenge, Opponent: ps[0], Variant: v}
-		copy(req.Others[:], ps[1:])
-		return req, nil
+		req, ok, err = parseChallenge(words)
+	default:
+		ok = false
 	}
-	return Request{}, userErr(ProblemUsage, text)
+	if !ok {
+		return Request{}, userErr(ProblemUsage, text)
+	}
+	return req, err
+}
+
+// simpleWords are the commands of one word, with the words they are also
+// known by.
+var simpleWords = map[string]Kind{
+	"help": KindHelp, "accept": KindAccept, "decline": KindDecline, "cancel": KindCancel,
+	"claim": KindClaim, "board": KindBoard, "leaderboard": KindLeaderboard,
+	"top": KindLeaderboard, "rematch": KindRematch, "reset": KindReset, "seasons": KindSeasons,
+	"takeback": KindTakeback, "undo": KindTakeback,
+	"analyze": KindAnalyze, "analyse": KindAnalyze, "analysis": KindAnalyze,
+}
+
+// parseResign reads what follows "resign": nothing, or "match".
+func parseResign(words []string) (Request, bool) {
+	switch {
+	case len(words) == 0:
+		return Request{Kind: KindResign}, true
+	case len(words) == 1 && strings.EqualFold(words[0], "match"):
+		return Request{Kind: KindResign, WholeMatch: true}, true
+	}
+	return Request{}, false
+}
+
+// parseStats reads what follows "stats": nothing, one mention or two.
+func parseStats(words []string) (Request, bool) {
+	switch len(words) {
+	case 0:
+		return Request{Kind: KindStats}, true
+	case 1:
+		if p, ok := ParseMention(words[0]); ok {
+			return Request{Kind: KindStats, Target: p}, true
+		}
+	case 2:
+		p, ok1 := ParseMention(words[0])
+		q, ok2 := ParseMention(words[1])
+		if ok1 && ok2 {
+			return Request{Kind: KindStats, Target: p, Versus: q}, true
+		}
+	}
+	return Request{}, false
+}
+
+// parseAI reads what follows "ai": a level, or the people named, whom the
+// AI does not play but the refusal names.
+func parseAI(words []string) (Request, bool, error) {
+	if ps, _ := leadingMentions(words); len(ps) > 0 {
+		// The AI plays two people's games only: keep whom they named,
+		// so that the refusal can say why.
+		req := Request{Kind: KindAI}
+		copy(req.Others[:], ps)
+		return req, true, nil
+	}
+	return parseLevelled(KindAI, words)
+}
+
+// parseLevelled reads the optional level after a command of kind k; a bad
+// level keeps the Kind, so that logs can name what was asked for.
+func parseLevelled(k Kind, words []string) (Request, bool, error) {
+	switch len(words) {
+	case 0:
+		return Request{Kind: k}, true, nil
+	case 1:
+		l, err := ParseLevel(words[0])
+		if err != nil {
+			return Request{Kind: k}, true, err
+		}
+		return Request{Kind: k, Level: l}, true, nil
+	}
+	return Request{}, false, nil
+}
+
+// parseChallenge reads the players named and the variant of a challenge.
+func parseChallenge(words []string) (Request, bool, error) {
+	ps, rest := leadingMentions(words)
+	if len(ps) == 0 {
+		return Request{}, false, nil
+	}
+	if len(ps) > 1+MaxOthers {
+		return Request{}, true, userErr(ProblemTooManyPlayers, engine.MaxPlayers)
+	}
+	v, err := parseVariant(rest)
+	if err != nil {
+		return Request{}, true, err
+	}
+	req := Request{Kind: KindChallenge, Opponent: ps[0], Variant: v}
+	copy(req.Others[:], ps[1:])
+	return req, true, nil
 }
 
 // leadingMentions returns the players named by the mentions words start
