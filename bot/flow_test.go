@@ -150,7 +150,7 @@ func flowChallengeAnswers(t *testing.T, h *harness) {
 
 	c = h.say("UA", "<@UB>")
 	h.want(h.click("UA", c, "Cancel"), Update, ProblemNone, "<@UA> withdrew")
-	c = h.say("UA", "<@UB>")
+	h.want(h.say("UA", "<@UB>"), Public, ProblemNone, "<@UA> challenges <@UB>")
 	h.want(h.say("UA", "cancel"), Public, ProblemNone, "<@UA> withdrew")
 	h.want(h.say("UA", "cancel"), Ephemeral, ProblemNoChallenge)
 
@@ -222,7 +222,7 @@ func mustGameID(t *testing.T, r Reply) string {
 
 func flowResignAndClaim(t *testing.T, h *harness) {
 	r := h.start("UA", "UB")
-	r = h.drops(r, 4)
+	h.drops(r, 4)
 	h.want(h.say("UB", "claim"), Ephemeral, ProblemYourMove)
 	h.want(h.say("UA", "claim"), Ephemeral, ProblemTooEarly, "<@UB> still has 24 hours")
 	h.clock.Advance(23 * time.Hour)
