@@ -53,10 +53,12 @@ func lowestColumn(_ context.Context, g *engine.Game, _ solver.Level, _ time.Dura
 // forEachStore runs f on the memory store and on real Redis.
 func forEachStore(t *testing.T, f func(t *testing.T, h *harness)) {
 	t.Run("memory", func(t *testing.T) {
+		t.Parallel()
 		clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 		f(t, newHarness(t, sessions.NewMemory(sessions.Options{Now: clk.Now}), clk, ""))
 	})
 	t.Run("redis", func(t *testing.T) {
+		t.Parallel()
 		c := storetest.Redis(t)
 		prefix := storetest.Prefix(t, c)
 		// Redis expires keys on its own clock, so the test clock starts now.

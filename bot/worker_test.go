@@ -80,6 +80,7 @@ func TestWorkersRace(t *testing.T) {
 	c := storetest.Redis(t)
 	for _, n := range []int{2, 3} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			t.Parallel() // its own key prefix; most of it is waiting
 			prefix := storetest.Prefix(t, c)
 			const games = 8
 			const ttl = 300 * time.Millisecond
