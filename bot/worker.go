@@ -20,6 +20,10 @@ type Schedule interface {
 	Claim(ctx context.Context, max int, lease time.Duration) ([]match.Due, error)
 	// Done removes a claimed entry, if the lease is still the caller's.
 	Done(ctx context.Context, d match.Due) error
+	// Renew extends the lease of a claimed entry to lease from now, if it
+	// is still the caller's; otherwise it returns an error matching
+	// match.ErrLeaseLost and changes nothing.
+	Renew(ctx context.Context, d match.Due, lease time.Duration) error
 }
 
 // Notifier changes a platform's messages without a click: the bot's own
@@ -60,6 +64,10 @@ type WorkerOptions struct {
 	Backoff  time.Duration // the wait before the first retry, doubled each time (default 1 s)
 	MaxWait  time.Duration // the longest wait between attempts, a platform's retry-after included (default 30 s)
 	Hooks    WorkerHooks
+
+	// sleep waits d or until ctx ends (default: a timer); the tests wait
+	// on a fake clock.
+	sleep func(ctx context.Context, d time.Duration) error
 }
 
 // WorkerHooks observe the worker, for metrics; nil funcs are skipped. They
@@ -126,6 +134,9 @@ func (o WorkerOptions) withDefaults() WorkerOptions {
 	o.Attempts = orDefault(o.Attempts, 5)
 	o.Backoff = orDefault(o.Backoff, time.Second)
 	o.MaxWait = orDefault(o.MaxWait, 30*time.Second)
+	if o.sleep == nil {
+		o.sleep = sleep
+	}
 	return o
 }
 
@@ -160,8 +171,16 @@ func (s *Service) handleDue(ctx context.Context, sched Schedule, notifiers map[s
 		return
 	}
 	if !n.IsZero() {
-		if err := s.deliver(ctx, notifiers[d.Key.Platform], n, d, opt, log); err != nil {
+		if err := s.deliver(ctx, sched, notifiers[d.Key.Platform], n, d, opt, log); err != nil {
 			if ctx.Err() != nil {
+				return
+			}
+			if errors.Is(err, errNotRenewed) {
+				// Nothing of it went out but what is safe to send again
+				// (edits); the entry is another worker's now, or is claimed
+				// again after the lease.
+				log.Warn("scheduled notice put off: its lease could not be renewed", "err", err)
+				call(opt.Hooks.Retried, d.Kind)
 				return
 			}
 			log.Error("scheduled notice dropped", "err", err)
@@ -180,8 +199,18 @@ func (s *Service) done(ctx context.Context, sched Schedule, d match.Due, log *sl
 	}
 }
 
+// errNotRenewed stops a delivery whose lease could not be renewed before a
+// retry: another worker may hold the entry by then.
+var errNotRenewed = errors.New("bot: schedule lease not renewed")
+
 // deliver sends n with nf, retrying a failure up to opt.Attempts times.
-func (s *Service) deliver(ctx context.Context, nf Notifier, n Notice, d match.Due, opt WorkerOptions, log *slog.Logger) error {
+// Before each wait it renews the entry's lease to cover the wait and a
+// whole lease after it, so that no other worker claims the entry while this
+// one still delivers it; it returns an error matching errNotRenewed when
+// the store refuses. An edit is sent again after a failure of any kind (it
+// replaces the message: twice is once); a post that timed out is not, since
+// the platform may have made it.
+func (s *Service) deliver(ctx context.Context, sched Schedule, nf Notifier, n Notice, d match.Due, opt WorkerOptions, log *slog.Logger) error {
 	if nf == nil {
 		return fmt.Errorf("%w: no notifier for platform %q", ErrUndeliverable, d.Key.Platform)
 	}
@@ -195,10 +224,15 @@ func (s *Service) deliver(ctx context.Context, nf Notifier, n Notice, d match.Du
 			}
 		}
 		if n.Post != nil {
-			if err := nf.Post(ctx, d.Key, n.Message, *n.Post); err != nil {
-				errs = append(errs, fmt.Errorf("post: %w", err))
-			} else {
+			err := nf.Post(ctx, d.Key, n.Message, *n.Post)
+			switch {
+			case err == nil:
 				n.Post = nil
+			case mayHaveSent(ctx, err):
+				log.Warn("scheduled post timed out: it may have been posted, so it is not posted again", "err", err)
+				n.Post = nil
+			default:
+				errs = append(errs, fmt.Errorf("post: %w", err))
 			}
 		}
 		return errors.Join(errs...)
@@ -216,14 +250,36 @@ func (s *Service) deliver(ctx context.Context, nf Notifier, n Notice, d match.Du
 		}
 		pause = min(pause, opt.MaxWait)
 		wait = min(2*wait, opt.MaxWait)
+		if rerr := sched.Renew(ctx, d, pause+opt.Lease); rerr != nil {
+			return fmt.Errorf("%w: %w (after: %w)", errNotRenewed, rerr, err)
+		}
 		log.Warn("scheduled notice failed: trying again", "attempt", attempt, "wait", pause, "err", err)
 		call(opt.Hooks.Retried, d.Kind)
-		t := time.NewTimer(pause)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
+		if err := opt.sleep(ctx, pause); err != nil {
+			return err
 		}
+	}
+}
+
+// mayHaveSent reports whether err, from a platform call made with ctx,
+// leaves it unknown whether the platform carried the call out: the call
+// timed out (the client's deadline, not ctx's end, which is a shutdown).
+func mayHaveSent(ctx context.Context, err error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	var timeout interface{ Timeout() bool }
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &timeout) && timeout.Timeout())
+}
+
+// sleep waits d, or until ctx ends and returns its error.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
 	}
 }
