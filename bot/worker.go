@@ -57,7 +57,7 @@ func (e *RateLimitError) Unwrap() error { return e.Err }
 // WorkerOptions configure RunSchedule. Zero fields take the defaults.
 type WorkerOptions struct {
 	Poll     time.Duration // how often to look for due entries (default 500 ms)
-	Lease    time.Duration // how long a claimed entry is this worker's (default 2 min)
+	Lease    time.Duration // how long a claimed entry is this worker's (default 2 min), renewed before each retry's wait
 	Batch    int           // entries claimed at once (default 32)
 	Parallel int           // entries handled at once (default 8)
 	Attempts int           // deliveries of a notice before it is dropped (default 5)
@@ -91,7 +91,9 @@ func call(f func(string), kind match.TimerKind) {
 // the Notifier of the entry's platform, retrying a failed delivery with
 // backoff a bounded number of times, then removes the entry. Any number of
 // workers, in any number of processes, may share one schedule: each entry
-// is claimed by one of them at a time. When ctx is done it stops claiming,
+// is claimed by one of them at a time, and a worker that retries renews its
+// lease, so each notice is delivered once (a post that timed out is not
+// posted again: it may have gone out). When ctx is done it stops claiming,
 // cancels the deliveries in flight (their entries are claimed again after
 // their lease) and returns once they have stopped.
 func (s *Service) RunSchedule(ctx context.Context, sched Schedule, notifiers map[string]Notifier, opt WorkerOptions) {
