@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/bot/slots"
 
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/engine/solver"
@@ -66,7 +67,7 @@ func (s *Service) analyze(ctx context.Context, cmd Command) (Reply, error) {
 	a := rec.Analysis
 	if a == nil || !slices.Equal(a.Columns(), history) {
 		fresh, err := s.runAnalysis(ctx, g)
-		if errors.Is(err, errAIBusy) || errors.Is(err, errNoTime) {
+		if errors.Is(err, slots.ErrBusy) || errors.Is(err, errNoTime) {
 			return Reply{}, userErr(ProblemAnalysisBusy)
 		}
 		if err != nil {
@@ -101,10 +102,10 @@ func (s *Service) runAnalysis(ctx context.Context, g *engine.Game) (solver.Analy
 	if budget <= 0 {
 		return solver.Analysis{}, errNoTime
 	}
-	if err := s.slots.acquire(ctx); err != nil {
+	if err := s.slots.Acquire(ctx); err != nil {
 		return solver.Analysis{}, err
 	}
-	defer s.slots.release()
+	defer s.slots.Release()
 	return s.opt.Analyze(ctx, g, budget)
 }
 

@@ -36,7 +36,7 @@ func digits(s string) []int {
 }
 
 func TestAnalysisFlow(t *testing.T) {
-	forEachStore(t, func(t *testing.T, h *harness) {
+	forEachStoreInTurn(t, func(t *testing.T, h *harness) {
 		runs := countAnalyses(h, time.Second)
 		h.want(h.say("UA", "analyze"), Ephemeral, ProblemNothingToAnalyze)
 
@@ -94,7 +94,7 @@ func hasButton(r Reply, label string) bool {
 }
 
 func TestAnalysisStaleButton(t *testing.T) {
-	forEachStore(t, func(t *testing.T, h *harness) {
+	forEachStoreInTurn(t, func(t *testing.T, h *harness) {
 		countAnalyses(h, 200*time.Millisecond)
 		r := h.start("UA", "UB")
 		r = h.drops(r, 1, 2, 1, 2, 1, 2, 1)
@@ -166,7 +166,7 @@ func TestAnalyzeMoves(t *testing.T) {
 			t.Errorf("AnalyzeMoves text\n%s\ndoes not contain %q", text, want)
 		}
 	}
-	other, err := AnalyzeMoves(t.Context(), engine.Config{Rows: 7, Cols: 10, Connect: 4}, "1,2,1,2,1,2,10,2", 2*time.Second)
+	other, err := AnalyzeMoves(t.Context(), engine.Config{Rows: 7, Cols: 10, Connect: 4}, "1,2,1,2,1,2,10,2", 300*time.Millisecond) // a heuristic analysis takes its whole budget
 	if err != nil {
 		t.Fatal(err)
 	}

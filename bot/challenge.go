@@ -188,69 +188,9 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{}, err
 	}
 	rec, err := s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
-		expired = false
-		if cmd.FromButton() && r.ID != cmd.GameID {
-			return match.Tally{}, userErr(ProblemStale)
-		}
-		switch r.Status {
-		case match.StatusPlaying:
-			if cmd.FromButton() {
-				return match.Tally{}, userErr(ProblemStale)
-			}
-			return match.Tally{}, userErr(ProblemNoChallenge)
-		case match.StatusFinished:
-			if r.Finish == match.FinishExpired {
-				return match.Tally{}, userErr(ProblemExpired)
-			}
-			if cmd.FromButton() {
-				return match.Tally{}, userErr(ProblemStale)
-			}
-			return match.Tally{}, userErr(ProblemNoChallenge)
-		}
-		if !r.ExpiresAt.IsZero() && !now.Before(r.ExpiresAt) {
-			r.Status, r.Finish, expired = match.StatusFinished, match.FinishExpired, true
-			return match.Tally{}, nil
-		}
-		isChallenger, isOpponent := cmd.User.ID == r.Challenger.ID, cmd.User.ID == r.Opponent.ID
-		open := r.Opponent.ID == ""
-		switch cmd.Kind {
-		case KindAccept, KindDecline:
-			if isChallenger {
-				return match.Tally{}, userErr(ProblemOwnChallenge)
-			}
-			if r.Multi() {
-				return match.Tally{}, s.answerMulti(r, cmd)
-			}
-			if open && cmd.Kind == KindDecline {
-				return match.Tally{}, userErr(ProblemOpenDecline)
-			}
-			if open {
-				r.Opponent = cmd.User // the first to accept takes it
-				isOpponent = true
-			}
-			if !isOpponent {
-				return match.Tally{}, userErr(ProblemNotForYou, r.Opponent.ID)
-			}
-		case KindCancel:
-			if !isChallenger {
-				return match.Tally{}, userErr(ProblemOnlyChallenger, r.Challenger.ID)
-			}
-		}
-		if cmd.Message != (match.MessageRef{}) {
-			r.Message = cmd.Message
-		}
-		switch cmd.Kind {
-		case KindAccept:
-			if r.Opponent.Name == "" || r.Opponent.Name == r.Opponent.ID {
-				r.Opponent.Name = cmd.User.Name
-			}
-			r.Status, r.RedID, r.ExpiresAt = match.StatusPlaying, r.Challenger.ID, time.Time{}
-		case KindDecline:
-			r.Status, r.Finish = match.StatusFinished, match.FinishDeclined
-		default:
-			r.Status, r.Finish = match.StatusFinished, match.FinishCancelled
-		}
-		return match.Tally{}, nil
+		var err error
+		expired, err = s.answerChallenge(r, cmd, now)
+		return match.Tally{}, err
 	})
 	if err != nil {
 		if errors.Is(err, match.ErrNoGame) {
@@ -267,6 +207,87 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{Visibility: vis, Problem: ProblemExpired,
 			Text: expiredText(rec)}, nil
 	}
+	return s.answered(cmd, rec, vis)
+}
+
+// answerable returns why cmd cannot answer r, or nil when r is a pending
+// challenge cmd's button (if any) was drawn for.
+func answerable(r *match.Record, cmd Command) error {
+	if cmd.FromButton() && r.ID != cmd.GameID {
+		return userErr(ProblemStale)
+	}
+	switch r.Status {
+	case match.StatusPlaying:
+		if cmd.FromButton() {
+			return userErr(ProblemStale)
+		}
+		return userErr(ProblemNoChallenge)
+	case match.StatusFinished:
+		if r.Finish == match.FinishExpired {
+			return userErr(ProblemExpired)
+		}
+		if cmd.FromButton() {
+			return userErr(ProblemStale)
+		}
+		return userErr(ProblemNoChallenge)
+	}
+	return nil
+}
+
+// answerChallenge applies cmd, an accept, decline or cancel, to r at now;
+// expired reports that r had expired, and was closed instead.
+func (s *Service) answerChallenge(r *match.Record, cmd Command, now time.Time) (expired bool, err error) {
+	if err := answerable(r, cmd); err != nil {
+		return false, err
+	}
+	if !r.ExpiresAt.IsZero() && !now.Before(r.ExpiresAt) {
+		r.Status, r.Finish = match.StatusFinished, match.FinishExpired
+		return true, nil
+	}
+	isChallenger, isOpponent := cmd.User.ID == r.Challenger.ID, cmd.User.ID == r.Opponent.ID
+	open := r.Opponent.ID == ""
+	switch cmd.Kind {
+	case KindAccept, KindDecline:
+		if isChallenger {
+			return false, userErr(ProblemOwnChallenge)
+		}
+		if r.Multi() {
+			return false, s.answerMulti(r, cmd)
+		}
+		if open && cmd.Kind == KindDecline {
+			return false, userErr(ProblemOpenDecline)
+		}
+		if open {
+			r.Opponent = cmd.User // the first to accept takes it
+			isOpponent = true
+		}
+		if !isOpponent {
+			return false, userErr(ProblemNotForYou, r.Opponent.ID)
+		}
+	case KindCancel:
+		if !isChallenger {
+			return false, userErr(ProblemOnlyChallenger, r.Challenger.ID)
+		}
+	}
+	if cmd.Message != (match.MessageRef{}) {
+		r.Message = cmd.Message
+	}
+	switch cmd.Kind {
+	case KindAccept:
+		if r.Opponent.Name == "" || r.Opponent.Name == r.Opponent.ID {
+			r.Opponent.Name = cmd.User.Name
+		}
+		r.Status, r.RedID, r.ExpiresAt = match.StatusPlaying, r.Challenger.ID, time.Time{}
+	case KindDecline:
+		r.Status, r.Finish = match.StatusFinished, match.FinishDeclined
+	default:
+		r.Status, r.Finish = match.StatusFinished, match.FinishCancelled
+	}
+	return false, nil
+}
+
+// answered is the reply to cmd, which answered the challenge rec.
+func (s *Service) answered(cmd Command, rec *match.Record, vis Visibility) (Reply, error) {
 	if rec.Multi() && cmd.Kind != KindCancel {
 		return s.answeredMulti(cmd, rec, vis)
 	}

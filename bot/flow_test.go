@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -43,18 +44,25 @@ var flows = []struct {
 }
 
 func TestFlows(t *testing.T) {
+	t.Parallel() // each flow has its own store, key prefix and clock
 	for _, f := range flows {
-		t.Run(f.name, func(t *testing.T) { forEachStore(t, f.run) })
+		t.Run(f.name, func(t *testing.T) {
+			t.Parallel()
+			forEachStore(t, f.run)
+		})
 	}
 }
 
-// TestFlowsOnCluster runs every flow on a 3-master Redis Cluster started
-// for the test, the way a multi-replica deployment stores games.
+// TestFlowsOnCluster runs every flow, of two players (flows) and of more
+// (multiFlows), on one 3-master Redis Cluster started for the test, the way
+// a multi-replica deployment stores games. The flows run at once, each
+// under its own key prefix: starting the cluster is most of the wait.
 func TestFlowsOnCluster(t *testing.T) {
 	t.Parallel() // it waits (its own servers, timers) and shares nothing
 	c := storetest.Cluster(t)
-	for _, f := range flows {
+	for _, f := range append(slices.Clone(flows), multiFlows...) {
 		t.Run(f.name, func(t *testing.T) {
+			t.Parallel()
 			clk := storetest.NewClock(time.Now())
 			prefix := storetest.Prefix(t, c)
 			f.run(t, newHarness(t, sessions.NewRedis(c, sessions.Options{Prefix: prefix, Now: clk.Now}), clk, prefix))
@@ -150,7 +158,7 @@ func flowChallengeAnswers(t *testing.T, h *harness) {
 
 	c = h.say("UA", "<@UB>")
 	h.want(h.click("UA", c, "Cancel"), Update, ProblemNone, "<@UA> withdrew")
-	c = h.say("UA", "<@UB>")
+	h.want(h.say("UA", "<@UB>"), Public, ProblemNone, "<@UA> challenges <@UB>")
 	h.want(h.say("UA", "cancel"), Public, ProblemNone, "<@UA> withdrew")
 	h.want(h.say("UA", "cancel"), Ephemeral, ProblemNoChallenge)
 
@@ -222,7 +230,7 @@ func mustGameID(t *testing.T, r Reply) string {
 
 func flowResignAndClaim(t *testing.T, h *harness) {
 	r := h.start("UA", "UB")
-	r = h.drops(r, 4)
+	h.drops(r, 4)
 	h.want(h.say("UB", "claim"), Ephemeral, ProblemYourMove)
 	h.want(h.say("UA", "claim"), Ephemeral, ProblemTooEarly, "<@UB> still has 24 hours")
 	h.clock.Advance(23 * time.Hour)

@@ -50,13 +50,31 @@ func lowestColumn(_ context.Context, g *engine.Game, _ solver.Level, _ time.Dura
 	return g.LegalColumns()[0], nil
 }
 
-// forEachStore runs f on the memory store and on real Redis.
+// forEachStore runs f on the memory store and on real Redis, at once:
+// each has its own harness, clock and key prefix.
 func forEachStore(t *testing.T, f func(t *testing.T, h *harness)) {
+	eachStore(t, true, f)
+}
+
+// forEachStoreInTurn is forEachStore one store after the other, for the
+// tests whose solver races a budget: two solves at once on a busy machine
+// may run out of it.
+func forEachStoreInTurn(t *testing.T, f func(t *testing.T, h *harness)) {
+	eachStore(t, false, f)
+}
+
+func eachStore(t *testing.T, parallel bool, f func(t *testing.T, h *harness)) {
 	t.Run("memory", func(t *testing.T) {
+		if parallel {
+			t.Parallel()
+		}
 		clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 		f(t, newHarness(t, sessions.NewMemory(sessions.Options{Now: clk.Now}), clk, ""))
 	})
 	t.Run("redis", func(t *testing.T) {
+		if parallel {
+			t.Parallel()
+		}
 		c := storetest.Redis(t)
 		prefix := storetest.Prefix(t, c)
 		// Redis expires keys on its own clock, so the test clock starts now.

@@ -12,12 +12,10 @@ import (
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/render"
-	"github.com/connect4/connect4/sessions"
-	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // multiFlows are the whole games of 3 and 4 players, run on every store by
-// TestMultiFlows and on a Redis Cluster by TestMultiFlowsOnCluster.
+// TestMultiFlows and on a Redis Cluster by TestFlowsOnCluster.
 var multiFlows = []struct {
 	name string
 	run  func(t *testing.T, h *harness)
@@ -30,19 +28,11 @@ var multiFlows = []struct {
 }
 
 func TestMultiFlows(t *testing.T) {
-	for _, f := range multiFlows {
-		t.Run(f.name, func(t *testing.T) { forEachStore(t, f.run) })
-	}
-}
-
-func TestMultiFlowsOnCluster(t *testing.T) {
-	t.Parallel() // it waits (its own servers, timers) and shares nothing
-	c := storetest.Cluster(t)
+	t.Parallel() // each flow has its own store, key prefix and clock
 	for _, f := range multiFlows {
 		t.Run(f.name, func(t *testing.T) {
-			clk := storetest.NewClock(time.Now())
-			prefix := storetest.Prefix(t, c)
-			f.run(t, newHarness(t, sessions.NewRedis(c, sessions.Options{Prefix: prefix, Now: clk.Now}), clk, prefix))
+			t.Parallel()
+			forEachStore(t, f.run)
 		})
 	}
 }

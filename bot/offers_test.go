@@ -37,7 +37,7 @@ func flowOffers(t *testing.T, h *harness) {
 	h.want(r, Update, ProblemNone, "Rematch! <@UB> is red")
 
 	// In a match, declining the next round ends the match where it stands.
-	r = h.say("UA", "resign")
+	h.want(h.say("UA", "resign"), Public, ProblemNone, "<@UA> resigned")
 	m := h.drops(h.start("UA", "UB", "first-to", "2"), 1, 2, 1, 2, 1, 2, 1)
 	h.want(m, Update, ProblemNone, "<@UA> leads 1–0, first to 2.")
 	next := h.click("UA", m, "Next round")
@@ -54,13 +54,13 @@ func flowOffers(t *testing.T, h *harness) {
 func flowResignInMatch(t *testing.T, h *harness) {
 	r := h.start("UA", "UB", "first-to", "3")
 	r = h.drops(r, 1, 2, 1, 2, 1, 2, 1) // UA 1–0
-	r = h.agree("UB", "UA", r, "Next round")
+	h.want(h.agree("UB", "UA", r, "Next round"), Update, ProblemNone, "Round 2!")
 	r = h.say("UB", "resign")
 	h.want(r, Public, ProblemNone, "<@UB> resigned. <@UA> wins!", "<@UA> leads 2–0, first to 3.")
 	if r.Score == "" || r.Buttons[len(r.Buttons)-1].Label != "Next round" {
 		t.Fatalf("after a resigned round: score %q, buttons %v; want the match to go on", r.Score, r.Buttons)
 	}
-	r = h.agree("UA", "UB", r, "Next round")
+	h.want(h.agree("UA", "UB", r, "Next round"), Update, ProblemNone, "Round 3! <@UA> is red")
 	r = h.say("UB", "resign match")
 	h.want(r, Public, ProblemNone, "<@UB> gave up the match.", "<@UA> wins the match 3–0.")
 	if rec := h.record(r); rec.Status != match.StatusFinished {

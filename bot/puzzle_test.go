@@ -35,7 +35,7 @@ func bestColumn(t *testing.T, g *engine.Game) int {
 }
 
 func TestPuzzleFlow(t *testing.T) {
-	forEachStore(t, func(t *testing.T, h *harness) {
+	forEachStoreInTurn(t, func(t *testing.T, h *harness) {
 		perfectAI(h)
 		for _, level := range []string{"easy", "medium", "hard"} {
 			r := h.say("UA", "puzzle "+level)
@@ -69,7 +69,7 @@ func TestPuzzleFlow(t *testing.T) {
 }
 
 func TestPuzzleFailed(t *testing.T) {
-	forEachStore(t, func(t *testing.T, h *harness) {
+	forEachStoreInTurn(t, func(t *testing.T, h *harness) {
 		perfectAI(h)
 		r := h.say("UA", "puzzle hard")
 		rec := h.record(r)

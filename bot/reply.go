@@ -2,7 +2,6 @@ package bot
 
 import (
 	"fmt"
-	"log/slog"
 	"regexp"
 	"slices"
 	"strings"
@@ -213,34 +212,11 @@ func PlainMentions(s string, known ...match.Player) string {
 	})
 }
 
-// The outcomes of a request, the label values of logs and metrics.
-// Reply.Outcome returns one of the first three; the adapters use the rest
-// for requests that never reach the bot.
-const (
-	OutcomeOK           = "ok"
-	OutcomeRefused      = "refused"
-	OutcomeError        = "error"
-	OutcomeUnauthorized = "unauthorized"
-	OutcomeBadRequest   = "bad_request"
-	OutcomeTooLarge     = "too_large"
-)
-
-// OutcomeLevel is the level an adapter logs a finished request at: Warn
-// for an unsigned one, else Debug. The metrics count every request, and a
-// line per click at Info is noise an operator pays CPU for;
-// LOG_LEVEL=debug shows them.
-func OutcomeLevel(outcome string) slog.Level {
-	if outcome == OutcomeUnauthorized {
-		return slog.LevelWarn
-	}
-	return slog.LevelDebug
-}
-
 // Outcome classifies r for logs and metrics: OutcomeOK for a request
 // carried out, OutcomeRefused for one the person can fix or should know
 // about, OutcomeError for one that failed on our side (the store, a lock
 // storm, a damaged record, a bug).
-func (r Reply) Outcome() string {
+func (r Reply) Outcome() Outcome {
 	switch r.Problem {
 	case ProblemNone:
 		return OutcomeOK
@@ -248,4 +224,52 @@ func (r Reply) Outcome() string {
 		return OutcomeError
 	}
 	return OutcomeRefused
+}
+
+// Picture reports whether r's board should be shown as a picture: r shows
+// a board, and the channel has not chosen emoji. The adapter still shows
+// emoji where it cannot post the picture.
+func (r Reply) Picture() bool {
+	return r.Game != nil && r.Look.Board != match.BoardEmoji
+}
+
+// ImagePalette is the palette of r's pictures, from the channel's settings.
+func (r Reply) ImagePalette() render.ImagePalette {
+	if r.Look.Palette == match.PaletteColourBlind {
+		return render.ImageColourBlind
+	}
+	return render.ImageStandard
+}
+
+// AltText describes r's board in words for screen readers, in r's
+// palette's colour names, or "" without a board.
+func (r Reply) AltText() string {
+	if r.Game == nil {
+		return ""
+	}
+	names := render.Names{Red: plainName(r.Red), Yellow: plainName(r.Yellow)}
+	if len(r.Others) > 0 {
+		names.Green = plainName(r.Others[0])
+	}
+	if len(r.Others) > 1 {
+		names.Blue = plainName(r.Others[1])
+	}
+	return render.AltText(r.Game, names, r.ImagePalette())
+}
+
+// ImageOptions are the render options of r's pictures.
+func (r Reply) ImageOptions() render.ImageOptions {
+	return render.ImageOptions{Palette: r.ImagePalette()}
+}
+
+// ButtonGame returns the id of the game r's buttons act on, or "" when it
+// has none: what an adapter needs to Attach the message it posted r as (a
+// challenge has buttons and no board, so Reply.GameID is not enough).
+func (r Reply) ButtonGame() string {
+	for _, b := range r.Buttons {
+		if req, err := ParseAction(b.Value); err == nil && req.GameID != "" {
+			return req.GameID
+		}
+	}
+	return ""
 }

@@ -3,47 +3,15 @@ package bot
 import (
 	"context"
 	"fmt"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/connect4/connect4/bot/match"
-	"github.com/connect4/connect4/render"
 )
 
 // settingsBudget bounds the read of a channel's settings when a reply
 // shows a board: a store that is slow to answer costs the picture (the
 // reply shows the default), never the reply.
 const settingsBudget = 300 * time.Millisecond
-
-// parseSettings reads "board image|emoji" and "palette
-// standard|colourblind", in any order, after "settings"; nothing after it
-// asks to see the channel's settings.
-func parseSettings(text string, words []string) (Request, error) {
-	req := Request{Kind: KindSettings}
-	if len(words)%2 != 0 {
-		return Request{Kind: KindSettings}, userErr(ProblemUsage, text)
-	}
-	for i := 0; i < len(words); i += 2 {
-		switch strings.ToLower(words[i]) {
-		case "board":
-			b, err := match.ParseBoardStyle(words[i+1])
-			if err != nil {
-				return Request{Kind: KindSettings}, userErr(ProblemUsage, fmt.Sprintf("board %q: choose image or emoji", words[i+1]))
-			}
-			req.Settings.Board = b
-		case "palette", "colours", "colors":
-			p, err := match.ParsePalette(words[i+1])
-			if err != nil {
-				return Request{Kind: KindSettings}, userErr(ProblemUsage, fmt.Sprintf("palette %q: choose standard or colourblind", words[i+1]))
-			}
-			req.Settings.Palette = p
-		default:
-			return Request{Kind: KindSettings}, userErr(ProblemUsage, text)
-		}
-	}
-	return req, nil
-}
 
 // settings shows the channel's settings (a note to the person asking) or
 // changes them (an announcement in the channel). Anyone may change the
@@ -66,7 +34,7 @@ func (s *Service) settings(ctx context.Context, cmd Command) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	s.looks.put(cmd.Key, st, s.opt.Now())
+	s.looks.Put(cmd.Key, st, s.opt.Now())
 	return Reply{Visibility: Public, People: []match.Player{cmd.User},
 		Text: fmt.Sprintf("%s changed this channel's boards: %s.", mention(cmd.User), settingsText(st))}, nil
 }
@@ -97,7 +65,7 @@ func (s *Service) withLook(ctx context.Context, cmd Command, r Reply) Reply {
 		r.Finished = r.Game.State().Over()
 	}
 	now := s.opt.Now()
-	if st, ok := s.looks.get(cmd.Key, now); ok {
+	if st, ok := s.looks.Get(cmd.Key, now); ok {
 		r.Look = st
 		return r
 	}
@@ -108,45 +76,9 @@ func (s *Service) withLook(ctx context.Context, cmd Command, r Reply) Reply {
 		s.log.Warn("channel settings unavailable; showing the default board", "channel", cmd.Key.String(), "err", err)
 		return r
 	}
-	s.looks.put(cmd.Key, st, now)
+	s.looks.Put(cmd.Key, st, now)
 	r.Look = st
 	return r
-}
-
-// Picture reports whether r's board should be shown as a picture: r shows
-// a board, and the channel has not chosen emoji. The adapter still shows
-// emoji where it cannot post the picture.
-func (r Reply) Picture() bool {
-	return r.Game != nil && r.Look.Board != match.BoardEmoji
-}
-
-// ImagePalette is the palette of r's pictures, from the channel's settings.
-func (r Reply) ImagePalette() render.ImagePalette {
-	if r.Look.Palette == match.PaletteColourBlind {
-		return render.ImageColourBlind
-	}
-	return render.ImageStandard
-}
-
-// AltText describes r's board in words for screen readers, in r's
-// palette's colour names, or "" without a board.
-func (r Reply) AltText() string {
-	if r.Game == nil {
-		return ""
-	}
-	names := render.Names{Red: plainName(r.Red), Yellow: plainName(r.Yellow)}
-	if len(r.Others) > 0 {
-		names.Green = plainName(r.Others[0])
-	}
-	if len(r.Others) > 1 {
-		names.Blue = plainName(r.Others[1])
-	}
-	return render.AltText(r.Game, names, r.ImagePalette())
-}
-
-// ImageOptions are the render options of r's pictures.
-func (r Reply) ImageOptions() render.ImageOptions {
-	return render.ImageOptions{Palette: r.ImagePalette()}
 }
 
 // settingsTTL is how long a Service keeps a channel's settings after
@@ -157,48 +89,3 @@ const settingsTTL = 10 * time.Second
 
 // maxCachedSettings bounds the channels whose settings a Service keeps.
 const maxCachedSettings = 4096
-
-// settingsCache is the channels' settings a Service read lately. It is
-// safe for concurrent use.
-type settingsCache struct {
-	mu sync.Mutex
-	m  map[match.Key]cachedSettings
-}
-
-type cachedSettings struct {
-	st    match.Settings
-	until time.Time
-}
-
-func newSettingsCache() *settingsCache {
-	return &settingsCache{m: map[match.Key]cachedSettings{}}
-}
-
-// get returns k's settings if kept and fresh at now.
-func (c *settingsCache) get(k match.Key, now time.Time) (match.Settings, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.m[k]
-	if !ok || !now.Before(e.until) {
-		return match.Settings{}, false
-	}
-	return e.st, true
-}
-
-// put keeps st as k's settings until settingsTTL after now. When full it
-// drops the stale entries, or all of them when none is stale.
-func (c *settingsCache) put(k match.Key, st match.Settings, now time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.m) >= maxCachedSettings {
-		for key, e := range c.m {
-			if !now.Before(e.until) {
-				delete(c.m, key)
-			}
-		}
-		if len(c.m) >= maxCachedSettings {
-			clear(c.m)
-		}
-	}
-	c.m[k] = cachedSettings{st: st, until: now.Add(settingsTTL)}
-}

@@ -131,6 +131,7 @@ func (hungSettings) Settings(ctx context.Context, _ match.Key) (match.Settings, 
 // read costs a board its channel's look, not the reply: the move is made
 // and shown with the default look.
 func TestSettingsHung(t *testing.T) {
+	t.Parallel() // it waits out the settings budget, sharing nothing
 	clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 	h := newHarness(t, hungSettings{sessions.NewMemory(sessions.Options{Now: clk.Now})}, clk, "")
 	r := h.start("UA", "UB")

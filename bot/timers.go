@@ -14,7 +14,8 @@ import (
 // Create and every Update the use cases make sets the timers the new
 // record carries (see plan), so that the store schedules them in the same
 // atomic step as the record. The writes of the timers' own handlers (see
-// Fire) set theirs themselves.
+// Fire) and Attach go to the raw store, beside it: they set the timers
+// themselves, or leave them alone.
 type timedStore struct {
 	Store
 	s *Service
@@ -28,9 +29,6 @@ func (t timedStore) Create(ctx context.Context, rec *match.Record) error {
 
 // Update runs fn and then sets the timers of the record it returns.
 func (t timedStore) Update(ctx context.Context, k match.Key, gameID string, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error) {
-	if firing(ctx) {
-		return t.Store.Update(ctx, k, gameID, fn)
-	}
 	return t.Store.Update(ctx, k, gameID, func(r *match.Record) (match.Tally, error) {
 		prev := snapshot(r)
 		tally, err := fn(r)
@@ -40,11 +38,6 @@ func (t timedStore) Update(ctx context.Context, k match.Key, gameID string, fn f
 		return tally, err
 	})
 }
-
-type firingKey struct{}
-
-// firing reports whether ctx carries a timer handler's write.
-func firing(ctx context.Context) bool { return ctx.Value(firingKey{}) != nil }
 
 // before is what plan needs of a record before a write.
 type before struct {

@@ -83,7 +83,7 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 
 // refuse answers a request refused before it reached the bot, and records
 // it.
-func (a *Adapter) refuse(w http.ResponseWriter, rep *report, status int, text, outcome, reason string) {
+func (a *Adapter) refuse(w http.ResponseWriter, rep *report, status int, text string, outcome bot.Outcome, reason string) {
 	a.rec.Refuse(w, &rep.Report, status, text, outcome, reason, "deferred", rep.deferred)
 }
 

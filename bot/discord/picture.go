@@ -235,7 +235,7 @@ func retry404(ctx context.Context, call func(ctx context.Context) error) error {
 func (a *Adapter) respond(s restAPI, in *interaction, r bot.Reply, fromButton bool) (*discordgo.InteractionResponse, laterFunc) {
 	switch {
 	case a.pictured(r):
-		return deferred(fromButton), func(ctx context.Context, send bool) string {
+		return deferred(fromButton), func(ctx context.Context, send bool) bot.Outcome {
 			if !send {
 				return bot.OutcomeError
 			}
@@ -251,7 +251,7 @@ func (a *Adapter) respond(s restAPI, in *interaction, r bot.Reply, fromButton bo
 // work context: with its picture when it has one (then, for the move that
 // ended the game, the replay), as a Components V2 message when it edits
 // one, else as before. It returns the interaction's outcome.
-func (a *Adapter) deliverLate(ctx context.Context, s restAPI, in *interaction, r bot.Reply, fromButton bool) string {
+func (a *Adapter) deliverLate(ctx context.Context, s restAPI, in *interaction, r bot.Reply, fromButton bool) bot.Outcome {
 	dctx, cancel := context.WithTimeout(ctx, deliverBudget)
 	defer cancel()
 	var err error

@@ -124,7 +124,7 @@ func (x *exchange) respond(r bot.Reply) (*discordgo.InteractionResponse, laterFu
 	}
 	game, key := x.rep.attachGame, x.rep.attachKey
 	x.rep.attachGame = ""
-	return resp, func(ctx context.Context, send bool) string {
+	return resp, func(ctx context.Context, send bool) bot.Outcome {
 		out := later(ctx, send)
 		if out != bot.OutcomeError {
 			x.a.attach(x.s, x.in, key, game)
@@ -159,13 +159,13 @@ func (x *exchange) deferred(ctx context.Context) (*discordgo.InteractionResponse
 		resp.Type = discordgo.InteractionResponseDeferredMessageUpdate
 	}
 	x.rep.Outcome = bot.OutcomeOK
-	return resp, func(ctx context.Context, send bool) string { return x.late(ctx, send, deadline, replies) }
+	return resp, func(ctx context.Context, send bool) bot.Outcome { return x.late(ctx, send, deadline, replies) }
 }
 
 // late waits for the reply of a deferred command (or says the store is
 // unavailable when it overran deadline) and, when send is true, delivers
 // it; it returns the interaction's outcome.
-func (x *exchange) late(ctx context.Context, send bool, deadline time.Time, replies <-chan bot.Reply) string {
+func (x *exchange) late(ctx context.Context, send bool, deadline time.Time, replies <-chan bot.Reply) bot.Outcome {
 	var r bot.Reply
 	late := time.NewTimer(time.Until(deadline) + lateGrace)
 	defer late.Stop()
@@ -192,7 +192,7 @@ func (x *exchange) late(ctx context.Context, send bool, deadline time.Time, repl
 // laterFunc waits for a deferred command and, when send is true (the
 // deferral reached Discord), delivers its reply within deliverBudget of
 // ctx, the work context. It returns the interaction's outcome.
-type laterFunc func(ctx context.Context, send bool) string
+type laterFunc func(ctx context.Context, send bool) bot.Outcome
 
 // runLater runs later in the background (or at once when closing), then
 // records the interaction.

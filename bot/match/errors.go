@@ -33,6 +33,10 @@ var (
 	// ErrInvalid means a record or tally handed to the store breaks the rules
 	// of a stored record; nothing was written.
 	ErrInvalid = errors.New("match: invalid record")
+	// ErrLeaseLost means a schedule entry's lease is no longer the
+	// caller's: it ran out and another worker claimed the entry, or a
+	// record write moved the entry. The caller must leave the entry alone.
+	ErrLeaseLost = errors.New("match: schedule lease lost")
 )
 
 // BusyError is returned by a store's Create (and by an Update that binds a

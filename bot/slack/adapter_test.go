@@ -119,7 +119,7 @@ func TestCloseWaitsForClicks(t *testing.T) {
 		t.Fatalf("Close took %v after cancelling the work", d)
 	}
 	obs := e.observations()
-	if last := obs[len(obs)-1]; last != (observation{"accept", bot.OutcomeError}) {
+	if last := obs[len(obs)-1]; last != (observation{"accept", bot.OutcomeError.String()}) {
 		t.Fatalf("last observation %v, want the cancelled accept as an error", last)
 	}
 	// After Close, clicks are acknowledged and dropped.
@@ -127,7 +127,7 @@ func TestCloseWaitsForClicks(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("click after Close: %d, want 200", resp.StatusCode)
 	}
-	if obs := e.observations(); obs[len(obs)-1].outcome != bot.OutcomeError {
+	if obs := e.observations(); obs[len(obs)-1].outcome != bot.OutcomeError.String() {
 		t.Fatalf("click after Close observed as %v, want error", obs[len(obs)-1])
 	}
 	close(hold)

@@ -102,21 +102,21 @@ func TestCommands(t *testing.T) {
 		fragments        []string
 		kind, outcome    string
 	}{
-		{"help", "UA", "help", ephemeral, []string{"/connect4 @someone"}, "help", bot.OutcomeOK},
-		{"empty text is help", "UA", "", ephemeral, []string{"/connect4 @someone"}, "help", bot.OutcomeOK},
-		{"unknown text gets help", "UA", "dance please", ephemeral, []string{"didn't understand", "/connect4 leaderboard"}, kindUnknown, bot.OutcomeRefused},
-		{"variant", "UA", "challenge <@UB> 8x9 connect 5 first-to 3", inChannel, []string{"board of 8 columns × 9 rows, connect 5, first to 3"}, "challenge", bot.OutcomeOK},
-		{"bad variant", "UA", "<@UB> 99x2", ephemeral, []string{"not allowed"}, "challenge", bot.OutcomeRefused},
-		{"variant parse error", "UA", "<@UB> connect", ephemeral, []string{"needs a number"}, kindUnknown, bot.OutcomeRefused},
-		{"self", "UA", "<@UA>", ephemeral, []string{"can't challenge yourself"}, "challenge", bot.OutcomeRefused},
-		{"a bot user", "UA", "<@" + robotID + ">", ephemeral, []string{"is a bot"}, "challenge", bot.OutcomeRefused},
-		{"slackbot", "UA", "<@USLACKBOT|slackbot>", ephemeral, []string{"is a bot"}, "challenge", bot.OutcomeRefused},
-		{"this bot starts an AI game", "UA", "<@" + botUserID + ">", inChannel, []string{"takes on the AI", ":white_circle:"}, "challenge", bot.OutcomeOK},
-		{"ai level", "UA", "ai hard", inChannel, []string{"takes on the AI (hard)"}, "ai", bot.OutcomeOK},
-		{"bad ai level", "UA", "ai godlike", ephemeral, []string{"no AI level"}, "ai", bot.OutcomeRefused},
-		{"resign without a game", "UA", "resign", ephemeral, []string{"no game"}, "resign", bot.OutcomeRefused},
-		{"empty leaderboard", "UA", "leaderboard", inChannel, []string{"No games"}, "leaderboard", bot.OutcomeOK},
-		{"stats of someone", "UA", "stats <@UB>", ephemeral, []string{"<@UB>"}, "stats", bot.OutcomeOK},
+		{"help", "UA", "help", ephemeral, []string{"/connect4 @someone"}, "help", bot.OutcomeOK.String()},
+		{"empty text is help", "UA", "", ephemeral, []string{"/connect4 @someone"}, "help", bot.OutcomeOK.String()},
+		{"unknown text gets help", "UA", "dance please", ephemeral, []string{"didn't understand", "/connect4 leaderboard"}, kindUnknown, bot.OutcomeRefused.String()},
+		{"variant", "UA", "challenge <@UB> 8x9 connect 5 first-to 3", inChannel, []string{"board of 8 columns × 9 rows, connect 5, first to 3"}, "challenge", bot.OutcomeOK.String()},
+		{"bad variant", "UA", "<@UB> 99x2", ephemeral, []string{"not allowed"}, "challenge", bot.OutcomeRefused.String()},
+		{"variant parse error", "UA", "<@UB> connect", ephemeral, []string{"needs a number"}, kindUnknown, bot.OutcomeRefused.String()},
+		{"self", "UA", "<@UA>", ephemeral, []string{"can't challenge yourself"}, "challenge", bot.OutcomeRefused.String()},
+		{"a bot user", "UA", "<@" + robotID + ">", ephemeral, []string{"is a bot"}, "challenge", bot.OutcomeRefused.String()},
+		{"slackbot", "UA", "<@USLACKBOT|slackbot>", ephemeral, []string{"is a bot"}, "challenge", bot.OutcomeRefused.String()},
+		{"this bot starts an AI game", "UA", "<@" + botUserID + ">", inChannel, []string{"takes on the AI", ":white_circle:"}, "challenge", bot.OutcomeOK.String()},
+		{"ai level", "UA", "ai hard", inChannel, []string{"takes on the AI (hard)"}, "ai", bot.OutcomeOK.String()},
+		{"bad ai level", "UA", "ai godlike", ephemeral, []string{"no AI level"}, "ai", bot.OutcomeRefused.String()},
+		{"resign without a game", "UA", "resign", ephemeral, []string{"no game"}, "resign", bot.OutcomeRefused.String()},
+		{"empty leaderboard", "UA", "leaderboard", inChannel, []string{"No games"}, "leaderboard", bot.OutcomeOK.String()},
+		{"stats of someone", "UA", "stats <@UB>", ephemeral, []string{"<@UB>"}, "stats", bot.OutcomeOK.String()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -162,7 +162,7 @@ func TestResponseURLFailure(t *testing.T) {
 	e.mu.Unlock()
 	e.click("UB", ch, "Accept")
 	obs := e.observations()
-	if last := obs[len(obs)-1]; last != (observation{"accept", bot.OutcomeError}) {
+	if last := obs[len(obs)-1]; last != (observation{"accept", bot.OutcomeError.String()}) {
 		t.Fatalf("last observation %v, want accept/error", last)
 	}
 	if !strings.Contains(e.logs.String(), "response_url post failed") {

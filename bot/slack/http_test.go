@@ -119,7 +119,7 @@ func TestSignatureRequired(t *testing.T) {
 				if received != nil {
 					t.Errorf("an unauthorized request was answered on the response_url: %+v", received)
 				}
-				if obs := e.observations(); !slices.Equal(obs, []observation{{kindUnknown, bot.OutcomeUnauthorized}}) {
+				if obs := e.observations(); !slices.Equal(obs, []observation{{kindUnknown, bot.OutcomeUnauthorized.String()}}) {
 					t.Errorf("observed %v, want one unauthorized", obs)
 				}
 				logs := e.logs.String()
@@ -146,37 +146,37 @@ func TestMalformed(t *testing.T) {
 		note       bool // an ephemeral note on the response_url
 		outcome    string
 	}{
-		{"command: JSON, not a form", "/slack/commands", func(*env) []byte { return []byte(`{"text":"help"}`) }, 400, false, bot.OutcomeBadRequest},
-		{"command: no team", "/slack/commands", func(*env) []byte { return []byte("channel_id=C1&user_id=UA&text=help") }, 400, false, bot.OutcomeBadRequest},
-		{"command: no user", "/slack/commands", func(*env) []byte { return []byte("team_id=T1&channel_id=C1&text=help") }, 400, false, bot.OutcomeBadRequest},
-		{"command: bad key", "/slack/commands", func(*env) []byte { return []byte("team_id=T1&channel_id=C%3A1&user_id=UA&text=help") }, 400, false, bot.OutcomeBadRequest},
-		{"command: broken form", "/slack/commands", func(*env) []byte { return []byte("team_id=%zz") }, 400, false, bot.OutcomeBadRequest},
-		{"click: no payload", "/slack/interactions", func(*env) []byte { return []byte("foo=bar") }, 400, false, bot.OutcomeBadRequest},
-		{"click: payload not JSON", "/slack/interactions", func(*env) []byte { return payload("{not json") }, 400, false, bot.OutcomeBadRequest},
-		{"click: payload a string", "/slack/interactions", func(*env) []byte { return payload(`"block_actions"`) }, 400, false, bot.OutcomeBadRequest},
-		{"click: empty object", "/slack/interactions", func(*env) []byte { return payload(`{}`) }, 400, false, bot.OutcomeBadRequest},
+		{"command: JSON, not a form", "/slack/commands", func(*env) []byte { return []byte(`{"text":"help"}`) }, 400, false, bot.OutcomeBadRequest.String()},
+		{"command: no team", "/slack/commands", func(*env) []byte { return []byte("channel_id=C1&user_id=UA&text=help") }, 400, false, bot.OutcomeBadRequest.String()},
+		{"command: no user", "/slack/commands", func(*env) []byte { return []byte("team_id=T1&channel_id=C1&text=help") }, 400, false, bot.OutcomeBadRequest.String()},
+		{"command: bad key", "/slack/commands", func(*env) []byte { return []byte("team_id=T1&channel_id=C%3A1&user_id=UA&text=help") }, 400, false, bot.OutcomeBadRequest.String()},
+		{"command: broken form", "/slack/commands", func(*env) []byte { return []byte("team_id=%zz") }, 400, false, bot.OutcomeBadRequest.String()},
+		{"click: no payload", "/slack/interactions", func(*env) []byte { return []byte("foo=bar") }, 400, false, bot.OutcomeBadRequest.String()},
+		{"click: payload not JSON", "/slack/interactions", func(*env) []byte { return payload("{not json") }, 400, false, bot.OutcomeBadRequest.String()},
+		{"click: payload a string", "/slack/interactions", func(*env) []byte { return payload(`"block_actions"`) }, 400, false, bot.OutcomeBadRequest.String()},
+		{"click: empty object", "/slack/interactions", func(*env) []byte { return payload(`{}`) }, 400, false, bot.OutcomeBadRequest.String()},
 		{"click: a view submission", "/slack/interactions", func(e *env) []byte {
 			return bytes.Replace(e.clickPayload("UA", "c4_0", "c4:accept:g1:0:0"), []byte("block_actions"), []byte("view_submission"), 1)
-		}, 400, false, bot.OutcomeBadRequest},
+		}, 400, false, bot.OutcomeBadRequest.String()},
 		{"click: no actions", "/slack/interactions", func(e *env) []byte {
 			return payload(`{"type":"block_actions","team":{"id":"T1"},"user":{"id":"UA"},"channel":{"id":"C1"},"response_url":"` + e.hooks.URL + `/x","actions":[]}`)
-		}, 400, false, bot.OutcomeBadRequest},
+		}, 400, false, bot.OutcomeBadRequest.String()},
 		{"click: no response_url", "/slack/interactions", func(e *env) []byte {
 			return payload(`{"type":"block_actions","team":{"id":"T1"},"user":{"id":"UA"},"channel":{"id":"C1"},"actions":[{"action_id":"c4_0","block_id":"b","value":"c4:accept:g1:0:0"}]}`)
-		}, 400, false, bot.OutcomeBadRequest},
+		}, 400, false, bot.OutcomeBadRequest.String()},
 		{"click: no user", "/slack/interactions", func(e *env) []byte {
 			return payload(`{"type":"block_actions","team":{"id":"T1"},"channel":{"id":"C1"},"response_url":"` + e.hooks.URL + `/x","actions":[{"action_id":"c4_0","block_id":"b","value":"c4:accept:g1:0:0"}]}`)
-		}, 400, false, bot.OutcomeBadRequest},
-		{"click: unknown action id", "/slack/interactions", func(e *env) []byte { return e.clickPayload("UA", "vote_up", "c4:accept:g1:0:0") }, 200, true, bot.OutcomeRefused},
-		{"click: forged value", "/slack/interactions", func(e *env) []byte { return e.clickPayload("UA", "c4_0", "c4:drop:g1:0:99") }, 200, true, bot.OutcomeRefused},
-		{"click: garbled value", "/slack/interactions", func(e *env) []byte { return e.clickPayload("UA", "c4_0", "<script>") }, 200, true, bot.OutcomeRefused},
+		}, 400, false, bot.OutcomeBadRequest.String()},
+		{"click: unknown action id", "/slack/interactions", func(e *env) []byte { return e.clickPayload("UA", "vote_up", "c4:accept:g1:0:0") }, 200, true, bot.OutcomeRefused.String()},
+		{"click: forged value", "/slack/interactions", func(e *env) []byte { return e.clickPayload("UA", "c4_0", "c4:drop:g1:0:99") }, 200, true, bot.OutcomeRefused.String()},
+		{"click: garbled value", "/slack/interactions", func(e *env) []byte { return e.clickPayload("UA", "c4_0", "<script>") }, 200, true, bot.OutcomeRefused.String()},
 		{"click: oversized value", "/slack/interactions", func(e *env) []byte {
 			return e.clickPayload("UA", "c4_0", "c4:drop:"+strings.Repeat("g", 5000)+":0:0")
-		}, 200, true, bot.OutcomeRefused},
-		{"command: over MaxBody", "/slack/commands", func(*env) []byte { return commandBody("UA", strings.Repeat("x", MaxBody)) }, 413, false, bot.OutcomeTooLarge},
+		}, 200, true, bot.OutcomeRefused.String()},
+		{"command: over MaxBody", "/slack/commands", func(*env) []byte { return commandBody("UA", strings.Repeat("x", MaxBody)) }, 413, false, bot.OutcomeTooLarge.String()},
 		{"click: over MaxBody", "/slack/interactions", func(e *env) []byte {
 			return e.clickPayload("UA", "c4_0", strings.Repeat("x", MaxBody))
-		}, 413, false, bot.OutcomeTooLarge},
+		}, 413, false, bot.OutcomeTooLarge.String()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -149,8 +149,8 @@ func TestSocketModeRouting(t *testing.T) {
 		t.Fatalf("response_url got %d messages after the bad events, want still 1", n)
 	}
 	obs := e.observations()
-	want := []observation{{"challenge", bot.OutcomeOK}, {"accept", bot.OutcomeOK}, {kindUnknown, bot.OutcomeRefused},
-		{kindUnknown, bot.OutcomeBadRequest}, {kindUnknown, bot.OutcomeBadRequest}, {kindUnknown, bot.OutcomeBadRequest}}
+	want := []observation{{"challenge", bot.OutcomeOK.String()}, {"accept", bot.OutcomeOK.String()}, {kindUnknown, bot.OutcomeRefused.String()},
+		{kindUnknown, bot.OutcomeBadRequest.String()}, {kindUnknown, bot.OutcomeBadRequest.String()}, {kindUnknown, bot.OutcomeBadRequest.String()}}
 	if !slices.Equal(obs, want) {
 		t.Fatalf("observed %v, want %v", obs, want)
 	}

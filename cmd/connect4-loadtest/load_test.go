@@ -160,7 +160,7 @@ func TestPlaysGames(t *testing.T) {
 				kind string
 				want int
 			}{{"drop", rep.Moves}, {"challenge", total}, {"accept", total}} {
-				if got := tg.count(c.kind, bot.OutcomeOK); got != c.want {
+				if got := tg.count(c.kind, bot.OutcomeOK.String()); got != c.want {
 					t.Errorf("server counted %d %s/ok, want %d", got, c.kind, c.want)
 				}
 			}

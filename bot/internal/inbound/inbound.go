@@ -29,7 +29,7 @@ type Report struct {
 	Via     string // "http", "socket", "gateway"
 	Channel string
 	Kind    string // bot.Kind's String, or KindUnknown
-	Outcome string // a bot.Outcome* value
+	Outcome bot.Outcome
 	Reason  string // why a request was refused before it reached the bot
 }
 
@@ -54,7 +54,7 @@ type Recorder struct {
 func (r Recorder) Done(rep *Report, attrs ...any) {
 	elapsed := time.Since(rep.Start)
 	if r.Observe != nil {
-		r.Observe(rep.Kind, rep.Outcome, elapsed)
+		r.Observe(rep.Kind, rep.Outcome.String(), elapsed)
 	}
 	level := bot.OutcomeLevel(rep.Outcome)
 	if !r.Log.Enabled(context.Background(), level) {
@@ -72,7 +72,7 @@ func (r Recorder) Done(rep *Report, attrs ...any) {
 
 // Refuse answers w with status and text, and records rep with outcome and
 // reason.
-func (r Recorder) Refuse(w http.ResponseWriter, rep *Report, status int, text, outcome, reason string, attrs ...any) {
+func (r Recorder) Refuse(w http.ResponseWriter, rep *Report, status int, text string, outcome bot.Outcome, reason string, attrs ...any) {
 	rep.Outcome, rep.Reason = outcome, reason
 	if status == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", "1")

@@ -21,7 +21,7 @@ func TestBodyError(t *testing.T) {
 	tests := []struct {
 		err         error
 		status      int
-		outcome     string
+		outcome     bot.Outcome
 		retryAfter  string
 		logFragment string
 	}{
@@ -46,8 +46,8 @@ func TestBodyError(t *testing.T) {
 		if !strings.Contains(line, `msg="test request"`) || !strings.Contains(line, "extra=x") || !strings.Contains(line, tt.logFragment) {
 			t.Errorf("BodyError(%v) logged %q, want the message, the adapter's attribute and %q", tt.err, line, tt.logFragment)
 		}
-		if len(observed) != 1 || observed[0] != KindUnknown+" "+tt.outcome {
-			t.Errorf("BodyError(%v) observed %q, want one %q", tt.err, observed, KindUnknown+" "+tt.outcome)
+		if len(observed) != 1 || observed[0] != KindUnknown+" "+tt.outcome.String() {
+			t.Errorf("BodyError(%v) observed %q, want one %q", tt.err, observed, KindUnknown+" "+tt.outcome.String())
 		}
 	}
 }

@@ -1,13 +1,11 @@
 package bot
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"strings"
 	"sync"
 	"time"
 
@@ -22,6 +20,10 @@ type Schedule interface {
 	Claim(ctx context.Context, max int, lease time.Duration) ([]match.Due, error)
 	// Done removes a claimed entry, if the lease is still the caller's.
 	Done(ctx context.Context, d match.Due) error
+	// Renew extends the lease of a claimed entry to lease from now, if it
+	// is still the caller's; otherwise it returns an error matching
+	// match.ErrLeaseLost and changes nothing.
+	Renew(ctx context.Context, d match.Due, lease time.Duration) error
 }
 
 // Notifier changes a platform's messages without a click: the bot's own
@@ -39,11 +41,6 @@ type Notifier interface {
 // the notice at once.
 var ErrUndeliverable = errors.New("bot: notice cannot be delivered")
 
-// ErrNotDue is Fire's answer to an entry claimed before its time by the
-// clock of this replica (another replica's clock runs ahead): the worker
-// leaves it to be claimed again after its lease.
-var ErrNotDue = errors.New("bot: schedule entry not due yet")
-
 // RateLimitError is a Notifier error for a platform's rate limit (HTTP
 // 429): the worker waits After before it tries again.
 type RateLimitError struct {
@@ -57,164 +54,20 @@ func (e *RateLimitError) Error() string {
 
 func (e *RateLimitError) Unwrap() error { return e.Err }
 
-// Notice is what a fired timer changes on a platform: an edit of the
-// game's message, a new message, or both; the zero Notice changes nothing.
-type Notice struct {
-	Message match.MessageRef // the game's message
-	Edit    *Reply           // replaces Message
-	Post    *Reply           // a new message in the channel
-}
-
-// IsZero reports whether n changes nothing.
-func (n Notice) IsZero() bool { return n.Edit == nil && n.Post == nil }
-
-// Fire carries out the schedule entry d, as a normal versioned update of
-// its record, and returns what to show. An entry made stale by a later
-// write (the record no longer carries that timer at that time: a move was
-// made, the challenge answered) changes nothing and returns the zero
-// Notice. An entry whose update landed before (the timer is marked fired,
-// and the worker that fired it died before its notice went out) returns
-// the notice again without writing. It returns match.ErrNoGame when the
-// record is gone.
-func (s *Service) Fire(ctx context.Context, d match.Due) (Notice, error) {
-	now := s.opt.Now()
-	var fired, again bool
-	var text string
-	rec, err := s.store.Update(context.WithValue(ctx, firingKey{}, true), d.Key, d.GameID, func(r *match.Record) (match.Tally, error) {
-		fired, again, text = false, false, ""
-		t, ok := r.Timer(d.Kind)
-		if !ok || t.Due.UnixMilli() != d.Due.UnixMilli() {
-			return match.Tally{}, match.ErrNoChange // stale
-		}
-		if t.Fired {
-			again = true
-			return match.Tally{}, match.ErrNoChange
-		}
-		if t.Due.After(now) { // claimed by a replica whose clock runs ahead
-			return match.Tally{}, ErrNotDue
-		}
-		var ok2 bool
-		if text, ok2 = s.fire(r, d.Kind, now); !ok2 {
-			return match.Tally{}, match.ErrNoChange
-		}
-		t.Fired = true
-		r.SetTimer(t)
-		fired = true
-		return match.Tally{}, nil
-	})
-	if err != nil {
-		return Notice{}, err
-	}
-	if !fired && !again {
-		return Notice{}, nil
-	}
-	if fired && rec.Status == match.StatusFinished {
-		s.finished(Command{Key: d.Key}, rec.Finish)
-	}
-	return s.notice(rec, d.Kind, text), nil
-}
-
-// fire changes r for a due timer of kind k and returns the words of the
-// notice; ok is false when there is nothing to do (what the timer was for
-// is already over).
-func (s *Service) fire(r *match.Record, k match.TimerKind, now time.Time) (string, bool) {
-	switch k {
-	case match.TimerExpire:
-		switch {
-		case r.Status == match.StatusPending:
-			r.Status, r.Finish = match.StatusFinished, match.FinishExpired
-			r.Timers = nil
-			return expiredText(r), true
-		case r.Offer != nil && !now.Before(r.Offer.ExpiresAt):
-			what := "rematch"
-			if r.Offer.Kind == match.OfferNextRound {
-				what = "next round"
-			}
-			from, _ := r.PlayerByID(r.Offer.From)
-			r.Offer = nil
-			return fmt.Sprintf("%s's %s offer expired.", mention(from), what), true
-		case r.Takeback != nil:
-			from, _ := r.PlayerByID(r.Takeback.From)
-			r.Takeback = nil
-			return fmt.Sprintf("%s's takeback request expired.", mention(from)), true
-		}
-	case match.TimerRemind:
-		if turnOf(r).playing {
-			return "", true
-		}
-	case match.TimerTimeout:
-		if turnOf(r).playing {
-			return "", true
-		}
-	case match.TimerAbandon:
-		if r.Status == match.StatusPlaying {
-			r.Status, r.Finish, r.Offer, r.Takeback = match.StatusFinished, match.FinishCancelled, nil, nil
-			return fmt.Sprintf("This game was abandoned: nobody played for %s.", duration(s.opt.IdleAfter)), true
-		}
-	}
-	return "", false
-}
-
-// notice is what to show for r's fired timer of kind k; text is what fire
-// said, "" when the timer fired before (a worker died before its notice).
-func (s *Service) notice(r *match.Record, k match.TimerKind, text string) Notice {
-	n := Notice{Message: r.Message}
-	switch k {
-	case match.TimerExpire:
-		var v Reply
-		if r.Status == match.StatusFinished && r.Finish == match.FinishExpired && !r.Started() {
-			v = Reply{Visibility: Update, Text: expiredText(r), People: []match.Player{r.Challenger, r.Opponent}}
-		} else {
-			v = gameView(r, Update, text)
-			if r.Status == match.StatusFinished {
-				v.Buttons = columnsOnly(v.Buttons) // the rematch was offered once: no Rematch button
-			}
-		}
-		if text == "" { // fired before, by a worker that died: say it again
-			v.Text = "This expired."
-		}
-		n.Edit = &v
-	case match.TimerRemind:
-		mover := r.PlayerOf(r.Game.Turn())
-		opps := othersOf(r, mover.ID)
-		names := make([]string, len(opps))
-		for i, p := range opps {
-			names[i] = cmp.Or(p.Name, p.ID)
-		}
-		v := Reply{Visibility: Public, Notify: []string{mover.ID}, People: append([]match.Player{mover}, opps...),
-			Text: fmt.Sprintf("%s, it's your move in your Connect Four game against %s%s.", mention(mover), strings.Join(names, " and "), variantText(r))}
-		n.Post = &v
-	case match.TimerTimeout:
-		idle := r.PlayerOf(r.Game.Turn())
-		waiting := other(r, idle.ID)
-		if r.Multi() { // the one waiting on the idle player is the next to move
-			waiting = r.PlayerOf(nextAfter(r.Game, r.Game.Turn()))
-		}
-		v := gameView(r, Update, fmt.Sprintf("%s has not moved for %s: %s may claim the game.", mention(idle), duration(s.opt.TurnTimeout), mention(waiting)))
-		v.Buttons = append(v.Buttons, Button{Label: "Claim", Style: StyleDanger,
-			Value: Action{Kind: KindClaim, GameID: r.ID, Move: r.Game.Moves()}.String()})
-		n.Edit = &v
-	case match.TimerAbandon:
-		if text == "" {
-			text = "This game was abandoned."
-		}
-		v := gameView(r, Update, text)
-		v.Buttons = nil
-		n.Edit = &v
-	}
-	return n
-}
-
 // WorkerOptions configure RunSchedule. Zero fields take the defaults.
 type WorkerOptions struct {
 	Poll     time.Duration // how often to look for due entries (default 500 ms)
-	Lease    time.Duration // how long a claimed entry is this worker's (default 2 min)
+	Lease    time.Duration // how long a claimed entry is this worker's (default 2 min), renewed before each retry's wait
 	Batch    int           // entries claimed at once (default 32)
 	Parallel int           // entries handled at once (default 8)
 	Attempts int           // deliveries of a notice before it is dropped (default 5)
 	Backoff  time.Duration // the wait before the first retry, doubled each time (default 1 s)
 	MaxWait  time.Duration // the longest wait between attempts, a platform's retry-after included (default 30 s)
 	Hooks    WorkerHooks
+
+	// sleep waits d or until ctx ends (default: a timer); the tests wait
+	// on a fake clock.
+	sleep func(ctx context.Context, d time.Duration) error
 }
 
 // WorkerHooks observe the worker, for metrics; nil funcs are skipped. They
@@ -238,7 +91,9 @@ func call(f func(string), kind match.TimerKind) {
 // the Notifier of the entry's platform, retrying a failed delivery with
 // backoff a bounded number of times, then removes the entry. Any number of
 // workers, in any number of processes, may share one schedule: each entry
-// is claimed by one of them at a time. When ctx is done it stops claiming,
+// is claimed by one of them at a time, and a worker that retries renews its
+// lease, so each notice is delivered once (a post that timed out is not
+// posted again: it may have gone out). When ctx is done it stops claiming,
 // cancels the deliveries in flight (their entries are claimed again after
 // their lease) and returns once they have stopped.
 func (s *Service) RunSchedule(ctx context.Context, sched Schedule, notifiers map[string]Notifier, opt WorkerOptions) {
@@ -281,6 +136,9 @@ func (o WorkerOptions) withDefaults() WorkerOptions {
 	o.Attempts = orDefault(o.Attempts, 5)
 	o.Backoff = orDefault(o.Backoff, time.Second)
 	o.MaxWait = orDefault(o.MaxWait, 30*time.Second)
+	if o.sleep == nil {
+		o.sleep = sleep
+	}
 	return o
 }
 
@@ -315,8 +173,16 @@ func (s *Service) handleDue(ctx context.Context, sched Schedule, notifiers map[s
 		return
 	}
 	if !n.IsZero() {
-		if err := s.deliver(ctx, notifiers[d.Key.Platform], n, d, opt, log); err != nil {
+		if err := s.deliver(ctx, sched, notifiers[d.Key.Platform], n, d, opt, log); err != nil {
 			if ctx.Err() != nil {
+				return
+			}
+			if errors.Is(err, errNotRenewed) {
+				// Nothing of it went out but what is safe to send again
+				// (edits); the entry is another worker's now, or is claimed
+				// again after the lease.
+				log.Warn("scheduled notice put off: its lease could not be renewed", "err", err)
+				call(opt.Hooks.Retried, d.Kind)
 				return
 			}
 			log.Error("scheduled notice dropped", "err", err)
@@ -335,8 +201,18 @@ func (s *Service) done(ctx context.Context, sched Schedule, d match.Due, log *sl
 	}
 }
 
+// errNotRenewed stops a delivery whose lease could not be renewed before a
+// retry: another worker may hold the entry by then.
+var errNotRenewed = errors.New("bot: schedule lease not renewed")
+
 // deliver sends n with nf, retrying a failure up to opt.Attempts times.
-func (s *Service) deliver(ctx context.Context, nf Notifier, n Notice, d match.Due, opt WorkerOptions, log *slog.Logger) error {
+// Before each wait it renews the entry's lease to cover the wait and a
+// whole lease after it, so that no other worker claims the entry while this
+// one still delivers it; it returns an error matching errNotRenewed when
+// the store refuses. An edit is sent again after a failure of any kind (it
+// replaces the message: twice is once); a post that timed out is not, since
+// the platform may have made it.
+func (s *Service) deliver(ctx context.Context, sched Schedule, nf Notifier, n Notice, d match.Due, opt WorkerOptions, log *slog.Logger) error {
 	if nf == nil {
 		return fmt.Errorf("%w: no notifier for platform %q", ErrUndeliverable, d.Key.Platform)
 	}
@@ -350,10 +226,15 @@ func (s *Service) deliver(ctx context.Context, nf Notifier, n Notice, d match.Du
 			}
 		}
 		if n.Post != nil {
-			if err := nf.Post(ctx, d.Key, n.Message, *n.Post); err != nil {
-				errs = append(errs, fmt.Errorf("post: %w", err))
-			} else {
+			err := nf.Post(ctx, d.Key, n.Message, *n.Post)
+			switch {
+			case err == nil:
 				n.Post = nil
+			case mayHaveSent(ctx, err):
+				log.Warn("scheduled post timed out: it may have been posted, so it is not posted again", "err", err)
+				n.Post = nil
+			default:
+				errs = append(errs, fmt.Errorf("post: %w", err))
 			}
 		}
 		return errors.Join(errs...)
@@ -371,45 +252,36 @@ func (s *Service) deliver(ctx context.Context, nf Notifier, n Notice, d match.Du
 		}
 		pause = min(pause, opt.MaxWait)
 		wait = min(2*wait, opt.MaxWait)
+		if rerr := sched.Renew(ctx, d, pause+opt.Lease); rerr != nil {
+			return fmt.Errorf("%w: %w (after: %w)", errNotRenewed, rerr, err)
+		}
 		log.Warn("scheduled notice failed: trying again", "attempt", attempt, "wait", pause, "err", err)
 		call(opt.Hooks.Retried, d.Kind)
-		t := time.NewTimer(pause)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
+		if err := opt.sleep(ctx, pause); err != nil {
+			return err
 		}
 	}
 }
 
-// ButtonGame returns the id of the game r's buttons act on, or "" when it
-// has none: what an adapter needs to Attach the message it posted r as (a
-// challenge has buttons and no board, so Reply.GameID is not enough).
-func (r Reply) ButtonGame() string {
-	for _, b := range r.Buttons {
-		if req, err := ParseAction(b.Value); err == nil && req.GameID != "" {
-			return req.GameID
-		}
+// mayHaveSent reports whether err, from a platform call made with ctx,
+// leaves it unknown whether the platform carried the call out: the call
+// timed out (the client's deadline, not ctx's end, which is a shutdown).
+func mayHaveSent(ctx context.Context, err error) bool {
+	if ctx.Err() != nil {
+		return false
 	}
-	return ""
+	var timeout interface{ Timeout() bool }
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &timeout) && timeout.Timeout())
 }
 
-// Attach records ref as the message of game gameID in channel k, for the
-// edits the bot makes on its own (see Notifier): adapters call it when
-// they learn the id of a message they posted for a command. It changes
-// nothing else (not the record's timers) and returns match.ErrNoGame when
-// the game is gone.
-func (s *Service) Attach(ctx context.Context, k match.Key, gameID string, ref match.MessageRef) error {
-	if ref.IsZero() {
+// sleep waits d, or until ctx ends and returns its error.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
 		return nil
 	}
-	_, err := s.store.Update(context.WithValue(ctx, firingKey{}, true), k, gameID, func(r *match.Record) (match.Tally, error) {
-		if r.Message == ref {
-			return match.Tally{}, match.ErrNoChange
-		}
-		r.Message = ref
-		return match.Tally{}, nil
-	})
-	return err
 }

@@ -173,3 +173,23 @@ func problemOf(err error) Problem {
 	}
 	return ProblemNone
 }
+
+const helpText = "*Connect Four* — drop discs, line up four to win.\n" +
+	"• `/connect4 @someone` — challenge someone (add `9x7` for 9 columns × 7 rows, `connect 5`, `first-to 3` for other boards and matches)\n" +
+	"• `/connect4 @a @b [@c]` — a game of 3 or 4 players, once everyone accepts (7 columns or more; a resignation or a claim leaves the game)\n" +
+	"• `/connect4 open` — an open challenge anyone here may accept (same options)\n" +
+	"• `/connect4 ai [easy|medium|hard]` — play against me\n" +
+	"• Click a column number to drop your disc; Rematch swaps who starts\n" +
+	"• `/connect4 board` — show your game again at the bottom (or which games are running here)\n" +
+	"• Rematch and Next round are offers: the other player accepts or declines\n" +
+	"• `/connect4 takeback` — ask to take back your last move, until your opponent moves\n" +
+	"• `/connect4 resign` — give up the current game (`resign match` gives up the whole match)\n" +
+	"• `/connect4 claim` — win a game your opponent has left idle for a day\n" +
+	"• `/connect4 cancel` — withdraw your open challenge\n" +
+	"• `/connect4 puzzle [easy|medium|hard]` — a position where you have a forced win: find it against my perfect defence\n" +
+	"• `/connect4 analyze` — the solver's verdict on each move of your last finished game here (or click Analysis under a finished game)\n" +
+	"• `/connect4 leaderboard` — this channel's top 10 by rating\n" +
+	"• `/connect4 stats [@someone]` — a rating, record and form here; `stats @a @b` for head to head\n" +
+	"• `/connect4 seasons` — past seasons; `/connect4 season new` starts a new one (channel managers)\n" +
+	"• `/connect4 settings board image|emoji` — boards as pictures or emoji here (channel managers); `settings palette standard|colourblind` — colours (anyone)\n" +
+	"• `/connect4 reset` — clear a damaged saved game"

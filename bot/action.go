@@ -1,0 +1,81 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/connect4/connect4/engine"
+)
+
+// Action is what a button does; its encoded form goes in a button's value
+// (Slack) or custom_id (Discord) and carries the game id and the move
+// number it was drawn at, so stale and repeated clicks are recognised.
+type Action struct {
+	Kind   Kind // KindAccept, KindDecline, KindCancel, KindDrop, KindRematch, KindNextRound, or an offer or takeback answer
+	GameID string
+	Move   int
+	Column int // 0-based; drops only
+	// Human marks a drop in a game between two people, encoded as the kind
+	// "move": no AI move can follow it, so adapters answer it at once
+	// instead of preparing to defer (see Service.Slow).
+	Human bool
+}
+
+// actionPrefix starts every encoded action.
+const actionPrefix = "c4"
+
+// humanDrop is the encoded kind of a drop in a game between two people.
+const humanDrop = "move"
+
+// MaxActionLen is the longest encoded action, within Discord's 100
+// characters for a custom_id.
+const MaxActionLen = 100
+
+var buttonKinds = map[string]Kind{
+	"accept": KindAccept, "decline": KindDecline, "cancel": KindCancel,
+	"drop": KindDrop, humanDrop: KindDrop, "rematch": KindRematch, "next": KindNextRound,
+	"offer_accept": KindOfferAccept, "offer_decline": KindOfferDecline, "offer_withdraw": KindOfferWithdraw,
+	"takeback_accept": KindTakebackAccept, "takeback_decline": KindTakebackDecline,
+	"claim":   KindClaim,
+	"analyze": KindAnalyze,
+}
+
+var gameIDPattern = regexp.MustCompile(`^[A-Za-z0-9_\-]{1,64}$`)
+
+// String encodes a as "c4:<kind>:<game>:<move>:<column>".
+func (a Action) String() string {
+	kind := a.Kind.String()
+	if a.Kind == KindDrop && a.Human {
+		kind = humanDrop
+	}
+	return actionPrefix + ":" + kind + ":" + a.GameID + ":" + strconv.Itoa(a.Move) + ":" + strconv.Itoa(a.Column)
+}
+
+// ParseAction decodes a button value made by Action.String into a Request.
+// Anything else (forged, truncated, out of range) returns an error.
+func ParseAction(s string) (Request, error) {
+	if len(s) > MaxActionLen {
+		return Request{}, errors.New("bot: action too long")
+	}
+	parts := strings.Split(s, ":")
+	if len(parts) != 5 || parts[0] != actionPrefix {
+		return Request{}, fmt.Errorf("bot: malformed action %q", s)
+	}
+	kind, ok := buttonKinds[parts[1]]
+	if !ok {
+		return Request{}, fmt.Errorf("bot: unknown action kind %q", parts[1])
+	}
+	if !gameIDPattern.MatchString(parts[2]) {
+		return Request{}, fmt.Errorf("bot: malformed game id in action %q", s)
+	}
+	move, err1 := strconv.Atoi(parts[3])
+	col, err2 := strconv.Atoi(parts[4])
+	if err1 != nil || err2 != nil || move < 0 || move > engine.MaxSize*engine.MaxSize ||
+		col < 0 || col >= engine.MaxSize {
+		return Request{}, fmt.Errorf("bot: bad numbers in action %q", s)
+	}
+	return Request{Kind: kind, GameID: parts[2], Move: move, Column: col, Human: parts[1] == humanDrop}, nil
+}
