@@ -54,14 +54,14 @@ func lowestColumn(_ context.Context, g *engine.Game, _ solver.Level, _ time.Dura
 func forEachStore(t *testing.T, f func(t *testing.T, h *harness)) {
 	t.Run("memory", func(t *testing.T) {
 		clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
-		f(t, newHarness(t, sessions.NewMemory(sessions.Options{Now: clk.Now}), clk, ""))
+		f(t, newHarness(t, storetest.NewMemory(t, sessions.Options{Now: clk.Now}), clk, ""))
 	})
 	t.Run("redis", func(t *testing.T) {
 		c := storetest.Redis(t)
 		prefix := storetest.Prefix(t, c)
 		// Redis expires keys on its own clock, so the test clock starts now.
 		clk := storetest.NewClock(time.Now())
-		f(t, newHarness(t, sessions.NewRedis(c, sessions.Options{Prefix: prefix, Now: clk.Now}), clk, prefix))
+		f(t, newHarness(t, storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Now: clk.Now}), clk, prefix))
 	})
 }
 

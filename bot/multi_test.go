@@ -42,7 +42,7 @@ func TestMultiFlowsOnCluster(t *testing.T) {
 		t.Run(f.name, func(t *testing.T) {
 			clk := storetest.NewClock(time.Now())
 			prefix := storetest.Prefix(t, c)
-			f.run(t, newHarness(t, sessions.NewRedis(c, sessions.Options{Prefix: prefix, Now: clk.Now}), clk, prefix))
+			f.run(t, newHarness(t, storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Now: clk.Now}), clk, prefix))
 		})
 	}
 }

@@ -50,12 +50,14 @@ type Redis struct {
 	cache *recordCache
 }
 
-// NewRedis returns a store on c. It does no I/O; Ping checks the connection.
-// Invalid options (see Options.Validate) make every operation, Ping included,
-// return the problem.
-func NewRedis(c redis.UniversalClient, opt Options) *Redis {
+// NewRedis returns a store on c, or the problems of invalid options (see
+// Options.Validate). It does no I/O; Ping checks the connection.
+func NewRedis(c redis.UniversalClient, opt Options) (*Redis, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
 	cfg := newConfig(opt)
-	return &Redis{c: c, cfg: cfg, cache: newRecordCache(cfg.cacheSize)}
+	return &Redis{c: c, cfg: cfg, cache: newRecordCache(cfg.cacheSize)}, nil
 }
 
 func (s *Redis) gameKey(k match.Key, id string) string { return s.tagged(k, "game:"+id) }
@@ -133,9 +135,6 @@ func (s *Redis) corrupt(op string, err error) error {
 }
 
 func (s *Redis) begin(k match.Key) error {
-	if s.cfg.invalid != nil {
-		return s.cfg.invalid
-	}
 	return k.Validate()
 }
 
@@ -707,11 +706,8 @@ func setStanding(st *match.Standing, kind, v string) error {
 	return nil
 }
 
-// Ping reports whether Redis answers (and whether the Options are valid), with one PING.
+// Ping reports whether Redis answers, with one PING.
 func (s *Redis) Ping(ctx context.Context) error {
-	if s.cfg.invalid != nil {
-		return s.cfg.invalid
-	}
 	if err := s.c.Ping(ctx).Err(); err != nil {
 		return s.fail("ping", match.Key{}, err)
 	}

@@ -21,7 +21,7 @@ import (
 func TestRedisConformance(t *testing.T) {
 	c := storetest.Redis(t)
 	storetest.Conformance(t, func(t *testing.T, now func() time.Time) storetest.Store {
-		return sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c), Now: now})
+		return storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c), Now: now})
 	})
 }
 
@@ -77,7 +77,7 @@ func moveFn(id string, moveNo, col int) func(r *match.Record) (match.Tally, erro
 func TestRedisRoundTrips(t *testing.T) {
 	c, h := countingClient(t)
 	prefix := storetest.Prefix(t, c)
-	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
 	ctx := t.Context()
 	g := storetest.Playing(t, storetest.Channel)
 	if err := s.Create(ctx, g); err != nil {
@@ -108,7 +108,7 @@ func TestRedisRoundTrips(t *testing.T) {
 	// Another replica (a store with its own cache) plays the next move: this
 	// store's cache is now behind, and its next move costs the failed
 	// compare-and-set (which returns the stored record) and the one that lands.
-	other := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+	other := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
 	if _, err := other.Update(ctx, storetest.Channel, g.ID, moveFn(storetest.Alice.ID, 4, 4)); err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestRedisRoundTrips(t *testing.T) {
 		t.Errorf("a move after another replica's cost %d round trips, want 2", n)
 	}
 	// Without a cache (a fresh replica) a move is a read and a write.
-	fresh := sessions.NewRedis(c, sessions.Options{Prefix: prefix, CacheSize: -1})
+	fresh := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, CacheSize: -1})
 	before0 = h.n.Load()
 	if _, err := fresh.Update(ctx, storetest.Channel, g.ID, moveFn(storetest.Alice.ID, 6, 5)); err != nil {
 		t.Fatal(err)
@@ -196,7 +196,7 @@ func TestRedisNoScript(t *testing.T) {
 	c := srv.Client(t)
 	h := &roundTrips{}
 	c.AddHook(h)
-	s := sessions.NewRedis(c, sessions.Options{})
+	s := storetest.NewRedis(t, c, sessions.Options{})
 	ctx := t.Context()
 	g := storetest.Playing(t, storetest.Channel)
 	if err := s.Create(ctx, g); err != nil {
@@ -221,7 +221,7 @@ func TestRedisCorrupt(t *testing.T) {
 	c := storetest.Redis(t)
 	prefix := storetest.Prefix(t, c)
 	var hookErrs atomic.Int64
-	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix, Hooks: sessions.Hooks{
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Hooks: sessions.Hooks{
 		Error: func(op string, err error) { hookErrs.Add(1) },
 	}})
 	ctx := t.Context()
@@ -318,7 +318,7 @@ func TestRedisCorrupt(t *testing.T) {
 func TestRedisExpiry(t *testing.T) {
 	t.Parallel() // its own servers or key prefix: it waits, mostly, and shares nothing
 	c := storetest.Redis(t)
-	s := sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c),
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c),
 		IdleTTL: 600 * time.Millisecond, FinishedTTL: 300 * time.Millisecond, LeaderboardTTL: 900 * time.Millisecond})
 	ctx := t.Context()
 	k := storetest.Channel
@@ -365,7 +365,7 @@ func TestRedisUnavailable(t *testing.T) {
 	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", DialTimeout: 100 * time.Millisecond})
 	defer c.Close()
 	var hooked atomic.Int64
-	s := sessions.NewRedis(c, sessions.Options{Hooks: sessions.Hooks{Error: func(string, error) { hooked.Add(1) }}})
+	s := storetest.NewRedis(t, c, sessions.Options{Hooks: sessions.Hooks{Error: func(string, error) { hooked.Add(1) }}})
 	k := storetest.Channel
 	ops := []struct {
 		name string
@@ -431,7 +431,7 @@ func (resend) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessP
 func TestRedisResentWrite(t *testing.T) {
 	c, _ := countingClient(t)
 	c.AddHook(resend{})
-	s := sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c)})
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c)})
 	ctx := t.Context()
 	k := storetest.Channel
 	g := storetest.Playing(t, k)
@@ -466,7 +466,7 @@ func TestRedisResentWrite(t *testing.T) {
 func TestRedisLegacyRecord(t *testing.T) {
 	c := storetest.Redis(t)
 	prefix := storetest.Prefix(t, c)
-	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix, MaxGames: 2})
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, MaxGames: 2})
 	ctx := t.Context()
 	k := storetest.Channel
 	tag := prefix + "{" + k.String() + "}:"
@@ -480,7 +480,7 @@ func TestRedisLegacyRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Del(ctx, tag+"games", tag+"players")
-	s = sessions.NewRedis(c, sessions.Options{Prefix: prefix, MaxGames: 2})
+	s = storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, MaxGames: 2})
 
 	got, err := s.Load(ctx, k, old.ID)
 	if err != nil || got.ID != old.ID || got.Game.Moves() != 6 {
@@ -534,7 +534,7 @@ func TestRedisLegacyRecord(t *testing.T) {
 func TestRedisRepairIndex(t *testing.T) {
 	c := storetest.Redis(t)
 	prefix := storetest.Prefix(t, c)
-	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
 	ctx := t.Context()
 	k := storetest.Channel
 	tag := prefix + "{" + k.String() + "}:"
@@ -600,7 +600,7 @@ func TestRedisRepairIndex(t *testing.T) {
 func TestRedisRepairLastFinished(t *testing.T) {
 	c := storetest.Redis(t)
 	prefix := storetest.Prefix(t, c)
-	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
 	ctx := t.Context()
 	k := storetest.Channel
 	key := prefix + "{" + k.String() + "}:finished"
@@ -633,7 +633,7 @@ func TestRedisRepairLastFinished(t *testing.T) {
 func TestRedisRepairKeepsNewerRecord(t *testing.T) {
 	c := storetest.Redis(t)
 	prefix := storetest.Prefix(t, c)
-	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix, CacheSize: -1})
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, CacheSize: -1})
 	ctx := t.Context()
 	k := storetest.Channel
 	good := storetest.Playing(t, k, 3)

@@ -21,7 +21,7 @@ import (
 func TestMemorySchedule(t *testing.T) {
 	storetest.Schedule(t, func(t *testing.T) storetest.ScheduleEnv {
 		clk := storetest.NewClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
-		m := sessions.NewMemory(sessions.Options{Now: clk.Now})
+		m := storetest.NewMemory(t, sessions.Options{Now: clk.Now})
 		return storetest.ScheduleEnv{New: func() storetest.ScheduleStore { return m }, Now: clk.Now, Wait: clk.Advance}
 	})
 }
@@ -47,7 +47,7 @@ func redisScheduleEnv(c redis.UniversalClient) func(t *testing.T) storetest.Sche
 	return func(t *testing.T) storetest.ScheduleEnv {
 		prefix := storetest.Prefix(t, c)
 		return storetest.ScheduleEnv{
-			New:  func() storetest.ScheduleStore { return sessions.NewRedis(c, sessions.Options{Prefix: prefix}) },
+			New:  func() storetest.ScheduleStore { return storetest.NewRedis(t, c, sessions.Options{Prefix: prefix}) },
 			Now:  time.Now,
 			Wait: time.Sleep,
 		}
@@ -163,7 +163,7 @@ func testScheduleCrash(t *testing.T, newClient func() redis.UniversalClient) {
 			k := storetest.Channel
 			rec := storetest.Playing(t, k, 3)
 			rec.Timers = []match.Timer{{Kind: match.TimerRemind, Due: time.Now().Add(time.Hour)}}
-			if err := sessions.NewRedis(healthy, sessions.Options{Prefix: prefix}).Create(t.Context(), rec); err != nil {
+			if err := storetest.NewRedis(t, healthy, sessions.Options{Prefix: prefix}).Create(t.Context(), rec); err != nil {
 				t.Fatal(err)
 			}
 
@@ -172,7 +172,7 @@ func testScheduleCrash(t *testing.T, newClient func() redis.UniversalClient) {
 			h := &dying{before: before}
 			sick.AddHook(h)
 			due := time.Now().Add(3 * storetest.Tick)
-			_, err := sessions.NewRedis(sick, sessions.Options{Prefix: prefix}).Update(t.Context(), k, rec.ID, func(r *match.Record) (match.Tally, error) {
+			_, err := storetest.NewRedis(t, sick, sessions.Options{Prefix: prefix}).Update(t.Context(), k, rec.ID, func(r *match.Record) (match.Tally, error) {
 				if err := r.Game.Play(r.Game.Turn(), 0); err != nil {
 					return match.Tally{}, err
 				}
@@ -184,7 +184,7 @@ func testScheduleCrash(t *testing.T, newClient func() redis.UniversalClient) {
 			}
 
 			// Another replica, after the crash.
-			s := sessions.NewRedis(healthy, sessions.Options{Prefix: prefix})
+			s := storetest.NewRedis(t, healthy, sessions.Options{Prefix: prefix})
 			got, lerr := s.Load(t.Context(), k, rec.ID)
 			if lerr != nil {
 				t.Fatal(lerr)

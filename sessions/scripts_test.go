@@ -51,7 +51,7 @@ func winningMove(r *match.Record) (match.Tally, error) {
 func TestRedisScriptsAllOrNothing(t *testing.T) {
 	c := storetest.Redis(t)
 	prefix := storetest.Prefix(t, c)
-	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
 	ctx := t.Context()
 	k := storetest.Channel
 	key := func(name string) string { return prefix + "{" + k.String() + "}:" + name }

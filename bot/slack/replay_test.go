@@ -22,10 +22,10 @@ func TestReplayedRequest(t *testing.T) {
 		name string
 		make func(t *testing.T) *env
 	}{
-		{"memory", func(t *testing.T) *env { return newEnv(t, sessions.NewMemory(sessions.Options{}), Config{}) }},
+		{"memory", func(t *testing.T) *env { return newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{}) }},
 		{"redis", func(t *testing.T) *env {
 			c := storetest.Redis(t)
-			return newEnv(t, sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c)}), Config{})
+			return newEnv(t, storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c)}), Config{})
 		}},
 	} {
 		t.Run(st.name, func(t *testing.T) {
