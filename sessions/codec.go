@@ -15,7 +15,7 @@ import (
 // schemaVersion is the version of the stored JSON form of a record. A reader
 // refuses any other, and any field it does not know: give a new field a new
 // version, so that this version's readers report such a record as written
-// by a newer version and its Repair keeps it (see errNewerSchema). The
+// by a newer version and its Repair keeps it (see ErrNewerSchema). The
 // schedule's timers joined version 1 before that rule held: the previous
 // version cannot read them (README, Upgrading).
 //
@@ -375,17 +375,12 @@ func schemaProblem(b []byte, err error) error {
 	case head.Schema == nil:
 		return errors.New("no schema version")
 	case *head.Schema > schemaCoach:
-		return fmt.Errorf("%w: schema version %d, this program reads %d, %d and %d", errNewerSchema, *head.Schema, schemaVersion, schemaMulti, schemaCoach)
+		return fmt.Errorf("%w: schema version %d, this program reads %d, %d and %d", ErrNewerSchema, *head.Schema, schemaVersion, schemaMulti, schemaCoach)
 	case *head.Schema != schemaVersion && *head.Schema != schemaMulti && *head.Schema != schemaCoach:
 		return fmt.Errorf("schema version %d, this program reads %d, %d and %d", *head.Schema, schemaVersion, schemaMulti, schemaCoach)
 	}
 	return err
 }
-
-// errNewerSchema marks a record written by a newer version of the program
-// (during a rolling upgrade): unreadable here, but not damaged, so Repair
-// keeps it for the replicas that can read it.
-var errNewerSchema = errors.New("written by a newer version")
 
 // indexEntry is a game's entry in its channel's index of active games,
 // self-describing so that the scripts can tell a stale entry without

@@ -184,7 +184,7 @@ func (s *Redis) repairRecord(ctx context.Context, k match.Key, key, id string) (
 			}
 			return match.RecordNone, "", nil
 		}
-		if errors.Is(err, errNewerSchema) {
+		if errors.Is(err, ErrNewerSchema) {
 			// A replica of a newer version wrote it: not ours to clear.
 			return match.RecordFine, id, nil
 		}

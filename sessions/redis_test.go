@@ -652,11 +652,27 @@ func TestRedisRepairKeepsNewerRecord(t *testing.T) {
 	if _, err := s.Load(ctx, k, good.ID); !errors.Is(err, match.ErrCorrupt) || !strings.Contains(err.Error(), "newer version") {
 		t.Fatalf("Load of a newer record = %v, want ErrCorrupt naming a newer version", err)
 	}
+	if _, err := s.Load(ctx, k, good.ID); !errors.Is(err, sessions.ErrNewerSchema) {
+		t.Errorf("Load of a newer record = %v, want ErrNewerSchema", err)
+	}
+	if _, err := s.Active(ctx, k); !errors.Is(err, sessions.ErrNewerSchema) {
+		t.Errorf("Active with a newer record = %v, want ErrNewerSchema", err)
+	}
+	if _, err := s.Update(ctx, k, good.ID, func(*match.Record) (match.Tally, error) { return match.Tally{}, nil }); !errors.Is(err, sessions.ErrNewerSchema) {
+		t.Errorf("Update of a newer record = %v, want ErrNewerSchema", err)
+	}
 	rep, err := s.Repair(ctx, k)
 	if err != nil || rep.Record == match.RecordCleared {
 		t.Fatalf("Repair = %+v, %v; want the newer record kept", rep, err)
 	}
 	if got, err := c.Get(ctx, key).Result(); err != nil || got != newer {
 		t.Fatalf("after Repair the record is %q, %v; want it untouched", got, err)
+	}
+	// A damaged record is not taken for a newer one.
+	if err := c.Set(ctx, key, strings.Replace(raw, `"schema":1`, `"schema":"x"`, 1), time.Hour).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Load(ctx, k, good.ID); !errors.Is(err, match.ErrCorrupt) || errors.Is(err, sessions.ErrNewerSchema) {
+		t.Errorf("Load of a damaged record = %v, want ErrCorrupt and not ErrNewerSchema", err)
 	}
 }
