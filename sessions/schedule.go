@@ -163,7 +163,7 @@ func (s *Redis) hinted(k match.Key, bucket string, cmd *redis.Cmd) error {
 	case err != nil:
 		return s.fail("schedule", k, err)
 	case n != 1:
-		return s.corrupt("schedule", &match.CorruptError{Key: k, Err: fmt.Errorf("schedule bucket %s holds the wrong type", bucket)})
+		return s.fail("schedule", k, fmt.Errorf("unexpected reply %d hinting bucket %s", n, bucket))
 	}
 	return nil
 }
