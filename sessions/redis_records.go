@@ -290,11 +290,8 @@ func (s *Redis) Update(ctx context.Context, k match.Key, gameID string, fn func(
 	if err := s.begin(k); err != nil {
 		return nil, err
 	}
-	var cached *match.Record
-	c, legacy := s.cache.get(k, gameID)
-	if c != nil {
-		cached = c.Clone()
-	}
+	// The cached record is shared, but update only reads it: fn gets a copy.
+	cached, legacy := s.cache.get(k, gameID)
 	load := func(ctx context.Context) (*match.Record, error) {
 		r, leg, err := s.load(ctx, k, gameID)
 		if err == nil {
@@ -308,13 +305,11 @@ func (s *Redis) Update(ctx context.Context, k match.Key, gameID string, fn func(
 	return s.cfg.update(ctx, k, gameID, fn, cached, load, cas)
 }
 
+// cas is the compare-and-set of Update (see casFunc) in one casScript call,
+// after one read of the players' ratings when t is rated. The record is
+// encoded once, with its rating change.
 func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally, legacy bool) (bool, *match.Record, error) {
 	k := next.Key
-	op := newID() // lets the script recognise a resend of this very write
-	b, err := encodeRecord(next, op)
-	if err != nil {
-		return false, nil, fmt.Errorf("sessions: update %s: %w: %w", k, match.ErrInvalid, err)
-	}
 	rated := []any{"", "", "", "", "", 0, 0, "", "", "", "", ""}
 	if t.Rated {
 		plan, err := s.ratingPlan(ctx, k, t)
@@ -322,10 +317,12 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally,
 			return false, nil, err
 		}
 		next.Rating = &plan.change
-		if b, err = encodeRecord(next, op); err != nil {
-			return false, nil, fmt.Errorf("sessions: update %s: %w: %w", k, match.ErrInvalid, err)
-		}
 		rated = plan.args()
+	}
+	op := newID() // lets the script recognise a resend of this very write
+	b, err := encodeRecord(next, op)
+	if err != nil {
+		return false, nil, fmt.Errorf("sessions: update %s: %w: %w", k, match.ErrInvalid, err)
 	}
 	now := s.cfg.now()
 	ttl := s.cfg.ttl(next)
@@ -351,6 +348,12 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally,
 	if err != nil {
 		return false, nil, err
 	}
+	return s.casReply(ctx, cur, next, legacy, res)
+}
+
+// casReply reads casScript's reply to the write of next over cur.
+func (s *Redis) casReply(ctx context.Context, cur, next *match.Record, legacy bool, res []any) (bool, *match.Record, error) {
+	k := next.Key
 	switch code, arg := scriptReply(res); code {
 	case 1, 2:
 		s.cache.put(next.Clone(), legacy)

@@ -212,7 +212,8 @@ type loadFunc func(context.Context) (*match.Record, error)
 
 // update is Update for both stores, on the record gameID of channel k:
 // start from cached (the record this process last read or wrote, or nil),
-// else load; run fn on a copy;
+// else load; run fn on a copy (cached itself is never changed, nor
+// returned);
 // compare-and-set; on a mismatch retry fn on the record the compare-and-set
 // returned. A refusal by fn of a cached record is checked against a fresh
 // load before it is believed: a cache may be behind another replica's write.
@@ -246,6 +247,9 @@ func (c *config) update(ctx context.Context, k match.Key, gameID string, fn func
 			continue
 		}
 		if errors.Is(err, match.ErrNoChange) {
+			if cur == cached { // the cache's own: the caller gets a copy
+				return cur.Clone(), nil
+			}
 			return cur, nil
 		}
 		if err != nil {
