@@ -82,13 +82,16 @@ func kinds(ds []match.Due) []string {
 // once done; a record's Create and Update schedule what they carry.
 func testFiresOnce(t *testing.T, env ScheduleEnv) {
 	s := env.New()
-	rec := timed(t, Channel, env.Now(), 2*Tick, 5*Tick, 8*Tick)
+	start := env.Now()
+	rec := timed(t, Channel, start, 2*Tick, 5*Tick, 8*Tick)
 	mustCreate(t, s, rec)
 	if got := claim(t, s, time.Minute); len(got) != 0 {
 		t.Fatalf("Claim before anything is due = %v, want none", kinds(got))
 	}
 	for i, want := range []match.TimerKind{match.TimerRemind, match.TimerTimeout, match.TimerAbandon} {
-		env.Wait(3 * Tick)
+		// Each step a Tick after its timer is due, counted from the start
+		// so that the time the claims take does not add up.
+		env.Wait(start.Add(time.Duration(3*(i+1)) * Tick).Sub(env.Now()))
 		got := claim(t, s, time.Minute)
 		if len(got) != 1 || got[0].Kind != want || got[0].GameID != rec.ID || got[0].Key != Channel {
 			t.Fatalf("step %d: Claim = %v, want %v of %s", i, kinds(got), want, rec.ID)
