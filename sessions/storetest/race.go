@@ -19,69 +19,97 @@ import (
 // testRaceMoves races many clients clicking in one game: right and wrong
 // players, stale and current move numbers, same and different columns.
 func testRaceMoves(t *testing.T, s Store, clk *Clock) {
-	const workers, maxMoves = 60, 24
+	const workers = 60
 	game := mustCreate(t, s, Playing(t, Channel))
-	type move struct {
-		no, col int
-		id      string
-	}
-	var (
-		mu       sync.Mutex
-		accepted []move
-		rejected atomic.Int64
-	)
-	deadline := time.Now().Add(30 * time.Second)
+	r := &moveRace{s: s, game: game, deadline: time.Now().Add(30 * time.Second)}
 	start := make(chan struct{})
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(w), 42))
 			<-start
-			for time.Now().Before(deadline) {
-				cur, err := s.Load(t.Context(), Channel, game.ID)
-				if err != nil {
-					t.Errorf("Load: %v", err)
-					return
-				}
-				g := cur.Game
-				if cur.Status != match.StatusPlaying || g.Moves() >= maxMoves {
-					return
-				}
-				m := move{no: g.Moves(), col: rng.IntN(4) + 1, id: Alice.ID}
-				if rng.IntN(4) == 0 && m.no > 0 {
-					m.no-- // a click on an old board
-				}
-				if right := rng.IntN(3) != 0; (g.Turn() == engine.Red) != right { // the right player two times in three
-					m.id = Bob.ID
-				}
-				_, err = s.Update(t.Context(), Channel, game.ID, func(r *match.Record) (match.Tally, error) {
-					runtime.Gosched() // widen the window between read and write
-					return play(m.id, m.no, m.col)(r)
-				})
-				var me *engine.MoveError
-				switch {
-				case err == nil:
-					mu.Lock()
-					accepted = append(accepted, m)
-					mu.Unlock()
-				case errors.Is(err, errStale), errors.As(err, &me), errors.Is(err, match.ErrConflict), errors.Is(err, errOver):
-					rejected.Add(1)
-				default:
-					t.Errorf("Update(%+v): %v", m, err)
-					return
-				}
-			}
+			r.click(t, rand.New(rand.NewPCG(uint64(w), 42)))
 		}()
 	}
 	close(start)
 	wg.Wait()
-	if time.Now().After(deadline) {
+	if time.Now().After(r.deadline) {
 		t.Fatal("the game did not finish in 30s")
 	}
-	slices.SortFunc(accepted, func(a, b move) int { return a.no - b.no })
-	final := mustLoad(t, s, Channel, game.ID)
+	final := r.check(t)
+	t.Logf("%d workers: %d moves accepted, %d clicks rejected, final status %v", workers, len(r.accepted), r.rejected.Load(), final.Status)
+	if len(r.accepted) < 7 {
+		t.Errorf("only %d moves accepted", len(r.accepted))
+	}
+}
+
+// raceMove is one click of testRaceMoves: the move number of the board
+// clicked, the column and the player.
+type raceMove struct {
+	no, col int
+	id      string
+}
+
+// moveRace is testRaceMoves' game and what its clickers saw.
+type moveRace struct {
+	s        Store
+	game     *match.Record
+	deadline time.Time
+	mu       sync.Mutex
+	accepted []raceMove
+	rejected atomic.Int64
+}
+
+// raceMaxMoves is how many moves testRaceMoves' clickers play at most.
+const raceMaxMoves = 24
+
+// click clicks until the game is over, has raceMaxMoves moves or the
+// deadline passes.
+func (r *moveRace) click(t *testing.T, rng *rand.Rand) {
+	for time.Now().Before(r.deadline) {
+		cur, err := r.s.Load(t.Context(), Channel, r.game.ID)
+		if err != nil {
+			t.Errorf("Load: %v", err)
+			return
+		}
+		g := cur.Game
+		if cur.Status != match.StatusPlaying || g.Moves() >= raceMaxMoves {
+			return
+		}
+		m := raceMove{no: g.Moves(), col: rng.IntN(4) + 1, id: Alice.ID}
+		if rng.IntN(4) == 0 && m.no > 0 {
+			m.no-- // a click on an old board
+		}
+		if right := rng.IntN(3) != 0; (g.Turn() == engine.Red) != right { // the right player two times in three
+			m.id = Bob.ID
+		}
+		_, err = r.s.Update(t.Context(), Channel, r.game.ID, func(rec *match.Record) (match.Tally, error) {
+			runtime.Gosched() // widen the window between read and write
+			return play(m.id, m.no, m.col)(rec)
+		})
+		var me *engine.MoveError
+		switch {
+		case err == nil:
+			r.mu.Lock()
+			r.accepted = append(r.accepted, m)
+			r.mu.Unlock()
+		case errors.Is(err, errStale), errors.As(err, &me), errors.Is(err, match.ErrConflict), errors.Is(err, errOver):
+			r.rejected.Add(1)
+		default:
+			t.Errorf("Update(%+v): %v", m, err)
+			return
+		}
+	}
+}
+
+// check compares the stored game with the replay of the accepted moves,
+// each move number accepted once, and the leaderboard with its result; it
+// returns the stored record.
+func (r *moveRace) check(t *testing.T) *match.Record {
+	accepted := r.accepted
+	slices.SortFunc(accepted, func(a, b raceMove) int { return a.no - b.no })
+	final := mustLoad(t, r.s, Channel, r.game.ID)
 	if final.Version != int64(1+len(accepted)) {
 		t.Errorf("Version %d after %d accepted moves, want %d", final.Version, len(accepted), 1+len(accepted))
 	}
@@ -104,7 +132,7 @@ func testRaceMoves(t *testing.T, s Store, clk *Clock) {
 	if !slices.Equal(final.Game.History(), g.History()) {
 		t.Errorf("stored game %v differs from the replay of accepted moves %v", final.Game.History(), g.History())
 	}
-	lb, _ := s.Leaderboard(t.Context(), Channel, 0)
+	lb, _ := r.s.Leaderboard(t.Context(), Channel, 0)
 	games := 0
 	for _, st := range lb {
 		games += st.Games()
@@ -112,10 +140,7 @@ func testRaceMoves(t *testing.T, s Store, clk *Clock) {
 	if wantGames := map[bool]int{true: 2, false: 0}[final.Status == match.StatusFinished]; games != wantGames {
 		t.Errorf("leaderboard counts %d player-games (%+v), want %d", games, lb, wantGames)
 	}
-	t.Logf("%d workers: %d moves accepted, %d clicks rejected, final status %v", workers, len(accepted), rejected.Load(), final.Status)
-	if len(accepted) < 7 {
-		t.Errorf("only %d moves accepted", len(accepted))
-	}
+	return final
 }
 
 func testRaceChallenges(t *testing.T, s Store, clk *Clock) {
