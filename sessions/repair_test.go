@@ -105,3 +105,40 @@ func testRepairSchedule(t *testing.T, c redis.UniversalClient) {
 		})
 	}
 }
+
+// TestRedisClaimMendsBucket: the worker, finding a bucket of hints of the
+// wrong type, removes it, and the bucket serves its channels again from
+// their next write, without a Repair.
+func TestRedisClaimMendsBucket(t *testing.T) {
+	t.Parallel() // its own key prefix: it waits, mostly, and shares nothing
+	c := storetest.Redis(t)
+	prefix := storetest.Prefix(t, c)
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
+	ctx := t.Context()
+	k := storetest.Channel
+	bucket := prefix + "{sched:" + strconv.Itoa(int(crc32.ChecksumIEEE([]byte(k.String()))%sessions.ScheduleBuckets)) + "}"
+	rec := storetest.Playing(t, k, 3)
+	if err := s.Create(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Set(ctx, bucket, "damaged", time.Hour).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Claim(ctx, 10, time.Minute); err != nil || len(got) != 0 {
+		t.Fatalf("Claim with a damaged bucket = %+v, %v; want nothing", got, err)
+	}
+	if typ, err := c.Type(ctx, bucket).Result(); err != nil || typ == "string" {
+		t.Fatalf("after Claim the bucket is a %s, %v; want it removed", typ, err)
+	}
+	due := time.Now().Add(2 * storetest.Tick)
+	if _, err := s.Update(ctx, k, rec.ID, func(r *match.Record) (match.Tally, error) {
+		r.SetTimer(match.Timer{Kind: match.TimerRemind, Due: due})
+		return match.Tally{}, r.Game.Play(r.Game.Turn(), 0)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Until(due) + storetest.Tick)
+	if got, err := s.Claim(ctx, 10, time.Minute); err != nil || len(got) != 1 || got[0].GameID != rec.ID {
+		t.Fatalf("Claim after the bucket was mended = %+v, %v; want the reminder of %s", got, err, rec.ID)
+	}
+}
