@@ -26,11 +26,11 @@ import (
 // An index entry says which players the game binds, its status, a
 // challenge's expiry and its record's TTL deadline, so the scripts prune
 // entries that no longer stand for an active game without reading the
-// records. A legacy record (one per channel, written by the previous
-// version at the key without an id) is read where it is: Load by id finds
-// it when its id matches, Active and PlayerGame see it while it is active,
-// Create counts it against the limits, and Update writes it back in place
-// until it expires; it is never indexed.
+// records. A legacy record (one per channel, written by the version before
+// several games per channel at the key without an id) is moved once to its
+// own key and indexed (migrateLegacy): by the Load of its id, which looks at
+// the legacy key only when the game's own key holds nothing, or by Repair
+// (/connect4 reset). No other read or write looks at the legacy key.
 //
 // Reads are one GET or MGET (Active and PlayerGame: two round trips); a
 // write is one Lua script. The store remembers the last record it read or

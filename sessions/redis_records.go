@@ -29,7 +29,7 @@ func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 	for attempt := 0; ; attempt++ {
 		now := s.cfg.now()
 		ttl := s.cfg.ttl(n)
-		keys := []string{s.gameKey(k, n.ID), s.indexKey(k), s.playersKey(k), s.legacyKey(k), s.dueKey(k), s.leaseKey(k)}
+		keys := []string{s.gameKey(k, n.ID), s.indexKey(k), s.playersKey(k), s.dueKey(k), s.leaseKey(k)}
 		args := []any{b, ttl.Milliseconds(), now.UnixMilli(), op, replayWindow.Milliseconds(), s.cfg.maxGames,
 			n.ID, newIndexEntry(n, now, ttl), s.cfg.idleTTL.Milliseconds(), sched.arg()}
 		if nc := match.Nonce(ctx); nc != "" {
@@ -44,7 +44,7 @@ func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 		}
 		switch code, arg := scriptReply(res); {
 		case code == 1:
-			s.cache.put(n.Clone(), false)
+			s.cache.put(n.Clone())
 			*rec = *n
 			return nil
 		case code == 0 && len(res) == 2:
@@ -69,98 +69,125 @@ func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 			return s.corrupt("create", wrongKeyType(k, arg))
 		case code == -5:
 			return s.fail("create", k, errors.New("game id drawn twice"))
-		case code == -6:
-			return s.corrupt("create", &match.CorruptError{Key: k, Err: errors.New("the legacy record cannot be read")})
 		}
 		return s.fail("create", k, fmt.Errorf("unexpected script reply %v", res))
 	}
 }
 
-// Load implements the store's Load with one MGET of the record's key and
-// the channel's legacy key (and a TYPE when neither holds the game).
+// Load implements the store's Load with one GET (and, when the game's key
+// holds no record, one more round trip: see load).
 func (s *Redis) Load(ctx context.Context, k match.Key, gameID string) (*match.Record, error) {
 	if err := s.begin(k); err != nil {
 		return nil, err
 	}
-	r, _, err := s.load(ctx, k, gameID)
-	return r, err
+	return s.load(ctx, k, gameID, true)
 }
 
-// load reads record gameID of k, and whether it is the legacy record.
-func (s *Redis) load(ctx context.Context, k match.Key, gameID string) (*match.Record, bool, error) {
+// load reads record gameID of k with one GET. When the game's key holds no
+// record it reads, in one more round trip, the key's type (to tell a
+// missing game from a damaged key) and the channel's legacy record, which
+// it moves to the game's own key when it is that game (see migrateLegacy);
+// a key written in between is read again once, when again is set.
+func (s *Redis) load(ctx context.Context, k match.Key, gameID string, again bool) (*match.Record, error) {
 	if !match.ValidGameID(gameID) {
-		return nil, false, match.ErrNoGame
+		return nil, match.ErrNoGame
 	}
-	vals, err := s.c.MGet(ctx, s.gameKey(k, gameID), s.legacyKey(k)).Result()
-	if err != nil {
-		return nil, false, s.fail("load", k, err)
-	}
-	str := func(i int) (string, bool) {
-		if i >= len(vals) {
-			return "", false
-		}
-		v, ok := vals[i].(string)
-		return v, ok
-	}
-	if b, ok := str(0); ok {
+	b, err := s.c.Get(ctx, s.gameKey(k, gameID)).Result()
+	switch {
+	case err == nil:
 		r, err := decodeRecord(k, []byte(b))
 		if err == nil && r.ID != gameID {
 			err = &match.CorruptError{Key: k, Err: fmt.Errorf("record at game %s has id %s", gameID, r.ID)}
 		}
 		if err != nil {
 			s.cache.drop(k, gameID)
-			return nil, false, s.corrupt("load", err)
+			return nil, s.corrupt("load", err)
 		}
-		s.cache.put(r.Clone(), false)
-		return r, false, nil
-	}
-	if b, ok := str(1); ok {
-		if r, err := decodeRecord(k, []byte(b)); err == nil && r.ID == gameID {
-			s.cache.put(r.Clone(), true)
-			return r, true, nil
-		}
+		s.cache.put(r.Clone())
+		return r, nil
+	case !errors.Is(err, redis.Nil) && !isWrongType(err):
+		return nil, s.fail("load", k, err)
 	}
 	s.cache.drop(k, gameID)
-	// MGET answers nil for a key of another type: tell that from a missing game.
-	typ, err := s.c.Type(ctx, s.gameKey(k, gameID)).Result()
-	if err != nil {
-		return nil, false, s.fail("load", k, err)
+	var typ *redis.StatusCmd
+	var leg *redis.StringCmd
+	_, err = s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		typ = p.Type(ctx, s.gameKey(k, gameID))
+		leg = p.Get(ctx, s.legacyKey(k))
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) && !isWrongType(err) {
+		return nil, s.fail("load", k, err)
 	}
-	if typ != "none" {
-		return nil, false, s.corrupt("load", wrongType(k, "game", typ))
+	switch t := typ.Val(); {
+	case t == "string" && again:
+		return s.load(ctx, k, gameID, false)
+	case t != "none":
+		return nil, s.corrupt("load", wrongType(k, "game", t))
 	}
-	return nil, false, match.ErrNoGame
+	if raw, err := leg.Result(); err == nil {
+		if r, err := decodeRecord(k, []byte(raw)); err == nil && r.ID == gameID {
+			if err := s.migrateLegacy(ctx, k, raw, r); err != nil {
+				return nil, err
+			}
+			s.cache.put(r.Clone())
+			return r, nil
+		}
+	}
+	return nil, match.ErrNoGame
 }
 
-// Active implements the store's Active: the index and the legacy record
-// in one round trip, then the active games' records in one MGET.
+// migrateLegacy moves r, read as raw from the channel's legacy key (where
+// the version before several games per channel kept its one record), to
+// its own key, indexed like any other, keeping its TTL (migrateScript). It
+// costs two round trips, once per legacy record: Load of its id and Repair
+// call it, and nothing else reads the legacy key.
+func (s *Redis) migrateLegacy(ctx context.Context, k match.Key, raw string, r *match.Record) error {
+	now := s.cfg.now()
+	entry := ""
+	if r.Active(now) {
+		ttl, err := s.c.PTTL(ctx, s.legacyKey(k)).Result()
+		if err != nil {
+			return s.fail("migrate", k, err)
+		}
+		if ttl <= 0 {
+			ttl = s.cfg.ttl(r)
+		}
+		entry = newIndexEntry(r, now, ttl)
+	}
+	args := []any{raw, r.ID, entry, s.cfg.idleTTL.Milliseconds()}
+	for _, p := range r.Bound() {
+		args = append(args, p)
+	}
+	res, err := migrateScript.Run(ctx, s.c, []string{s.legacyKey(k), s.gameKey(k, r.ID), s.indexKey(k), s.playersKey(k)}, args...).Result()
+	if err != nil {
+		return s.fail("migrate", k, err)
+	}
+	if rs, ok := res.([]any); ok {
+		if code, arg := scriptReply(rs); code == -2 {
+			return s.corrupt("migrate", wrongKeyType(k, arg))
+		}
+	}
+	return nil
+}
+
+// Active implements the store's Active: the index in one HGETALL, then the
+// active games' records in one MGET.
 func (s *Redis) Active(ctx context.Context, k match.Key) ([]*match.Record, error) {
 	if err := s.begin(k); err != nil {
 		return nil, err
 	}
-	var idx *redis.MapStringStringCmd
-	var leg *redis.StringCmd
-	_, err := s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
-		idx = p.HGetAll(ctx, s.indexKey(k))
-		leg = p.Get(ctx, s.legacyKey(k))
-		return nil
-	})
-	if err != nil && !errors.Is(err, redis.Nil) {
+	idx, err := s.c.HGetAll(ctx, s.indexKey(k)).Result()
+	if err != nil {
 		if isWrongType(err) {
-			return nil, s.corrupt("active", &match.CorruptError{Key: k, Err: errors.New("the index or the legacy record holds the wrong type")})
+			return nil, s.corrupt("active", &match.CorruptError{Key: k, Err: errors.New("the index holds the wrong type")})
 		}
 		return nil, s.fail("active", k, err)
 	}
 	now := s.cfg.now()
 	var out []*match.Record
-	if b, err := leg.Result(); err == nil {
-		if r, err := decodeRecord(k, []byte(b)); err == nil && r.Active(now) {
-			s.cache.put(r.Clone(), true)
-			out = append(out, r)
-		}
-	}
 	var ids []string
-	for id, v := range idx.Val() {
+	for id, v := range idx {
 		if e, ok := parseIndexEntry(v); ok && e.live(now) && match.ValidGameID(id) {
 			ids = append(ids, id)
 		}
@@ -184,7 +211,7 @@ func (s *Redis) Active(ctx context.Context, k match.Key) ([]*match.Record, error
 				return nil, s.corrupt("active", &match.CorruptError{Key: k, Err: fmt.Errorf("game %s: %w", ids[i], err)})
 			}
 			if r.Active(now) {
-				s.cache.put(r.Clone(), false)
+				s.cache.put(r.Clone())
 				out = append(out, r)
 			}
 		}
@@ -195,8 +222,8 @@ func (s *Redis) Active(ctx context.Context, k match.Key) ([]*match.Record, error
 	return out, nil
 }
 
-// PlayerGame implements the store's PlayerGame: the player's binding and
-// the legacy record in one round trip, then the game's record.
+// PlayerGame implements the store's PlayerGame: the player's binding in
+// one HGET, then the game's record.
 func (s *Redis) PlayerGame(ctx context.Context, k match.Key, userID string) (*match.Record, error) {
 	if err := s.begin(k); err != nil {
 		return nil, err
@@ -204,33 +231,21 @@ func (s *Redis) PlayerGame(ctx context.Context, k match.Key, userID string) (*ma
 	if userID == "" || len(userID) > match.MaxIDLen {
 		return nil, match.ErrNoGame
 	}
-	// One script rather than a pipeline: a pipeline's replies are each
-	// waited for (and retried) on a server that has stopped answering.
-	res, err := playerGameScript.Run(ctx, s.c, []string{s.playersKey(k), s.legacyKey(k)}, userID).StringSlice()
-	if err != nil {
-		if isWrongType(err) {
-			return nil, s.corrupt("player game", &match.CorruptError{Key: k, Err: errors.New("the players index or the legacy record holds the wrong type")})
-		}
+	id, err := s.c.HGet(ctx, s.playersKey(k), userID).Result()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return nil, match.ErrNoGame
+	case isWrongType(err):
+		return nil, s.corrupt("player game", &match.CorruptError{Key: k, Err: errors.New("the players index holds the wrong type")})
+	case err != nil:
 		return nil, s.fail("player game", k, err)
 	}
-	if len(res) != 2 {
-		return nil, s.fail("player game", k, fmt.Errorf("unexpected script reply %v", res))
-	}
-	now := s.cfg.now()
-	if id := res[0]; id != "" {
-		r, _, err := s.load(ctx, k, id)
-		switch {
-		case err == nil && r.Active(now) && slices.Contains(r.Bound(), userID):
-			return r, nil
-		case err != nil && !errors.Is(err, match.ErrNoGame):
-			return nil, err
-		}
-	}
-	if b := res[1]; b != "" {
-		if r, err := decodeRecord(k, []byte(b)); err == nil && r.Active(now) && slices.Contains(r.Bound(), userID) {
-			s.cache.put(r.Clone(), true)
-			return r, nil
-		}
+	r, err := s.load(ctx, k, id, true)
+	switch {
+	case err == nil && r.Active(s.cfg.now()) && slices.Contains(r.Bound(), userID):
+		return r, nil
+	case err != nil && !errors.Is(err, match.ErrNoGame):
+		return nil, err
 	}
 	return nil, match.ErrNoGame
 }
@@ -291,24 +306,15 @@ func (s *Redis) Update(ctx context.Context, k match.Key, gameID string, fn func(
 		return nil, err
 	}
 	// The cached record is shared, but update only reads it: fn gets a copy.
-	cached, legacy := s.cache.get(k, gameID)
-	load := func(ctx context.Context) (*match.Record, error) {
-		r, leg, err := s.load(ctx, k, gameID)
-		if err == nil {
-			legacy = leg
-		}
-		return r, err
-	}
-	cas := func(ctx context.Context, cur, next *match.Record, t match.Tally) (bool, *match.Record, error) {
-		return s.cas(ctx, cur, next, t, legacy)
-	}
-	return s.cfg.update(ctx, k, gameID, fn, cached, load, cas)
+	cached := s.cache.get(k, gameID)
+	load := func(ctx context.Context) (*match.Record, error) { return s.load(ctx, k, gameID, true) }
+	return s.cfg.update(ctx, k, gameID, fn, cached, load, s.cas)
 }
 
 // cas is the compare-and-set of Update (see casFunc) in one casScript call,
 // after one read of the players' ratings when t is rated. The record is
 // encoded once, with its rating change.
-func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally, legacy bool) (bool, *match.Record, error) {
+func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally) (bool, *match.Record, error) {
 	k := next.Key
 	rated := []any{"", "", "", "", "", 0, 0, "", "", "", "", ""}
 	if t.Rated {
@@ -327,10 +333,7 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally,
 	now := s.cfg.now()
 	ttl := s.cfg.ttl(next)
 	recKey, entry := s.gameKey(k, cur.ID), "-"
-	switch {
-	case legacy:
-		recKey, entry = s.legacyKey(k), ""
-	case next.Active(now):
+	if next.Active(now) {
 		entry = newIndexEntry(next, now, ttl)
 	}
 	sched := newScheduleChange(cur, next)
@@ -348,15 +351,15 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally,
 	if err != nil {
 		return false, nil, err
 	}
-	return s.casReply(ctx, cur, next, legacy, res)
+	return s.casReply(ctx, cur, next, res)
 }
 
 // casReply reads casScript's reply to the write of next over cur.
-func (s *Redis) casReply(ctx context.Context, cur, next *match.Record, legacy bool, res []any) (bool, *match.Record, error) {
+func (s *Redis) casReply(ctx context.Context, cur, next *match.Record, res []any) (bool, *match.Record, error) {
 	k := next.Key
 	switch code, arg := scriptReply(res); code {
 	case 1, 2:
-		s.cache.put(next.Clone(), legacy)
+		s.cache.put(next.Clone())
 		s.markFinished(ctx, cur, next)
 		return true, nil, nil
 	case 0:
@@ -368,7 +371,7 @@ func (s *Redis) casReply(ctx context.Context, cur, next *match.Record, legacy bo
 			s.cache.drop(k, cur.ID)
 			return false, nil, s.corrupt("update", err)
 		}
-		s.cache.put(stored.Clone(), legacy)
+		s.cache.put(stored.Clone())
 		return false, stored, nil
 	case 3:
 		return false, nil, fmt.Errorf("sessions: update %s: %w", k, match.ErrReplay)
@@ -408,7 +411,7 @@ func (s *Redis) Delete(ctx context.Context, k match.Key, gameID string) error {
 		return nil
 	}
 	s.cache.drop(k, gameID)
-	res, err := deleteScript.Run(ctx, s.c, []string{s.gameKey(k, gameID), s.indexKey(k), s.playersKey(k), s.legacyKey(k)}, gameID).Result()
+	res, err := deleteScript.Run(ctx, s.c, []string{s.gameKey(k, gameID), s.indexKey(k), s.playersKey(k)}, gameID).Result()
 	if err != nil {
 		return s.fail("delete", k, err)
 	}

@@ -15,8 +15,9 @@ import (
 // Repair implements the store's Repair. It checks every key of the
 // channel that the store writes, and the schedule's buckets:
 //
-//   - the legacy record and every record the index of active games points
-//     at: a record that cannot be read back is removed (with a script that
+//   - the legacy record, which moves to its own key when it can be read
+//     (see migrateLegacy), and every record the index of active games
+//     points at: a record that cannot be read back is removed (with a script that
 //     deletes it only if it is still the value found, so a game written
 //     meanwhile is never lost; a record of a newer schema is kept);
 //   - the indexes: entries for records that are missing, finished, expired
@@ -61,14 +62,6 @@ func (s *Redis) Repair(ctx context.Context, k match.Key) (match.Repair, error) {
 func (s *Redis) repairGames(ctx context.Context, k match.Key, rep *match.Repair) (map[string]bool, error) {
 	worst := func(r match.RecordRepair) { rep.Record = max(rep.Record, r) }
 	alive := map[string]bool{}
-	res, legID, err := s.repairRecord(ctx, k, s.legacyKey(k), "")
-	if err != nil {
-		return nil, err
-	}
-	worst(res)
-	if legID != "" {
-		alive[legID] = true
-	}
 	for _, ix := range []string{s.indexKey(k), s.playersKey(k), s.lastKey(k)} {
 		dropped, err := s.dropWrongType(ctx, k, ix, "hash")
 		if err != nil {
@@ -78,6 +71,22 @@ func (s *Redis) repairGames(ctx context.Context, k match.Key, rep *match.Repair)
 			rep.IndexDropped++
 		}
 	}
+	// The legacy record, readable, moves to its own key; what is left there
+	// cannot be read (or is of a newer schema, and kept).
+	raw, err := s.c.Get(ctx, s.legacyKey(k)).Result()
+	if err != nil && !errors.Is(err, redis.Nil) && !isWrongType(err) {
+		return nil, s.fail("repair", k, err)
+	}
+	if r, derr := decodeRecord(k, []byte(raw)); err == nil && derr == nil {
+		if err := s.migrateLegacy(ctx, k, raw, r); err != nil {
+			return nil, err
+		}
+	}
+	res, _, err := s.repairRecord(ctx, k, s.legacyKey(k), "")
+	if err != nil {
+		return nil, err
+	}
+	worst(res)
 	if err := s.repairLastFinished(ctx, k, rep); err != nil {
 		return nil, err
 	}
@@ -85,10 +94,9 @@ func (s *Redis) repairGames(ctx context.Context, k match.Key, rep *match.Repair)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.repairPlayers(ctx, k, alive, legID, worst, rep); err != nil {
+	if err := s.repairPlayers(ctx, k, alive, worst, rep); err != nil {
 		return nil, err
 	}
-	s.cache.drop(k, legID)
 	for id := range idx {
 		s.cache.drop(k, id)
 	}
@@ -171,7 +179,7 @@ func (s *Redis) repairIndexEntries(ctx context.Context, k match.Key, alive map[s
 // was removed) has that game indexed again, so the limits hold for it;
 // bindings to games not alive are removed; and the players of indexed games
 // that a damaged per-player index lost are bound again.
-func (s *Redis) repairPlayers(ctx context.Context, k match.Key, alive map[string]bool, legID string, worst func(match.RecordRepair), rep *match.Repair) error {
+func (s *Redis) repairPlayers(ctx context.Context, k match.Key, alive map[string]bool, worst func(match.RecordRepair), rep *match.Repair) error {
 	now := s.cfg.now()
 	players, err := s.c.HGetAll(ctx, s.playersKey(k)).Result()
 	if err != nil && !isWrongType(err) {
@@ -196,10 +204,7 @@ func (s *Redis) repairPlayers(ctx context.Context, k match.Key, alive map[string
 		}
 	}
 	for id := range alive {
-		if id == legID {
-			continue
-		}
-		r, _, err := s.load(ctx, k, id)
+		r, err := s.load(ctx, k, id, true)
 		if err != nil {
 			continue
 		}
@@ -315,8 +320,8 @@ func (s *Redis) repairRecord(ctx context.Context, k match.Key, key, id string) (
 // reindex adds the index entry of record id of k when it is readable and
 // active, and reports whether it did.
 func (s *Redis) reindex(ctx context.Context, k match.Key, id string, now time.Time) (bool, error) {
-	r, legacy, err := s.load(ctx, k, id)
-	if err != nil || legacy || !r.Active(now) {
+	r, err := s.load(ctx, k, id, true)
+	if err != nil || !r.Active(now) {
 		return false, nil
 	}
 	ttl, err := s.c.PTTL(ctx, s.gameKey(k, id)).Result()
@@ -505,7 +510,7 @@ func (s *Redis) repairSchedule(ctx context.Context, k match.Key, alive map[strin
 func (s *Redis) rebuildEntries(ctx context.Context, k match.Key, alive map[string]bool) error {
 	var add []redis.Z
 	for id := range alive {
-		r, _, err := s.load(ctx, k, id)
+		r, err := s.load(ctx, k, id, true)
 		if err != nil {
 			continue
 		}

@@ -461,8 +461,9 @@ func TestRedisResentWrite(t *testing.T) {
 
 // TestRedisLegacyRecord: a game written by the version before several games
 // per channel, at {chan}:game without an id, is not lost on upgrade: Load
-// by its id finds it, Active and PlayerGame see it, it counts against the
-// limits, it plays on in place, and its end frees its players.
+// by its id finds it and moves it to its own key, indexed; then Active and
+// PlayerGame see it, it counts against the limits, it plays on, and its end
+// frees its players.
 func TestRedisLegacyRecord(t *testing.T) {
 	c := storetest.Redis(t)
 	prefix := storetest.Prefix(t, c)
@@ -513,8 +514,13 @@ func TestRedisLegacyRecord(t *testing.T) {
 	if _, err := s.Update(ctx, k, old.ID, winningMove); err != nil {
 		t.Fatalf("winning move in the legacy game: %v", err)
 	}
-	if typ, _ := c.Type(ctx, tag+"game:"+old.ID).Result(); typ != "none" {
-		t.Errorf("the legacy game was copied to game:<id> (%s)", typ)
+	// The first Load moved it to its own key: the bare key is gone, and no
+	// read looks there again.
+	if typ, _ := c.Type(ctx, tag+"game:"+old.ID).Result(); typ != "string" {
+		t.Errorf("the legacy game is not at game:<id> (%s), want it moved there", typ)
+	}
+	if n, _ := c.Exists(ctx, tag+"game").Result(); n != 0 {
+		t.Errorf("the legacy key is still there after the game moved")
 	}
 	if r, err := s.Load(ctx, k, old.ID); err != nil || r.Status != match.StatusFinished {
 		t.Errorf("the legacy game after the win = %v, %v; want finished", r, err)
@@ -674,5 +680,40 @@ func TestRedisRepairKeepsNewerRecord(t *testing.T) {
 	}
 	if _, err := s.Load(ctx, k, good.ID); !errors.Is(err, match.ErrCorrupt) || errors.Is(err, sessions.ErrNewerSchema) {
 		t.Errorf("Load of a damaged record = %v, want ErrCorrupt and not ErrNewerSchema", err)
+	}
+}
+
+// TestRedisRepairMovesLegacyRecord: /connect4 reset moves a legacy record
+// that no Load has moved yet; until then no other read looks at the bare
+// key.
+func TestRedisRepairMovesLegacyRecord(t *testing.T) {
+	c := storetest.Redis(t)
+	prefix := storetest.Prefix(t, c)
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, CacheSize: -1})
+	ctx := t.Context()
+	k := storetest.Channel
+	tag := prefix + "{" + k.String() + "}:"
+	old := storetest.Playing(t, k, 0, 0, 1)
+	if err := s.Create(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Rename(ctx, tag+"game:"+old.ID, tag+"game").Err(); err != nil {
+		t.Fatal(err)
+	}
+	c.Del(ctx, tag+"games", tag+"players")
+	if recs, err := s.Active(ctx, k); err != nil || len(recs) != 0 {
+		t.Fatalf("Active before the move = %v, %v; want none (the bare key is not read)", recs, err)
+	}
+	if _, err := s.Repair(ctx, k); err != nil {
+		t.Fatal(err)
+	}
+	if recs, err := s.Active(ctx, k); err != nil || len(recs) != 1 || recs[0].ID != old.ID {
+		t.Errorf("Active after Repair = %v, %v; want the moved game", recs, err)
+	}
+	if r, err := s.PlayerGame(ctx, k, storetest.Bob.ID); err != nil || r.ID != old.ID || r.Game.Moves() != 3 {
+		t.Errorf("PlayerGame(Bob) after Repair = %v, %v; want the moved game", r, err)
+	}
+	if n, _ := c.Exists(ctx, tag+"game").Result(); n != 0 {
+		t.Errorf("the legacy key is still there after Repair")
 	}
 }
