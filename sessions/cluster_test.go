@@ -14,12 +14,32 @@ import (
 	"github.com/connect4/connect4/sessions/storetest"
 )
 
-// TestClusterConformance runs the suite on a three-master Redis Cluster
+// TestCluster runs every Cluster test on one three-master Redis Cluster
+// started for it (each test under its own key prefix), rather than one
+// cluster each: Conformance, Schedule, ScheduleCrash, RepairSchedule.
+func TestCluster(t *testing.T) {
+	t.Parallel() // its own servers: it waits, mostly, and shares nothing
+	c := storetest.Cluster(t)
+	for _, tc := range []struct {
+		name string
+		test func(*testing.T, redis.UniversalClient)
+	}{
+		{"Conformance", clusterConformance},
+		{"Schedule", clusterSchedule},
+		{"ScheduleCrash", clusterScheduleCrash},
+		{"RepairSchedule", testRepairSchedule},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.test(t, c)
+		})
+	}
+}
+
+// clusterConformance runs the suite on a three-master Redis Cluster
 // started for the test: every script touches keys of one hash tag, so it
 // must behave exactly as on one node.
-func TestClusterConformance(t *testing.T) {
-	t.Parallel() // its own servers or key prefix: it waits, mostly, and shares nothing
-	c := storetest.Cluster(t)
+func clusterConformance(t *testing.T, c redis.UniversalClient) {
 	storetest.Conformance(t, func(t *testing.T, now func() time.Time) storetest.Store {
 		return storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c), Now: now})
 	})

@@ -14,18 +14,13 @@ import (
 	"github.com/connect4/connect4/sessions/storetest"
 )
 
-// TestRedisRepairSchedule and TestClusterRepairSchedule: every key of the
+// TestRedisRepairSchedule (and TestCluster's RepairSchedule): every key of the
 // schedule, damaged (a string where a sorted set or a hash belongs), is
 // mended by Repair, and the damaged bucket of hints, which many channels
 // share, blocks none of them even before a Repair.
 func TestRedisRepairSchedule(t *testing.T) {
 	t.Parallel() // its own key prefix: it waits, mostly, and shares nothing
 	testRepairSchedule(t, storetest.Redis(t))
-}
-
-func TestClusterRepairSchedule(t *testing.T) {
-	t.Parallel() // its own servers: it waits, mostly, and shares nothing
-	testRepairSchedule(t, storetest.Cluster(t))
 }
 
 func testRepairSchedule(t *testing.T, c redis.UniversalClient) {

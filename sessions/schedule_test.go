@@ -34,12 +34,10 @@ func TestRedisSchedule(t *testing.T) {
 	storetest.Schedule(t, redisScheduleEnv(c))
 }
 
-// TestClusterSchedule runs the schedule suite on a three-master Cluster:
+// clusterSchedule runs the schedule suite (in TestCluster) on a three-master Cluster:
 // the entries live under their channels' tags, the hints under their
 // buckets', and no script touches two.
-func TestClusterSchedule(t *testing.T) {
-	t.Parallel() // its own servers or key prefix: it waits, mostly, and shares nothing
-	c := storetest.Cluster(t)
+func clusterSchedule(t *testing.T, c redis.UniversalClient) {
 	storetest.Schedule(t, redisScheduleEnv(c))
 }
 
@@ -146,11 +144,10 @@ func TestRedisScheduleCrash(t *testing.T) {
 	testScheduleCrash(t, func() redis.UniversalClient { return redis.NewClient(opt) })
 }
 
-// TestClusterScheduleCrash is TestRedisScheduleCrash on a Cluster, where
+// clusterScheduleCrash is TestRedisScheduleCrash on a Cluster (in TestCluster), where
 // the bucket's hint and the record's script are separate steps.
-func TestClusterScheduleCrash(t *testing.T) {
-	t.Parallel() // its own servers or key prefix: it waits, mostly, and shares nothing
-	opt := storetest.Cluster(t).(*redis.ClusterClient).Options()
+func clusterScheduleCrash(t *testing.T, c redis.UniversalClient) {
+	opt := c.(*redis.ClusterClient).Options()
 	testScheduleCrash(t, func() redis.UniversalClient { o := *opt; return redis.NewClusterClient(&o) })
 }
 
