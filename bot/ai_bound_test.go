@@ -15,6 +15,7 @@ import (
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/engine/solver"
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // TestAIBounded starts 4× as many AI games as the machine has cores and
@@ -40,7 +41,7 @@ func TestAIBounded(t *testing.T) {
 		}
 		return g.LegalColumns()[0], nil
 	}
-	store := sessions.NewMemory(sessions.Options{})
+	store := storetest.NewMemory(t, sessions.Options{})
 	svc := New(store, Options{AI: think, AIBudget: 150 * time.Millisecond, AIQueueWait: 200 * time.Millisecond})
 	self := match.Player{ID: "UBOT", Name: "connect4"}
 	key := func(i int) match.Key {

@@ -17,7 +17,7 @@ func TestAIGameWithSolver(t *testing.T) {
 	for _, level := range []string{"easy", "medium", "hard"} {
 		t.Run(level, func(t *testing.T) {
 			clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
-			h := newHarness(t, sessions.NewMemory(sessions.Options{Now: clk.Now}), clk, "")
+			h := newHarness(t, storetest.NewMemory(t, sessions.Options{Now: clk.Now}), clk, "")
 			h.svc = New(h.store, Options{Now: clk.Now, AIBudget: 50 * time.Millisecond})
 			r := h.say("UA", "ai "+level)
 			h.want(r, Public, ProblemNone, "takes on the AI ("+level+")")

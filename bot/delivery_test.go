@@ -70,7 +70,7 @@ func replicas(t *testing.T, n int, clk *storetest.Clock, timers *fakeTimers, nf 
 	t.Cleanup(func() { cancel(); wg.Wait() })
 	var first *Service
 	for i := range n {
-		st := sessions.NewRedis(c, sessions.Options{Prefix: prefix, Now: clk.Now})
+		st := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Now: clk.Now})
 		svc := New(st, Options{Now: clk.Now, AI: lowestColumn, RemindAfter: time.Hour, TurnTimeout: 24 * time.Hour})
 		if i == 0 {
 			first = svc

@@ -16,7 +16,11 @@ import (
 // Slack, Discord and terminal adapters do it.
 func ExampleService() {
 	ctx := context.Background()
-	svc := bot.New(sessions.NewMemory(sessions.Options{}), bot.Options{})
+	store, err := sessions.NewMemory(sessions.Options{})
+	if err != nil {
+		panic(err)
+	}
+	svc := bot.New(store, bot.Options{})
 	channel := match.Key{Platform: "example", Workspace: "W1", Channel: "C1"}
 	ann, ben := match.Player{ID: "U1", Name: "Ann"}, match.Player{ID: "U2", Name: "Ben"}
 

@@ -25,7 +25,7 @@ const (
 // timedHarness is a harness on Memory with a fake clock and every timer on.
 func timedHarness(t *testing.T) (*harness, *sessions.Memory) {
 	clk := storetest.NewClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
-	m := sessions.NewMemory(sessions.Options{Now: clk.Now})
+	m := storetest.NewMemory(t, sessions.Options{Now: clk.Now})
 	h := newHarness(t, m, clk, "")
 	h.svc = New(m, Options{Now: clk.Now, AI: lowestColumn, ChallengeTTL: testTTL, TurnTimeout: testTimeout,
 		RemindAfter: testRemind, IdleAfter: testIdle})

@@ -65,7 +65,7 @@ func TestFlowsOnCluster(t *testing.T) {
 			t.Parallel()
 			clk := storetest.NewClock(time.Now())
 			prefix := storetest.Prefix(t, c)
-			f.run(t, newHarness(t, sessions.NewRedis(c, sessions.Options{Prefix: prefix, Now: clk.Now}), clk, prefix))
+			f.run(t, newHarness(t, storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Now: clk.Now}), clk, prefix))
 		})
 	}
 }

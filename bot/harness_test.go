@@ -69,7 +69,7 @@ func eachStore(t *testing.T, parallel bool, f func(t *testing.T, h *harness)) {
 			t.Parallel()
 		}
 		clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
-		f(t, newHarness(t, sessions.NewMemory(sessions.Options{Now: clk.Now}), clk, ""))
+		f(t, newHarness(t, storetest.NewMemory(t, sessions.Options{Now: clk.Now}), clk, ""))
 	})
 	t.Run("redis", func(t *testing.T) {
 		if parallel {
@@ -79,7 +79,7 @@ func eachStore(t *testing.T, parallel bool, f func(t *testing.T, h *harness)) {
 		prefix := storetest.Prefix(t, c)
 		// Redis expires keys on its own clock, so the test clock starts now.
 		clk := storetest.NewClock(time.Now())
-		f(t, newHarness(t, sessions.NewRedis(c, sessions.Options{Prefix: prefix, Now: clk.Now}), clk, prefix))
+		f(t, newHarness(t, storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Now: clk.Now}), clk, prefix))
 	})
 }
 

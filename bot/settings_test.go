@@ -96,7 +96,7 @@ func TestSettings(t *testing.T) {
 // once.
 func TestSettingsAcrossReplicas(t *testing.T) {
 	clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
-	st := sessions.NewMemory(sessions.Options{Now: clk.Now})
+	st := storetest.NewMemory(t, sessions.Options{Now: clk.Now})
 	h := newHarness(t, st, clk, "")
 	other := New(st, Options{Now: clk.Now, AI: lowestColumn})
 	r := h.start("UA", "UB")
@@ -133,7 +133,7 @@ func (hungSettings) Settings(ctx context.Context, _ match.Key) (match.Settings, 
 func TestSettingsHung(t *testing.T) {
 	t.Parallel() // it waits out the settings budget, sharing nothing
 	clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
-	h := newHarness(t, hungSettings{sessions.NewMemory(sessions.Options{Now: clk.Now})}, clk, "")
+	h := newHarness(t, hungSettings{storetest.NewMemory(t, sessions.Options{Now: clk.Now})}, clk, "")
 	r := h.start("UA", "UB")
 	r = h.drops(r, 4)
 	if r.Problem != ProblemNone || r.Game.Moves() != 1 || r.Look != (match.Settings{}) || !r.Picture() {
@@ -146,7 +146,7 @@ func TestSettingsHung(t *testing.T) {
 // colour.
 func TestPictureOfThreePlayers(t *testing.T) {
 	clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
-	h := newHarness(t, sessions.NewMemory(sessions.Options{Now: clk.Now}), clk, "")
+	h := newHarness(t, storetest.NewMemory(t, sessions.Options{Now: clk.Now}), clk, "")
 	r := h.say("UA", "<@UB> <@UC>")
 	r = h.click("UB", r, "Accept")
 	r = h.click("UC", r, "Accept")

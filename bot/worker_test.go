@@ -90,7 +90,7 @@ func TestWorkersRace(t *testing.T) {
 			var wg sync.WaitGroup
 			svcs := make([]*Service, n)
 			for i := range n {
-				st := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+				st := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
 				svcs[i] = New(st, Options{ChallengeTTL: ttl, AI: lowestColumn})
 				wg.Add(1)
 				go func() {

@@ -59,12 +59,12 @@ func benchmarkMove(b *testing.B, s storetest.Store, rt *roundTrips) {
 
 func BenchmarkMove(b *testing.B) {
 	b.Run("memory", func(b *testing.B) {
-		benchmarkMove(b, sessions.NewMemory(sessions.Options{}), nil)
+		benchmarkMove(b, storetest.NewMemory(b, sessions.Options{}), nil)
 	})
 	b.Run("redis", func(b *testing.B) {
 		c := storetest.Redis(b)
 		rt := &roundTrips{}
 		c.AddHook(rt)
-		benchmarkMove(b, sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(b, c)}), rt)
+		benchmarkMove(b, storetest.NewRedis(b, c, sessions.Options{Prefix: storetest.Prefix(b, c)}), rt)
 	})
 }

@@ -33,9 +33,8 @@ type gameRef struct {
 }
 
 type cacheEntry struct {
-	ref    gameRef
-	rec    *match.Record
-	legacy bool // the record lives at the channel's pre-multigame key
+	ref gameRef
+	rec *match.Record
 }
 
 // newRecordCache returns a cache of at most size records; size ≤ 0 means no
@@ -44,26 +43,25 @@ func newRecordCache(size int) *recordCache {
 	return &recordCache{size: size, order: list.New(), byKey: map[gameRef]*list.Element{}}
 }
 
-// get returns the remembered record id of k, or nil, and whether it is a
-// legacy record.
-func (c *recordCache) get(k match.Key, id string) (*match.Record, bool) {
+// get returns the remembered record id of k, or nil.
+func (c *recordCache) get(k match.Key, id string) *match.Record {
 	if c.size <= 0 {
-		return nil, false
+		return nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.byKey[gameRef{k, id}]
 	if !ok {
-		return nil, false
+		return nil
 	}
 	c.order.MoveToFront(e)
 	ce := e.Value.(*cacheEntry)
-	return ce.rec, ce.legacy
+	return ce.rec
 }
 
 // put remembers rec for its key and id; the caller must not change rec
 // afterwards. An older version never replaces a newer one.
-func (c *recordCache) put(rec *match.Record, legacy bool) {
+func (c *recordCache) put(rec *match.Record) {
 	if c.size <= 0 {
 		return
 	}
@@ -73,12 +71,12 @@ func (c *recordCache) put(rec *match.Record, legacy bool) {
 	if e, ok := c.byKey[ref]; ok {
 		ce := e.Value.(*cacheEntry)
 		if ce.rec.Version <= rec.Version {
-			ce.rec, ce.legacy = rec, legacy
+			ce.rec = rec
 		}
 		c.order.MoveToFront(e)
 		return
 	}
-	c.byKey[ref] = c.order.PushFront(&cacheEntry{ref: ref, rec: rec, legacy: legacy})
+	c.byKey[ref] = c.order.PushFront(&cacheEntry{ref: ref, rec: rec})
 	for c.order.Len() > c.size {
 		last := c.order.Back()
 		c.order.Remove(last)

@@ -14,19 +14,39 @@ import (
 	"github.com/connect4/connect4/sessions/storetest"
 )
 
-// TestClusterConformance runs the suite on a three-master Redis Cluster
+// TestCluster runs every Cluster test on one three-master Redis Cluster
+// started for it (each test under its own key prefix), rather than one
+// cluster each: Conformance, Schedule, ScheduleCrash, RepairSchedule.
+func TestCluster(t *testing.T) {
+	t.Parallel() // its own servers: it waits, mostly, and shares nothing
+	c := storetest.Cluster(t)
+	for _, tc := range []struct {
+		name string
+		test func(*testing.T, redis.UniversalClient)
+	}{
+		{"Conformance", clusterConformance},
+		{"Schedule", clusterSchedule},
+		{"ScheduleCrash", clusterScheduleCrash},
+		{"RepairSchedule", testRepairSchedule},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.test(t, c)
+		})
+	}
+}
+
+// clusterConformance runs the suite on a three-master Redis Cluster
 // started for the test: every script touches keys of one hash tag, so it
 // must behave exactly as on one node.
-func TestClusterConformance(t *testing.T) {
-	t.Parallel() // its own servers or key prefix: it waits, mostly, and shares nothing
-	c := storetest.Cluster(t)
+func clusterConformance(t *testing.T, c redis.UniversalClient) {
 	storetest.Conformance(t, func(t *testing.T, now func() time.Time) storetest.Store {
-		return sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c), Now: now})
+		return storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c), Now: now})
 	})
 
 	// The channels used above spread over the masters, and a channel's keys share a slot.
 	cc := c.(*redis.ClusterClient)
-	s := sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c)})
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c)})
 	masters := map[string]bool{}
 	var mu sync.Mutex
 	for _, ch := range []string{"C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8"} {
@@ -50,7 +70,7 @@ func TestClusterConformance(t *testing.T) {
 		masters[n.Options().Addr] = true
 	}
 	prefix := "c4test:cleanup:"
-	ps := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+	ps := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
 	for _, ch := range []string{"C1", "C2", "C3", "C4", "C5", "C6"} {
 		if err := ps.Create(t.Context(), storetest.Playing(t, match.Key{Platform: "slack", Workspace: "T1", Channel: ch})); err != nil {
 			t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 // schemaVersion is the version of the stored JSON form of a record. A reader
 // refuses any other, and any field it does not know: give a new field a new
 // version, so that this version's readers report such a record as written
-// by a newer version and its Repair keeps it (see errNewerSchema). The
+// by a newer version and its Repair keeps it (see ErrNewerSchema). The
 // schedule's timers joined version 1 before that rule held: the previous
 // version cannot read them (README, Upgrading).
 //
@@ -229,6 +229,58 @@ func decodeRecord(k match.Key, b []byte) (*match.Record, error) {
 // parseRecord reads the stored form once: the JSON, then the game it
 // carries (the only replay of the moves a load costs).
 func parseRecord(b []byte) (*match.Record, error) {
+	j, err := readRecordJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	r := &match.Record{
+		Key: match.Key(j.Key), ID: j.ID, Version: j.Version, Status: j.Status, Finish: j.Finish,
+		Challenger: match.Player(j.Challenger), Opponent: match.Player(j.Opponent), RedID: j.RedID,
+		Accepted: j.Accepted,
+		FirstTo:  j.FirstTo, Rematches: j.Rematches, Message: match.MessageRef(j.Message),
+		Created: normTime(j.Created), Updated: normTime(j.Updated), ExpiresAt: normTime(j.Expires),
+	}
+	if j.AILevel != "" {
+		l, err := solver.ParseLevel(j.AILevel)
+		if err != nil {
+			return nil, fmt.Errorf("AI level: %w", err)
+		}
+		r.AILevel = l
+	}
+	for _, rr := range j.Rounds {
+		r.Rounds = append(r.Rounds, match.RoundResult(rr))
+	}
+	for _, p := range j.Others {
+		r.Others = append(r.Others, match.Player(p))
+	}
+	if o := j.Offer; o != nil {
+		r.Offer = &match.Offer{Kind: o.Kind, From: o.From, Agreed: o.Agreed}
+		if o.ExpiresMS != 0 {
+			r.Offer.ExpiresAt = time.UnixMilli(o.ExpiresMS).UTC()
+		}
+	}
+	if tb := j.Takeback; tb != nil {
+		r.Takeback = &match.Takeback{From: tb.From, Move: tb.Move}
+	}
+	for _, t := range j.Timers {
+		r.Timers = append(r.Timers, match.Timer{Kind: t.Kind, Due: time.UnixMilli(t.DueMS).UTC(), Fired: t.Fired})
+	}
+	if err := parseCoach(j, r); err != nil {
+		return nil, err
+	}
+	if r.Rating, err = parseRatingChange(j.Rating); err != nil {
+		return nil, err
+	}
+	if r.Game, err = parseGame(j); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// readRecordJSON decodes a stored record's JSON and checks what its shape
+// alone can tell: the schema version against the fields present, and the
+// bounds of its lists.
+func readRecordJSON(b []byte) (*recordJSON, error) {
 	if len(b) > maxRecordBytes {
 		return nil, fmt.Errorf("%d bytes, more than %d", len(b), maxRecordBytes)
 	}
@@ -263,54 +315,27 @@ func parseRecord(b []byte) (*match.Record, error) {
 	if len(j.Rounds) > match.MaxRounds {
 		return nil, fmt.Errorf("%d rounds, more than %d", len(j.Rounds), match.MaxRounds)
 	}
-	r := &match.Record{
-		Key: match.Key(j.Key), ID: j.ID, Version: j.Version, Status: j.Status, Finish: j.Finish,
-		Challenger: match.Player(j.Challenger), Opponent: match.Player(j.Opponent), RedID: j.RedID,
-		Accepted: j.Accepted,
-		FirstTo:  j.FirstTo, Rematches: j.Rematches, Message: match.MessageRef(j.Message),
-		Created: normTime(j.Created), Updated: normTime(j.Updated), ExpiresAt: normTime(j.Expires),
-	}
-	if j.AILevel != "" {
-		l, err := solver.ParseLevel(j.AILevel)
-		if err != nil {
-			return nil, fmt.Errorf("AI level: %w", err)
-		}
-		r.AILevel = l
-	}
-	for _, rr := range j.Rounds {
-		r.Rounds = append(r.Rounds, match.RoundResult(rr))
-	}
-	for _, p := range j.Others {
-		r.Others = append(r.Others, match.Player(p))
-	}
-	if o := j.Offer; o != nil {
-		r.Offer = &match.Offer{Kind: o.Kind, From: o.From, Agreed: o.Agreed}
-		if o.ExpiresMS != 0 {
-			r.Offer.ExpiresAt = time.UnixMilli(o.ExpiresMS).UTC()
-		}
-	}
-	if tb := j.Takeback; tb != nil {
-		r.Takeback = &match.Takeback{From: tb.From, Move: tb.Move}
-	}
 	if len(j.Timers) > match.MaxTimers {
 		return nil, fmt.Errorf("%d timers, more than %d", len(j.Timers), match.MaxTimers)
 	}
-	for _, t := range j.Timers {
-		r.Timers = append(r.Timers, match.Timer{Kind: t.Kind, Due: time.UnixMilli(t.DueMS).UTC(), Fired: t.Fired})
-	}
+	return &j, nil
+}
+
+// parseCoach sets the puzzle and the analysis of j on r.
+func parseCoach(j *recordJSON, r *match.Record) error {
 	if pz := j.Puzzle; pz != nil {
 		l, err := solver.ParseLevel(pz.Level)
 		if err != nil {
-			return nil, fmt.Errorf("puzzle level: %w", err)
+			return fmt.Errorf("puzzle level: %w", err)
 		}
 		r.Puzzle = &match.Puzzle{Level: l, Start: pz.Start, WinIn: pz.WinIn}
 		if len(pz.Solution) > 2*solver.MaxPuzzleWin {
-			return nil, fmt.Errorf("puzzle solution of %d moves", len(pz.Solution))
+			return fmt.Errorf("puzzle solution of %d moves", len(pz.Solution))
 		}
 		for i := range len(pz.Solution) {
 			c := pz.Solution[i]
 			if c < '1' || c > '7' {
-				return nil, fmt.Errorf("puzzle solution %.20q", pz.Solution)
+				return fmt.Errorf("puzzle solution %.20q", pz.Solution)
 			}
 			r.Puzzle.Solution = append(r.Puzzle.Solution, int(c-'1'))
 		}
@@ -318,23 +343,35 @@ func parseRecord(b []byte) (*match.Record, error) {
 	if j.Analysis != "" {
 		r.Analysis = new(solver.Analysis)
 		if err := r.Analysis.UnmarshalText([]byte(j.Analysis)); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if c := j.Rating; c != nil {
-		r.Rating = &match.RatingChange{Players: c.Players}
-		for i := range 2 {
-			var err error
-			if r.Rating.Before[i], err = match.DecodeRating(c.Before[i]); err != nil {
-				return nil, fmt.Errorf("rating change: %w", err)
-			}
-			if r.Rating.After[i], err = match.DecodeRating(c.After[i]); err != nil {
-				return nil, fmt.Errorf("rating change: %w", err)
-			}
+	return nil
+}
+
+// parseRatingChange reads a record's rating change, nil for none.
+func parseRatingChange(c *changeJSON) (*match.RatingChange, error) {
+	if c == nil {
+		return nil, nil
+	}
+	rc := &match.RatingChange{Players: c.Players}
+	for i := range 2 {
+		var err error
+		if rc.Before[i], err = match.DecodeRating(c.Before[i]); err != nil {
+			return nil, fmt.Errorf("rating change: %w", err)
+		}
+		if rc.After[i], err = match.DecodeRating(c.After[i]); err != nil {
+			return nil, fmt.Errorf("rating change: %w", err)
 		}
 	}
+	return rc, nil
+}
+
+// parseGame returns the game j carries (replaying its moves), or the empty
+// board of its variant for a pending challenge.
+func parseGame(j *recordJSON) (*engine.Game, error) {
 	cfg := engine.Config{Rows: j.Rows, Cols: j.Cols, Connect: j.Connect}
-	if multi {
+	if len(j.Others) > 0 {
 		cfg.Players = 2 + len(j.Others)
 	}
 	if err := cfg.Validate(); err != nil {
@@ -351,13 +388,12 @@ func parseRecord(b []byte) (*match.Record, error) {
 		if got := g.Config(); got != cfg {
 			return nil, fmt.Errorf("game variant %+v, record says %+v", got, cfg)
 		}
-		r.Game = g
+		return g, nil
 	case j.Status == match.StatusPending:
-		r.Game, _ = engine.New(cfg) // cfg is valid
-	default:
-		return nil, fmt.Errorf("%v record has no game", j.Status)
+		g, _ := engine.New(cfg) // cfg is valid
+		return g, nil
 	}
-	return r, nil
+	return nil, fmt.Errorf("%v record has no game", j.Status)
 }
 
 // schemaProblem explains a record that failed to parse: when it declares a
@@ -375,17 +411,12 @@ func schemaProblem(b []byte, err error) error {
 	case head.Schema == nil:
 		return errors.New("no schema version")
 	case *head.Schema > schemaCoach:
-		return fmt.Errorf("%w: schema version %d, this program reads %d, %d and %d", errNewerSchema, *head.Schema, schemaVersion, schemaMulti, schemaCoach)
+		return fmt.Errorf("%w: schema version %d, this program reads %d, %d and %d", ErrNewerSchema, *head.Schema, schemaVersion, schemaMulti, schemaCoach)
 	case *head.Schema != schemaVersion && *head.Schema != schemaMulti && *head.Schema != schemaCoach:
 		return fmt.Errorf("schema version %d, this program reads %d, %d and %d", *head.Schema, schemaVersion, schemaMulti, schemaCoach)
 	}
 	return err
 }
-
-// errNewerSchema marks a record written by a newer version of the program
-// (during a rolling upgrade): unreadable here, but not damaged, so Repair
-// keeps it for the replicas that can read it.
-var errNewerSchema = errors.New("written by a newer version")
 
 // indexEntry is a game's entry in its channel's index of active games,
 // self-describing so that the scripts can tell a stale entry without

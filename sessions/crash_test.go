@@ -27,7 +27,7 @@ func TestRedisCrash(t *testing.T) {
 	c := redis.NewClient(&redis.Options{Addr: srv.Addr, DialTimeout: 200 * time.Millisecond,
 		ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond})
 	t.Cleanup(func() { c.Close() })
-	s := sessions.NewRedis(c, sessions.Options{})
+	s := storetest.NewRedis(t, c, sessions.Options{})
 	k := storetest.Channel
 	// A 10x10 board where a line must be 10 long: cycling through the columns
 	// nobody wins before move 90, so the stream never ends by itself.

@@ -1,7 +1,14 @@
 // Package sessions keeps channel-scoped Connect Four games and channel
-// leaderboards: the Store interface, its Redis implementation (Redis) and its
-// in-memory twin (Memory), which share one set of semantics and one
-// conformance suite (package storetest).
+// leaderboards: the two implementations of the store the bot declares
+// (bot.Store), one on Redis (Redis) and its in-memory twin (Memory), which
+// share one set of semantics and one conformance suite (package storetest).
+//
+// The Redis store is split by concern: redis.go (the type, its keys and
+// errors), redis_records.go (records and their indexes),
+// redis_leaderboard.go (leaderboards and ratings), redis_ttl.go,
+// redis_repair.go (what /connect4 reset mends), schedule.go (timers) and
+// settings.go; the Lua scripts they run are in scripts.go and
+// schedule_scripts.go, the stored form in codec.go.
 //
 // A channel (Key) holds several records, each a pending challenge or a game
 // addressed by its id, and an index of the active ones. Create enforces,

@@ -22,7 +22,11 @@ func classicBoard() *engine.Game {
 // click changes nothing.
 func Example() {
 	ctx := context.Background()
-	store := sessions.NewMemory(sessions.Options{})
+	store, err := sessions.NewMemory(sessions.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	k := match.Key{Platform: "slack", Workspace: "T1", Channel: "C1"}
 	ann, ben := match.Player{ID: "U1", Name: "Ann"}, match.Player{ID: "U2", Name: "Ben"}
 
@@ -32,7 +36,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	err := store.Create(ctx, &match.Record{Key: k, Status: match.StatusPending,
+	err = store.Create(ctx, &match.Record{Key: k, Status: match.StatusPending,
 		Challenger: match.Player{ID: "U3", Name: "Cy"}, Opponent: ben, Game: classicBoard(), FirstTo: 1})
 	fmt.Println(errors.Is(err, match.ErrBusy), err)
 

@@ -17,15 +17,15 @@ import (
 func TestRenew(t *testing.T) {
 	t.Run("memory", func(t *testing.T) {
 		clk := storetest.NewClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
-		m := sessions.NewMemory(sessions.Options{Now: clk.Now})
+		m := storetest.NewMemory(t, sessions.Options{Now: clk.Now})
 		testRenew(t, clk, m, m)
 	})
 	t.Run("redis", func(t *testing.T) {
 		c := storetest.Redis(t)
 		prefix := storetest.Prefix(t, c)
 		clk := storetest.NewClock(time.Now())
-		a := sessions.NewRedis(c, sessions.Options{Prefix: prefix, Now: clk.Now})
-		b := sessions.NewRedis(c, sessions.Options{Prefix: prefix, Now: clk.Now})
+		a := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Now: clk.Now})
+		b := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Now: clk.Now})
 		testRenew(t, clk, a, b)
 	})
 }

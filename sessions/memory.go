@@ -59,11 +59,14 @@ type memBoard struct {
 	expires   time.Time // zero: never
 }
 
-// NewMemory returns an empty in-memory store. Invalid options (see
-// Options.Validate) make every operation, Ping included, return the problem.
-func NewMemory(opt Options) *Memory {
+// NewMemory returns an empty in-memory store, or the problems of invalid
+// options (see Options.Validate).
+func NewMemory(opt Options) (*Memory, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
 	return &Memory{cfg: newConfig(opt), games: map[match.Key]map[string]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}, seasons: map[match.Key][]match.Season{}, entries: map[memEntryKey]*memEntry{},
-		settings: map[match.Key]match.Settings{}, last: map[seenKey]string{}}
+		settings: map[match.Key]match.Settings{}, last: map[seenKey]string{}}, nil
 }
 
 // game returns the live record id of k, dropping it if expired. Call with mu held.
@@ -158,11 +161,8 @@ func (m *Memory) put(rec *match.Record, now time.Time) {
 	}
 }
 
-// begin checks the options and ctx before an operation.
+// begin checks k (when checkKey is set) and ctx before an operation.
 func (m *Memory) begin(ctx context.Context, op string, k match.Key, checkKey bool) error {
-	if m.cfg.invalid != nil {
-		return m.cfg.invalid
-	}
 	if checkKey {
 		if err := k.Validate(); err != nil {
 			return err
@@ -445,7 +445,8 @@ func (m *Memory) Stats(ctx context.Context, k match.Key, userID string) (match.S
 	return st, nil
 }
 
-// Ping reports whether the options are valid: it fails only when the options are invalid.
+// Ping reports whether ctx is still live: the store itself is always
+// reachable.
 func (m *Memory) Ping(ctx context.Context) error {
 	return m.begin(ctx, "ping", match.Key{}, false)
 }

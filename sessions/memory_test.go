@@ -13,23 +13,26 @@ import (
 
 func TestMemoryConformance(t *testing.T) {
 	storetest.Conformance(t, func(t *testing.T, now func() time.Time) storetest.Store {
-		return sessions.NewMemory(sessions.Options{Now: now})
+		return storetest.NewMemory(t, sessions.Options{Now: now})
 	})
 }
 
-func TestMemoryInvalidOptions(t *testing.T) {
+// TestInvalidOptions: both constructors refuse invalid options with the
+// problem Validate reports, so no later call has to check them again.
+func TestInvalidOptions(t *testing.T) {
 	for _, opt := range []sessions.Options{
 		{Prefix: "c4{x}:"}, {IdleTTL: -time.Second}, {FinishedTTL: time.Microsecond}, {MaxRetries: -1}, {MaxGames: -1},
 	} {
-		if opt.Validate() == nil {
+		want := opt.Validate()
+		if want == nil {
 			t.Errorf("%+v.Validate() = nil, want an error", opt)
+			continue
 		}
-		s := sessions.NewMemory(opt)
-		if err := s.Ping(t.Context()); err == nil {
-			t.Errorf("Ping with %+v = nil, want the options error", opt)
+		if s, err := sessions.NewMemory(opt); s != nil || err == nil || err.Error() != want.Error() {
+			t.Errorf("NewMemory(%+v) = %v, %v; want nil, %v", opt, s, err, want)
 		}
-		if _, err := s.Load(t.Context(), storetest.Channel, "g1"); err == nil || errors.Is(err, match.ErrNoGame) {
-			t.Errorf("Load with %+v = %v, want the options error", opt, err)
+		if s, err := sessions.NewRedis(nil, opt); s != nil || err == nil || err.Error() != want.Error() {
+			t.Errorf("NewRedis(nil, %+v) = %v, %v; want nil, %v", opt, s, err, want)
 		}
 	}
 	if err := (sessions.Options{}).Validate(); err != nil {
@@ -39,7 +42,7 @@ func TestMemoryInvalidOptions(t *testing.T) {
 
 func TestMemoryHooks(t *testing.T) {
 	var conflicts, retries int
-	s := sessions.NewMemory(sessions.Options{MaxRetries: 2, Hooks: sessions.Hooks{
+	s := storetest.NewMemory(t, sessions.Options{MaxRetries: 2, Hooks: sessions.Hooks{
 		Conflict: func() { conflicts++ }, Retry: func() { retries++ },
 	}})
 	g := storetest.Playing(t, storetest.Channel)

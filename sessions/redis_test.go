@@ -21,7 +21,7 @@ import (
 func TestRedisConformance(t *testing.T) {
 	c := storetest.Redis(t)
 	storetest.Conformance(t, func(t *testing.T, now func() time.Time) storetest.Store {
-		return sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c), Now: now})
+		return storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c), Now: now})
 	})
 }
 
@@ -77,7 +77,7 @@ func moveFn(id string, moveNo, col int) func(r *match.Record) (match.Tally, erro
 func TestRedisRoundTrips(t *testing.T) {
 	c, h := countingClient(t)
 	prefix := storetest.Prefix(t, c)
-	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
 	ctx := t.Context()
 	g := storetest.Playing(t, storetest.Channel)
 	if err := s.Create(ctx, g); err != nil {
@@ -108,7 +108,7 @@ func TestRedisRoundTrips(t *testing.T) {
 	// Another replica (a store with its own cache) plays the next move: this
 	// store's cache is now behind, and its next move costs the failed
 	// compare-and-set (which returns the stored record) and the one that lands.
-	other := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+	other := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
 	if _, err := other.Update(ctx, storetest.Channel, g.ID, moveFn(storetest.Alice.ID, 4, 4)); err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestRedisRoundTrips(t *testing.T) {
 		t.Errorf("a move after another replica's cost %d round trips, want 2", n)
 	}
 	// Without a cache (a fresh replica) a move is a read and a write.
-	fresh := sessions.NewRedis(c, sessions.Options{Prefix: prefix, CacheSize: -1})
+	fresh := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, CacheSize: -1})
 	before0 = h.n.Load()
 	if _, err := fresh.Update(ctx, storetest.Channel, g.ID, moveFn(storetest.Alice.ID, 6, 5)); err != nil {
 		t.Fatal(err)
@@ -196,7 +196,7 @@ func TestRedisNoScript(t *testing.T) {
 	c := srv.Client(t)
 	h := &roundTrips{}
 	c.AddHook(h)
-	s := sessions.NewRedis(c, sessions.Options{})
+	s := storetest.NewRedis(t, c, sessions.Options{})
 	ctx := t.Context()
 	g := storetest.Playing(t, storetest.Channel)
 	if err := s.Create(ctx, g); err != nil {
@@ -221,7 +221,7 @@ func TestRedisCorrupt(t *testing.T) {
 	c := storetest.Redis(t)
 	prefix := storetest.Prefix(t, c)
 	var hookErrs atomic.Int64
-	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix, Hooks: sessions.Hooks{
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Hooks: sessions.Hooks{
 		Error: func(op string, err error) { hookErrs.Add(1) },
 	}})
 	ctx := t.Context()
@@ -318,7 +318,7 @@ func TestRedisCorrupt(t *testing.T) {
 func TestRedisExpiry(t *testing.T) {
 	t.Parallel() // its own servers or key prefix: it waits, mostly, and shares nothing
 	c := storetest.Redis(t)
-	s := sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c),
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c),
 		IdleTTL: 600 * time.Millisecond, FinishedTTL: 300 * time.Millisecond, LeaderboardTTL: 900 * time.Millisecond})
 	ctx := t.Context()
 	k := storetest.Channel
@@ -365,7 +365,7 @@ func TestRedisUnavailable(t *testing.T) {
 	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", DialTimeout: 100 * time.Millisecond})
 	defer c.Close()
 	var hooked atomic.Int64
-	s := sessions.NewRedis(c, sessions.Options{Hooks: sessions.Hooks{Error: func(string, error) { hooked.Add(1) }}})
+	s := storetest.NewRedis(t, c, sessions.Options{Hooks: sessions.Hooks{Error: func(string, error) { hooked.Add(1) }}})
 	k := storetest.Channel
 	ops := []struct {
 		name string
@@ -431,7 +431,7 @@ func (resend) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessP
 func TestRedisResentWrite(t *testing.T) {
 	c, _ := countingClient(t)
 	c.AddHook(resend{})
-	s := sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c)})
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c)})
 	ctx := t.Context()
 	k := storetest.Channel
 	g := storetest.Playing(t, k)
@@ -461,12 +461,13 @@ func TestRedisResentWrite(t *testing.T) {
 
 // TestRedisLegacyRecord: a game written by the version before several games
 // per channel, at {chan}:game without an id, is not lost on upgrade: Load
-// by its id finds it, Active and PlayerGame see it, it counts against the
-// limits, it plays on in place, and its end frees its players.
+// by its id finds it and moves it to its own key, indexed; then Active and
+// PlayerGame see it, it counts against the limits, it plays on, and its end
+// frees its players.
 func TestRedisLegacyRecord(t *testing.T) {
 	c := storetest.Redis(t)
 	prefix := storetest.Prefix(t, c)
-	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix, MaxGames: 2})
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, MaxGames: 2})
 	ctx := t.Context()
 	k := storetest.Channel
 	tag := prefix + "{" + k.String() + "}:"
@@ -480,7 +481,7 @@ func TestRedisLegacyRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Del(ctx, tag+"games", tag+"players")
-	s = sessions.NewRedis(c, sessions.Options{Prefix: prefix, MaxGames: 2})
+	s = storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, MaxGames: 2})
 
 	got, err := s.Load(ctx, k, old.ID)
 	if err != nil || got.ID != old.ID || got.Game.Moves() != 6 {
@@ -513,8 +514,13 @@ func TestRedisLegacyRecord(t *testing.T) {
 	if _, err := s.Update(ctx, k, old.ID, winningMove); err != nil {
 		t.Fatalf("winning move in the legacy game: %v", err)
 	}
-	if typ, _ := c.Type(ctx, tag+"game:"+old.ID).Result(); typ != "none" {
-		t.Errorf("the legacy game was copied to game:<id> (%s)", typ)
+	// The first Load moved it to its own key: the bare key is gone, and no
+	// read looks there again.
+	if typ, _ := c.Type(ctx, tag+"game:"+old.ID).Result(); typ != "string" {
+		t.Errorf("the legacy game is not at game:<id> (%s), want it moved there", typ)
+	}
+	if n, _ := c.Exists(ctx, tag+"game").Result(); n != 0 {
+		t.Errorf("the legacy key is still there after the game moved")
 	}
 	if r, err := s.Load(ctx, k, old.ID); err != nil || r.Status != match.StatusFinished {
 		t.Errorf("the legacy game after the win = %v, %v; want finished", r, err)
@@ -534,7 +540,7 @@ func TestRedisLegacyRecord(t *testing.T) {
 func TestRedisRepairIndex(t *testing.T) {
 	c := storetest.Redis(t)
 	prefix := storetest.Prefix(t, c)
-	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
 	ctx := t.Context()
 	k := storetest.Channel
 	tag := prefix + "{" + k.String() + "}:"
@@ -600,7 +606,7 @@ func TestRedisRepairIndex(t *testing.T) {
 func TestRedisRepairLastFinished(t *testing.T) {
 	c := storetest.Redis(t)
 	prefix := storetest.Prefix(t, c)
-	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
 	ctx := t.Context()
 	k := storetest.Channel
 	key := prefix + "{" + k.String() + "}:finished"
@@ -633,7 +639,7 @@ func TestRedisRepairLastFinished(t *testing.T) {
 func TestRedisRepairKeepsNewerRecord(t *testing.T) {
 	c := storetest.Redis(t)
 	prefix := storetest.Prefix(t, c)
-	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix, CacheSize: -1})
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, CacheSize: -1})
 	ctx := t.Context()
 	k := storetest.Channel
 	good := storetest.Playing(t, k, 3)
@@ -652,11 +658,62 @@ func TestRedisRepairKeepsNewerRecord(t *testing.T) {
 	if _, err := s.Load(ctx, k, good.ID); !errors.Is(err, match.ErrCorrupt) || !strings.Contains(err.Error(), "newer version") {
 		t.Fatalf("Load of a newer record = %v, want ErrCorrupt naming a newer version", err)
 	}
+	if _, err := s.Load(ctx, k, good.ID); !errors.Is(err, sessions.ErrNewerSchema) {
+		t.Errorf("Load of a newer record = %v, want ErrNewerSchema", err)
+	}
+	if _, err := s.Active(ctx, k); !errors.Is(err, sessions.ErrNewerSchema) {
+		t.Errorf("Active with a newer record = %v, want ErrNewerSchema", err)
+	}
+	if _, err := s.Update(ctx, k, good.ID, func(*match.Record) (match.Tally, error) { return match.Tally{}, nil }); !errors.Is(err, sessions.ErrNewerSchema) {
+		t.Errorf("Update of a newer record = %v, want ErrNewerSchema", err)
+	}
 	rep, err := s.Repair(ctx, k)
 	if err != nil || rep.Record == match.RecordCleared {
 		t.Fatalf("Repair = %+v, %v; want the newer record kept", rep, err)
 	}
 	if got, err := c.Get(ctx, key).Result(); err != nil || got != newer {
 		t.Fatalf("after Repair the record is %q, %v; want it untouched", got, err)
+	}
+	// A damaged record is not taken for a newer one.
+	if err := c.Set(ctx, key, strings.Replace(raw, `"schema":1`, `"schema":"x"`, 1), time.Hour).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Load(ctx, k, good.ID); !errors.Is(err, match.ErrCorrupt) || errors.Is(err, sessions.ErrNewerSchema) {
+		t.Errorf("Load of a damaged record = %v, want ErrCorrupt and not ErrNewerSchema", err)
+	}
+}
+
+// TestRedisRepairMovesLegacyRecord: /connect4 reset moves a legacy record
+// that no Load has moved yet; until then no other read looks at the bare
+// key.
+func TestRedisRepairMovesLegacyRecord(t *testing.T) {
+	c := storetest.Redis(t)
+	prefix := storetest.Prefix(t, c)
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, CacheSize: -1})
+	ctx := t.Context()
+	k := storetest.Channel
+	tag := prefix + "{" + k.String() + "}:"
+	old := storetest.Playing(t, k, 0, 0, 1)
+	if err := s.Create(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Rename(ctx, tag+"game:"+old.ID, tag+"game").Err(); err != nil {
+		t.Fatal(err)
+	}
+	c.Del(ctx, tag+"games", tag+"players")
+	if recs, err := s.Active(ctx, k); err != nil || len(recs) != 0 {
+		t.Fatalf("Active before the move = %v, %v; want none (the bare key is not read)", recs, err)
+	}
+	if _, err := s.Repair(ctx, k); err != nil {
+		t.Fatal(err)
+	}
+	if recs, err := s.Active(ctx, k); err != nil || len(recs) != 1 || recs[0].ID != old.ID {
+		t.Errorf("Active after Repair = %v, %v; want the moved game", recs, err)
+	}
+	if r, err := s.PlayerGame(ctx, k, storetest.Bob.ID); err != nil || r.ID != old.ID || r.Game.Moves() != 3 {
+		t.Errorf("PlayerGame(Bob) after Repair = %v, %v; want the moved game", r, err)
+	}
+	if n, _ := c.Exists(ctx, tag+"game").Result(); n != 0 {
+		t.Errorf("the legacy key is still there after Repair")
 	}
 }

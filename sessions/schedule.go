@@ -163,7 +163,7 @@ func (s *Redis) hinted(k match.Key, bucket string, cmd *redis.Cmd) error {
 	case err != nil:
 		return s.fail("schedule", k, err)
 	case n != 1:
-		return s.corrupt("schedule", &match.CorruptError{Key: k, Err: fmt.Errorf("schedule bucket %s holds the wrong type", bucket)})
+		return s.fail("schedule", k, fmt.Errorf("unexpected reply %d hinting bucket %s", n, bucket))
 	}
 	return nil
 }
@@ -214,9 +214,6 @@ func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, 
 // beside the entries of the others. It is safe for concurrent use, by any
 // number of processes.
 func (s *Redis) Claim(ctx context.Context, max int, lease time.Duration) ([]match.Due, error) {
-	if s.cfg.invalid != nil {
-		return nil, s.cfg.invalid
-	}
 	if max <= 0 || lease < time.Millisecond {
 		return nil, fmt.Errorf("sessions: claim: max %d and lease %v must be positive", max, lease)
 	}

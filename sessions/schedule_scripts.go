@@ -114,6 +114,19 @@ if sc and tonumber(sc) == tonumber(ARGV[3]) then redis.call('ZREM', KEYS[1], ARG
 return 1
 `)
 
+// bucketLua is what the scripts that write a bucket share: bucket_mend
+// removes a bucket key of the wrong type before the bucket is written. A
+// bucket holds only hints, and a key of another type holds none any more,
+// so removing it loses nothing, and no channel of the bucket is blocked by
+// it: the truth (the entries) lives under each channel's own tag.
+const bucketLua = `
+local function bucket_mend(kb, kg)
+  local tb, tg = redis.call('TYPE', kb).ok, redis.call('TYPE', kg).ok
+  if tb ~= 'none' and tb ~= 'zset' then redis.call('DEL', kb) end
+  if tg ~= 'none' and tg ~= 'hash' then redis.call('DEL', kg) end
+end
+`
+
 // hintScript tells a bucket that a channel has an entry due at ARGV[2]: it
 // lowers the channel's score to that time (never raises it), and bumps the
 // channel's generation when ARGV[3] is "1", so that a worker that read the
@@ -123,10 +136,9 @@ return 1
 //	KEYS[1] the bucket (sorted set channel → when to look, ms)   KEYS[2] its generations (hash)
 //	ARGV[1] the channel   ARGV[2] due ms   ARGV[3] "1" to bump   ARGV[4] TTL in ms
 //
-// It returns 1, or -2 when a key holds the wrong type (nothing written).
-var hintScript = redis.NewScript(`
-local tb, tg = redis.call('TYPE', KEYS[1]).ok, redis.call('TYPE', KEYS[2]).ok
-if (tb ~= 'none' and tb ~= 'zset') or (tg ~= 'none' and tg ~= 'hash') then return -2 end
+// It returns 1; a bucket key of the wrong type is replaced (see bucketLua).
+var hintScript = redis.NewScript(bucketLua + `
+bucket_mend(KEYS[1], KEYS[2])
 redis.call('ZADD', KEYS[1], 'LT', ARGV[2], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 if ARGV[3] == '1' then
@@ -142,10 +154,10 @@ return 1
 //
 //	KEYS[1] the bucket   KEYS[2] its generations   ARGV[1] now ms   ARGV[2] lease ms   ARGV[3] at most this many
 //
-// It returns {channel, generation, ...}, or {} when a key holds the wrong type.
-var claimBucketScript = redis.NewScript(`
-local tb, tg = redis.call('TYPE', KEYS[1]).ok, redis.call('TYPE', KEYS[2]).ok
-if (tb ~= 'none' and tb ~= 'zset') or (tg ~= 'none' and tg ~= 'hash') then return {} end
+// It returns {channel, generation, ...}; a bucket key of the wrong type is
+// removed (see bucketLua), so that the bucket works again from the next hint.
+var claimBucketScript = redis.NewScript(bucketLua + `
+bucket_mend(KEYS[1], KEYS[2])
 local chans = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
 local out = {}
 for _, c in ipairs(chans) do
@@ -189,17 +201,16 @@ return 1
 // landed), writes the hint. Only where the bucket is on the channel's node:
 // a single server or Sentinel (see Redis.writeScript).
 func hintedLua(record string) string {
-	return liveLua + scheduleLua + `
+	return liveLua + scheduleLua + bucketLua + `
 local hb, hg = table.remove(KEYS, 1), table.remove(KEYS, 1)
 local hargs = {}
 for i = 1, 4 do hargs[i] = table.remove(ARGV, 1) end
-local htb, htg = redis.call('TYPE', hb).ok, redis.call('TYPE', hg).ok
-if (htb ~= 'none' and htb ~= 'zset') or (htg ~= 'none' and htg ~= 'hash') then return {-2, hb} end
 local function record()
 ` + record + `
 end
 local res = record()
 if type(res) == 'table' and (res[1] == 1 or res[1] == 2) then
+  bucket_mend(hb, hg)
   redis.call('ZADD', hb, 'LT', hargs[2], hargs[1])
   redis.call('PEXPIRE', hb, hargs[4])
   redis.call('HINCRBY', hg, hargs[1], 1)

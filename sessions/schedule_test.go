@@ -21,7 +21,7 @@ import (
 func TestMemorySchedule(t *testing.T) {
 	storetest.Schedule(t, func(t *testing.T) storetest.ScheduleEnv {
 		clk := storetest.NewClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
-		m := sessions.NewMemory(sessions.Options{Now: clk.Now})
+		m := storetest.NewMemory(t, sessions.Options{Now: clk.Now})
 		return storetest.ScheduleEnv{New: func() storetest.ScheduleStore { return m }, Now: clk.Now, Wait: clk.Advance}
 	})
 }
@@ -34,12 +34,10 @@ func TestRedisSchedule(t *testing.T) {
 	storetest.Schedule(t, redisScheduleEnv(c))
 }
 
-// TestClusterSchedule runs the schedule suite on a three-master Cluster:
+// clusterSchedule runs the schedule suite (in TestCluster) on a three-master Cluster:
 // the entries live under their channels' tags, the hints under their
 // buckets', and no script touches two.
-func TestClusterSchedule(t *testing.T) {
-	t.Parallel() // its own servers or key prefix: it waits, mostly, and shares nothing
-	c := storetest.Cluster(t)
+func clusterSchedule(t *testing.T, c redis.UniversalClient) {
 	storetest.Schedule(t, redisScheduleEnv(c))
 }
 
@@ -47,7 +45,7 @@ func redisScheduleEnv(c redis.UniversalClient) func(t *testing.T) storetest.Sche
 	return func(t *testing.T) storetest.ScheduleEnv {
 		prefix := storetest.Prefix(t, c)
 		return storetest.ScheduleEnv{
-			New:  func() storetest.ScheduleStore { return sessions.NewRedis(c, sessions.Options{Prefix: prefix}) },
+			New:  func() storetest.ScheduleStore { return storetest.NewRedis(t, c, sessions.Options{Prefix: prefix}) },
 			Now:  time.Now,
 			Wait: time.Sleep,
 		}
@@ -146,11 +144,10 @@ func TestRedisScheduleCrash(t *testing.T) {
 	testScheduleCrash(t, func() redis.UniversalClient { return redis.NewClient(opt) })
 }
 
-// TestClusterScheduleCrash is TestRedisScheduleCrash on a Cluster, where
+// clusterScheduleCrash is TestRedisScheduleCrash on a Cluster (in TestCluster), where
 // the bucket's hint and the record's script are separate steps.
-func TestClusterScheduleCrash(t *testing.T) {
-	t.Parallel() // its own servers or key prefix: it waits, mostly, and shares nothing
-	opt := storetest.Cluster(t).(*redis.ClusterClient).Options()
+func clusterScheduleCrash(t *testing.T, c redis.UniversalClient) {
+	opt := c.(*redis.ClusterClient).Options()
 	testScheduleCrash(t, func() redis.UniversalClient { o := *opt; return redis.NewClusterClient(&o) })
 }
 
@@ -163,7 +160,7 @@ func testScheduleCrash(t *testing.T, newClient func() redis.UniversalClient) {
 			k := storetest.Channel
 			rec := storetest.Playing(t, k, 3)
 			rec.Timers = []match.Timer{{Kind: match.TimerRemind, Due: time.Now().Add(time.Hour)}}
-			if err := sessions.NewRedis(healthy, sessions.Options{Prefix: prefix}).Create(t.Context(), rec); err != nil {
+			if err := storetest.NewRedis(t, healthy, sessions.Options{Prefix: prefix}).Create(t.Context(), rec); err != nil {
 				t.Fatal(err)
 			}
 
@@ -172,7 +169,7 @@ func testScheduleCrash(t *testing.T, newClient func() redis.UniversalClient) {
 			h := &dying{before: before}
 			sick.AddHook(h)
 			due := time.Now().Add(3 * storetest.Tick)
-			_, err := sessions.NewRedis(sick, sessions.Options{Prefix: prefix}).Update(t.Context(), k, rec.ID, func(r *match.Record) (match.Tally, error) {
+			_, err := storetest.NewRedis(t, sick, sessions.Options{Prefix: prefix}).Update(t.Context(), k, rec.ID, func(r *match.Record) (match.Tally, error) {
 				if err := r.Game.Play(r.Game.Turn(), 0); err != nil {
 					return match.Tally{}, err
 				}
@@ -184,7 +181,7 @@ func testScheduleCrash(t *testing.T, newClient func() redis.UniversalClient) {
 			}
 
 			// Another replica, after the crash.
-			s := sessions.NewRedis(healthy, sessions.Options{Prefix: prefix})
+			s := storetest.NewRedis(t, healthy, sessions.Options{Prefix: prefix})
 			got, lerr := s.Load(t.Context(), k, rec.ID)
 			if lerr != nil {
 				t.Fatal(lerr)

@@ -40,13 +40,12 @@ end
 // players is in another active game of the channel and the channel holds
 // fewer than its limit of active games. It prunes the index entries that no
 // longer stand for an active game (and the players they held) in the same
-// step. A record written by the version before several games per channel
-// (the legacy key) counts like an indexed one.
+// step.
 //
 //	KEYS[1] the record   KEYS[2] the index (hash id → entry JSON)
-//	KEYS[3] the players (hash player id → game id)   KEYS[4] the legacy record
-//	KEYS[5] the schedule's entries   KEYS[6] their leases (see scheduleLua)
-//	KEYS[7] (optional) the request's nonce
+//	KEYS[3] the players (hash player id → game id)
+//	KEYS[4] the schedule's entries   KEYS[5] their leases (see scheduleLua)
+//	KEYS[6] (optional) the request's nonce
 //	ARGV[1] the JSON   ARGV[2] TTL in ms   ARGV[3] now in Unix ms   ARGV[4] the write token
 //	ARGV[5] the nonce's TTL in ms   ARGV[6] the channel's limit   ARGV[7] the game id
 //	ARGV[8] its index entry   ARGV[9] the indexes' TTL in ms   ARGV[10] the schedule change
@@ -60,26 +59,25 @@ end
 //	{3}         the nonce has been seen (a replayed request)
 //	{-2, key}   key holds the wrong type
 //	{-5}        the record key is taken by another write (a game id drawn twice)
-//	{-6}        the legacy record cannot be read
 var createScript = redis.NewScript(liveLua + scheduleLua + createLua)
 
 const createLua = `
-local want = {'string', 'hash', 'hash', 'string'}
-for i = 1, 4 do
+local want = {'string', 'hash', 'hash'}
+for i = 1, 3 do
   local t = redis.call('TYPE', KEYS[i]).ok
   if t ~= 'none' and t ~= want[i] then return {-2, KEYS[i]} end
 end
-local bad = sched_bad(KEYS[5], KEYS[6])
+local bad = sched_bad(KEYS[4], KEYS[5])
 if bad then return {-2, bad} end
 local sched = sched_parse(ARGV[10])
-if not sched then return {-2, KEYS[5]} end
+if not sched then return {-2, KEYS[4]} end
 local cur = redis.call('GET', KEYS[1])
 if cur then
   local r = entry(cur)
   if r and r['op'] == ARGV[4] then return {1} end
   return {-5}
 end
-if KEYS[7] and redis.call('EXISTS', KEYS[7]) == 1 then return {3} end
+if KEYS[6] and redis.call('EXISTS', KEYS[6]) == 1 then return {3} end
 local now = tonumber(ARGV[3])
 local mine = {}
 for i = 11, #ARGV do mine[ARGV[i]] = true end
@@ -99,22 +97,6 @@ for i = 1, #flat, 2 do
     table.insert(stale, flat[i])
   end
 end
-local leg = redis.call('GET', KEYS[4])
-if leg then
-  local r = entry(leg)
-  if not r then return {-6} end
-  local st, exp = r['status'], tonumber(r['expires_ms']) or 0
-  if st ~= 3 and not (st == 1 and exp > 0 and exp < now) then
-    n = n + 1
-    alive[r['id']] = true
-    local ids = {}
-    if type(r['challenger']) == 'table' then table.insert(ids, r['challenger']['id']) end
-    if type(r['opponent']) == 'table' and r['ai'] == nil then table.insert(ids, r['opponent']['id']) end
-    for _, p in ipairs(ids) do
-      if mine[p] and not busy then busy = r['id'] end
-    end
-  end
-end
 if busy then return {0, busy} end
 if n >= tonumber(ARGV[6]) then return {4, tostring(n)} end
 for _, id in ipairs(stale) do redis.call('HDEL', KEYS[2], id) end
@@ -127,8 +109,8 @@ redis.call('HSET', KEYS[2], ARGV[7], ARGV[8])
 for i = 11, #ARGV do redis.call('HSET', KEYS[3], ARGV[i], ARGV[7]) end
 redis.call('PEXPIRE', KEYS[2], ARGV[9])
 redis.call('PEXPIRE', KEYS[3], ARGV[9])
-if KEYS[7] then redis.call('SET', KEYS[7], '1', 'PX', ARGV[5]) end
-sched_apply(KEYS[5], KEYS[6], sched, now, ARGV[9])
+if KEYS[6] then redis.call('SET', KEYS[6], '1', 'PX', ARGV[5]) end
+sched_apply(KEYS[4], KEYS[5], sched, now, ARGV[9])
 return {1}
 `
 
@@ -154,7 +136,7 @@ return {1}
 //	ARGV[16..17] their new ratings   ARGV[18..19] the new ratings' values, for the sorted set
 //	ARGV[20..21] their stored histories as read   ARGV[22..23] their new histories
 //	ARGV[24] the head-to-head count to increment
-//	ARGV[25] the new index entry, "-" to remove it, "" for a legacy record (not indexed)
+//	ARGV[25] the new index entry, "-" to remove it, "" to leave the indexes alone
 //	ARGV[26] the indexes' TTL in ms   ARGV[27] now in Unix ms
 //	ARGV[28] the further players of a tallied game of 3 or 4, who count like the loser: a JSON
 //	         array of [id, name] pairs, "" for none   ARGV[29] the schedule change
@@ -324,23 +306,17 @@ return 1
 `)
 
 // deleteScript removes a record, its index entry and its players'
-// bindings to it (and the legacy record, when it is that game).
+// bindings to it.
 //
-//	KEYS[1] the record   KEYS[2] the index   KEYS[3] the players   KEYS[4] the legacy record
+//	KEYS[1] the record   KEYS[2] the index   KEYS[3] the players
 //	ARGV[1] the game id
 //
 // It returns 1, or {-2, key} when a key holds the wrong type (nothing is
 // deleted then).
 var deleteScript = redis.NewScript(liveLua + `
-local want = {nil, 'hash', 'hash', 'string'}
-for i = 2, 4 do
+for i = 2, 3 do
   local t = redis.call('TYPE', KEYS[i]).ok
-  if t ~= 'none' and t ~= want[i] then return {-2, KEYS[i]} end
-end
-local leg = redis.call('GET', KEYS[4])
-if leg then
-  local r = entry(leg)
-  if r and r['id'] == ARGV[1] then redis.call('DEL', KEYS[4]) end
+  if t ~= 'none' and t ~= 'hash' then return {-2, KEYS[i]} end
 end
 redis.call('DEL', KEYS[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
@@ -375,12 +351,42 @@ redis.call('DEL', KEYS[1])
 return 1
 `)
 
-// playerGameScript reads which game a player is in and the channel's record
-// from the previous version, in one round trip.
+// migrateScript moves the record the version before several games per
+// channel left at the channel's bare key (the legacy record) to its own
+// key, indexed like any other, if the legacy key still holds what the
+// caller read; it keeps the record's TTL. A player already bound to another
+// game keeps that binding.
 //
-//	KEYS[1] the players index   KEYS[2] the legacy record   ARGV[1] the player's id
+//	KEYS[1] the legacy record   KEYS[2] the record's own key   KEYS[3] the index   KEYS[4] the players
+//	ARGV[1] the JSON read   ARGV[2] the game id   ARGV[3] its index entry, "" when it is not active
+//	ARGV[4] the indexes' TTL in ms   ARGV[5..] the players it binds
 //
-// It returns {game id or "", legacy JSON or ""}.
-var playerGameScript = redis.NewScript(`
-return {redis.call('HGET', KEYS[1], ARGV[1]) or '', redis.call('GET', KEYS[2]) or ''}
+// It returns 1 when moved, 0 when the legacy key changed meanwhile, 2 when
+// the record's own key was taken (the legacy record is dropped: the game
+// lives on there), or {-2, key} when a key holds the wrong type.
+var migrateScript = redis.NewScript(`
+local want = {'string', 'string', 'hash', 'hash'}
+for i = 1, 4 do
+  local t = redis.call('TYPE', KEYS[i]).ok
+  if t ~= 'none' and t ~= want[i] then return {-2, KEYS[i]} end
+end
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  redis.call('DEL', KEYS[1])
+  return 2
+end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then
+  redis.call('SET', KEYS[2], ARGV[1], 'PX', ttl)
+else
+  redis.call('SET', KEYS[2], ARGV[1])
+end
+if ARGV[3] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+  for i = 5, #ARGV do redis.call('HSETNX', KEYS[4], ARGV[i], ARGV[2]) end
+  redis.call('PEXPIRE', KEYS[3], ARGV[4])
+  redis.call('PEXPIRE', KEYS[4], ARGV[4])
+end
+redis.call('DEL', KEYS[1])
+return 1
 `)

@@ -16,7 +16,7 @@ import (
 func TestRedisSettingsDamaged(t *testing.T) {
 	c := storetest.Redis(t)
 	prefix := storetest.Prefix(t, c)
-	s := sessions.NewRedis(c, sessions.Options{Prefix: prefix})
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
 	ctx := t.Context()
 	k := storetest.Channel
 	key := prefix + "{" + k.String() + "}:settings"

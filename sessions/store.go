@@ -108,7 +108,6 @@ type config struct {
 	cacheSize            int
 	clock                func() time.Time
 	hooks                Hooks
-	invalid              error // from Options.Validate: every operation returns it
 }
 
 func newConfig(o Options) config {
@@ -116,7 +115,6 @@ func newConfig(o Options) config {
 		prefix: orDefault(o.Prefix, DefaultPrefix), idleTTL: orDefault(o.IdleTTL, DefaultIdleTTL),
 		finishedTTL: orDefault(o.FinishedTTL, DefaultFinishedTTL), lbTTL: orDefault(o.LeaderboardTTL, DefaultLeaderboardTTL),
 		maxRetries: orDefault(o.MaxRetries, DefaultMaxRetries), maxGames: orDefault(o.MaxGames, DefaultMaxGames), cacheSize: orDefault(o.CacheSize, DefaultCacheSize), clock: o.Now, hooks: o.Hooks,
-		invalid: o.Validate(),
 	}
 	if c.clock == nil {
 		c.clock = time.Now
@@ -180,9 +178,6 @@ func checkNonce(ctx context.Context, op string, k match.Key) error {
 
 // prepareCreate returns the record Create would store for rec.
 func (c *config) prepareCreate(ctx context.Context, rec *match.Record) (*match.Record, error) {
-	if c.invalid != nil {
-		return nil, c.invalid
-	}
 	if err := checkNonce(ctx, "create", rec.Key); err != nil {
 		return nil, err
 	}
@@ -217,15 +212,13 @@ type loadFunc func(context.Context) (*match.Record, error)
 
 // update is Update for both stores, on the record gameID of channel k:
 // start from cached (the record this process last read or wrote, or nil),
-// else load; run fn on a copy;
+// else load; run fn on a copy (cached itself is never changed, nor
+// returned);
 // compare-and-set; on a mismatch retry fn on the record the compare-and-set
 // returned. A refusal by fn of a cached record is checked against a fresh
 // load before it is believed: a cache may be behind another replica's write.
 func (c *config) update(ctx context.Context, k match.Key, gameID string, fn func(*match.Record) (match.Tally, error),
 	cached *match.Record, load loadFunc, cas casFunc) (*match.Record, error) {
-	if c.invalid != nil {
-		return nil, c.invalid
-	}
 	if err := k.Validate(); err != nil {
 		return nil, err
 	}
@@ -254,6 +247,9 @@ func (c *config) update(ctx context.Context, k match.Key, gameID string, fn func
 			continue
 		}
 		if errors.Is(err, match.ErrNoChange) {
+			if cur == cached { // the cache's own: the caller gets a copy
+				return cur.Clone(), nil
+			}
 			return cur, nil
 		}
 		if err != nil {

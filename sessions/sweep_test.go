@@ -16,7 +16,10 @@ import (
 // constant cost per write.
 func TestMemorySweepBounded(t *testing.T) {
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	m := NewMemory(Options{Now: func() time.Time { return now }, IdleTTL: time.Minute})
+	m, err := NewMemory(Options{Now: func() time.Time { return now }, IdleTTL: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
 	g, _ := engine.New(engine.DefaultConfig())
 	const n = 5000
 	write := func(round int) {

@@ -256,10 +256,10 @@ func (s syncWriter) Write(p []byte) (int, error) {
 
 // forEachStore runs f on the memory store and on real Redis.
 func forEachStore(t *testing.T, f func(t *testing.T, st bot.Store)) {
-	t.Run("memory", func(t *testing.T) { f(t, sessions.NewMemory(sessions.Options{})) })
+	t.Run("memory", func(t *testing.T) { f(t, storetest.NewMemory(t, sessions.Options{})) })
 	t.Run("redis", func(t *testing.T) {
 		c := storetest.Redis(t)
-		f(t, sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c)}))
+		f(t, storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c)}))
 	})
 }
 

@@ -169,7 +169,14 @@ func TestResignAndBoard(t *testing.T) {
 	want(t, f.slash("UA", "claim", nil), typeMessage, flagEphemeral)
 }
 
-func sessionsMemory() bot.Store { return sessions.NewMemory(sessions.Options{}) }
+// sessionsMemory returns a fresh in-memory store; its zero options are valid.
+func sessionsMemory() bot.Store {
+	st, err := sessions.NewMemory(sessions.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return st
+}
 
 func TestChallengeOptionsAndBots(t *testing.T) {
 	f := newFixture(t, sessionsMemory(), 0)

@@ -15,6 +15,7 @@ import (
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // TestNotifyErrors: the bot's own edits go to the channel message with the
@@ -33,7 +34,7 @@ func TestNotifyErrors(t *testing.T) {
 		answer(w)
 	}))
 	defer api.Close()
-	svc := bot.New(sessions.NewMemory(sessions.Options{}), bot.Options{})
+	svc := bot.New(storetest.NewMemory(t, sessions.Options{}), bot.Options{})
 	a, err := New(svc, Config{BotToken: "tok", ApplicationID: "1", APIURL: api.URL}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +107,7 @@ func TestEditV2Message(t *testing.T) {
 		fmt.Fprint(w, `{"id":"M1","channel_id":"C1"}`)
 	}))
 	defer api.Close()
-	svc := bot.New(sessions.NewMemory(sessions.Options{}), bot.Options{})
+	svc := bot.New(storetest.NewMemory(t, sessions.Options{}), bot.Options{})
 	a, err := New(svc, Config{BotToken: "tok", ApplicationID: "1", APIURL: api.URL}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +132,7 @@ func TestEditV2Message(t *testing.T) {
 // reply is read back (GET .../messages/@original) once the response is
 // sent, and attached to the game for the bot's own edits.
 func TestAttachAfterCommand(t *testing.T) {
-	st := sessions.NewMemory(sessions.Options{})
+	st := storetest.NewMemory(t, sessions.Options{})
 	f := newFixtureWith(t, st, 0, func(c *Config) { c.BotToken = "tok" })
 	f.challenge("200000000000000001", "200000000000000002")
 	deadline := time.Now().Add(10 * time.Second)

@@ -21,6 +21,7 @@ import (
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/render"
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 const flagV2 = 1 << 15
@@ -158,7 +159,7 @@ func (f *fixture) clickV2(userID string, m gotResponse, label string) gotRespons
 // layout; and with the channel set to emoji a click on the V2 message is
 // answered in place, still as a V2 message.
 func TestPictureBoards(t *testing.T) {
-	st := sessions.NewMemory(sessions.Options{})
+	st := storetest.NewMemory(t, sessions.Options{})
 	f := newFixtureWith(t, st, 0, func(c *Config) { c.Pictures = true })
 	key := match.Key{Platform: Platform, Workspace: guildID, Channel: chanID}
 
@@ -304,7 +305,7 @@ func lastToken(f *fixture) string { return strconv.Itoa(f.n) }
 // whose AI reply outlasts the deferral threshold is delivered after the
 // deferral with the picture too.
 func TestPictureAIGame(t *testing.T) {
-	st := sessions.NewMemory(sessions.Options{})
+	st := storetest.NewMemory(t, sessions.Options{})
 	f := newFixtureWith(t, st, 0, func(c *Config) { c.Pictures = true })
 	r := f.slash("UA", "ai", nil)
 	if r.Type != typeDeferMessage {
@@ -379,7 +380,7 @@ func TestPictureAIGame(t *testing.T) {
 // to a button): its picture goes in a follow-up (POST), the clicked
 // message staying as it is.
 func TestPictureFollowUp(t *testing.T) {
-	f := newFixtureWith(t, sessions.NewMemory(sessions.Options{}), 0, func(c *Config) { c.Pictures = true })
+	f := newFixtureWith(t, storetest.NewMemory(t, sessions.Options{}), 0, func(c *Config) { c.Pictures = true })
 	g, err := engine.New(engine.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -448,7 +449,7 @@ func TestGatewayPictures(t *testing.T) {
 // message is then edited with the emoji board within the delivery budget.
 func TestPictureUploadHangs(t *testing.T) {
 	t.Parallel() // it waits (its own servers, timers) and shares nothing
-	f := newFixtureWith(t, sessions.NewMemory(sessions.Options{}), 0, func(c *Config) { c.Pictures = true })
+	f := newFixtureWith(t, storetest.NewMemory(t, sessions.Options{}), 0, func(c *Config) { c.Pictures = true })
 	c := f.challenge("UA", "UB")
 	f.fake.mu.Lock()
 	f.fake.hangUploads = true

@@ -24,7 +24,7 @@ func TestReplayedInteraction(t *testing.T) {
 		{"memory", func(*testing.T) bot.Store { return sessionsMemory() }},
 		{"redis", func(t *testing.T) bot.Store {
 			c := storetest.Redis(t)
-			return sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c)})
+			return storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c)})
 		}},
 	} {
 		t.Run(st.name, func(t *testing.T) {

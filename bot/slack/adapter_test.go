@@ -14,10 +14,11 @@ import (
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 func TestNewChecksConfig(t *testing.T) {
-	svc := bot.New(sessions.NewMemory(sessions.Options{}), bot.Options{})
+	svc := bot.New(storetest.NewMemory(t, sessions.Options{}), bot.Options{})
 	tests := []struct {
 		name    string
 		cfg     Config
@@ -75,11 +76,11 @@ func TestNewChecksConfig(t *testing.T) {
 // TestSelfFromAuthTest checks that the bot's user id comes from auth.test
 // once, and that without a working auth.test the adapter carries on.
 func TestSelfFromAuthTest(t *testing.T) {
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{})
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{})
 	if got := e.a.selfPlayer(t.Context()); got.ID != botUserID {
 		t.Fatalf("selfPlayer = %+v, want %s", got, botUserID)
 	}
-	broken := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{APIURL: "http://127.0.0.1:1/api/"})
+	broken := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{APIURL: "http://127.0.0.1:1/api/"})
 	if got := broken.a.selfPlayer(t.Context()); got.ID != "" {
 		t.Fatalf("selfPlayer with auth.test unreachable = %+v, want none", got)
 	}
@@ -93,7 +94,7 @@ func TestSelfFromAuthTest(t *testing.T) {
 // TestCloseWaitsForClicks checks that Close waits for a click in flight,
 // and that when its context ends first it cancels the work and says so.
 func TestCloseWaitsForClicks(t *testing.T) {
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{})
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{})
 	ch := e.slash("UA", "<@UB>")
 	hold := make(chan struct{}) // the response_url answers when released
 	e.mu.Lock()
@@ -135,7 +136,7 @@ func TestCloseWaitsForClicks(t *testing.T) {
 
 // TestCloseIdle checks that Close returns at once with nothing in flight.
 func TestCloseIdle(t *testing.T) {
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{})
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{})
 	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 	defer cancel()
 	if err := e.a.Close(ctx); err != nil {
@@ -167,7 +168,7 @@ func TestSelfLookupHoldsNoLock(t *testing.T) {
 			close(release)
 		}
 	})
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{APIURL: api.URL + "/"})
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{APIURL: api.URL + "/"})
 	var wg sync.WaitGroup
 	for range 5 {
 		wg.Go(func() {

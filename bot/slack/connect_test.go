@@ -6,6 +6,7 @@ import (
 
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // otherTeam is a second organisation sharing testChan through Slack
@@ -52,7 +53,7 @@ func TestSlackConnectOneChannel(t *testing.T) {
 // no workspace the games can live in (an org-wide Enterprise Grid
 // install): the payload's team, as before.
 func TestSlackConnectWithoutInstallTeam(t *testing.T) {
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{})
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{})
 	e.a.selfMu.Lock()
 	e.a.self, e.a.home = match.Player{ID: botUserID}, ""
 	e.a.selfMu.Unlock()

@@ -14,6 +14,7 @@ import (
 	"github.com/connect4/connect4/bot/internal/adaptertest"
 	"github.com/connect4/connect4/bot/slack/socketfake"
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // waitState polls a.Connection until ok holds, failing t after 10 s.
@@ -45,7 +46,7 @@ func TestSocketModeHeals(t *testing.T) {
 	}
 	logs := &adaptertest.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
-	a, err := New(bot.New(sessions.NewMemory(sessions.Options{}), bot.Options{Logger: log}),
+	a, err := New(bot.New(storetest.NewMemory(t, sessions.Options{}), bot.Options{Logger: log}),
 		Config{AppToken: "xapp-1-test", BotToken: "xoxb-test", APIURL: fake.APIURL(), ReconnectMax: 200 * time.Millisecond}, log)
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +109,7 @@ func TestSocketModeEnds(t *testing.T) {
 	}
 	defer fake.Close()
 	newAdapter := func() *Adapter {
-		a, err := New(bot.New(sessions.NewMemory(sessions.Options{}), bot.Options{}),
+		a, err := New(bot.New(storetest.NewMemory(t, sessions.Options{}), bot.Options{}),
 			Config{AppToken: "xapp-1-test", BotToken: "xoxb-test", APIURL: fake.APIURL(), ReconnectMax: 100 * time.Millisecond},
 			slog.New(slog.DiscardHandler))
 		if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/connect4/connect4/bot/internal/boardurl"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // countingStore counts the records loaded, one per picture drawn.
@@ -33,7 +34,7 @@ func (s *countingStore) Load(ctx context.Context, k match.Key, gameID string) (*
 // game of 25 moves), not yet drawn, 150 times at once: it is drawn once, every request gets it, and the memory allocated
 // meanwhile stays under a bound (150 draws allocate ~280 MiB).
 func TestPictureFlood(t *testing.T) {
-	st := &countingStore{Store: sessions.NewMemory(sessions.Options{})}
+	st := &countingStore{Store: storetest.NewMemory(t, sessions.Options{})}
 	e := newEnv(t, st, Config{Pictures: true, PublicURL: "https://c4.example.com/"})
 	m := e.click("UB", e.slash("UA", "<@UB> 10x10"), "Accept")
 	for i := range 25 { // 2.5 rows, each column one colour: no four in a row

@@ -11,6 +11,7 @@ import (
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // TestGameThroughHTTP plays a whole game through the HTTP endpoints:
@@ -120,7 +121,7 @@ func TestCommands(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{})
+			e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{})
 			m := e.slash(tt.user, tt.text)
 			wantPosted(t, m, tt.responseType, false, tt.fragments...)
 			if obs := e.observations(); !slices.Equal(obs, []observation{{tt.kind, tt.outcome}}) {
@@ -142,7 +143,7 @@ func TestCommands(t *testing.T) {
 // TestAIGameThroughClicks checks that the AI answers in the same message
 // update as the player's move.
 func TestAIGameThroughClicks(t *testing.T) {
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{})
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{})
 	m := e.slash("UA", "ai easy")
 	m = e.click("UA", m, "4")
 	wantPosted(t, m, "", true, "<@UA> dropped a disc in column 4")
@@ -155,7 +156,7 @@ func TestAIGameThroughClicks(t *testing.T) {
 // TestResponseURLFailure checks that a failing response_url is logged and
 // observed as an error, and leaves the adapter serving.
 func TestResponseURLFailure(t *testing.T) {
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{})
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{})
 	ch := e.slash("UA", "<@UB>")
 	e.mu.Lock()
 	e.hookErr = http.StatusNotFound

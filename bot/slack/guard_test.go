@@ -19,13 +19,14 @@ import (
 	"github.com/connect4/connect4/bot/internal/adaptertest"
 	"github.com/connect4/connect4/bot/internal/bodies"
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // TestRefusedBeforeBody checks that requests without well-formed signature
 // headers, or with a timestamp outside the 5-minute window, are answered
 // 401 without their body being read.
 func TestRefusedBeforeBody(t *testing.T) {
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{})
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{})
 	mux := http.NewServeMux()
 	e.a.Register(mux)
 	ts := func(d time.Duration) string { return strconv.FormatInt(time.Now().Add(d).Unix(), 10) }
@@ -93,7 +94,7 @@ func stall(t *testing.T, mux http.Handler, path string, length int64) *stalledRe
 // uploads can take only half of the slots, leaving room for real
 // interactions.
 func TestBodySlots(t *testing.T) {
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{MaxBodies: 4})
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{MaxBodies: 4})
 	mux := http.NewServeMux()
 	e.a.Register(mux)
 	signed := func() *httptest.ResponseRecorder {
@@ -168,7 +169,7 @@ func mib(n int64) float64 { return float64(n) / (1 << 20) }
 // an adapter with cfg and returns how much HeapInuse grew while the
 // uploads hung, after checking that a signed command is answered 200.
 func stalledUploads(t *testing.T, cfg Config, uploads int) int64 {
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), cfg)
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), cfg)
 	slots := e.a.cfg.MaxBodies / 2
 	body := bytes.Repeat([]byte("a"), MaxBody-1)
 	head := fmt.Sprintf("POST /slack/commands HTTP/1.1\r\nHost: test\r\nContent-Type: application/x-www-form-urlencoded\r\n"+

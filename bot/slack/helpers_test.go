@@ -112,12 +112,12 @@ func (e *env) team(user string) string {
 // forEachStore runs f on the memory store and on real Redis.
 func forEachStore(t *testing.T, f func(t *testing.T, e *env)) {
 	t.Run("memory", func(t *testing.T) {
-		f(t, newEnv(t, sessions.NewMemory(sessions.Options{}), Config{}))
+		f(t, newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{}))
 	})
 	t.Run("redis", func(t *testing.T) {
 		c := storetest.Redis(t)
 		prefix := storetest.Prefix(t, c)
-		f(t, newEnv(t, sessions.NewRedis(c, sessions.Options{Prefix: prefix}), Config{}))
+		f(t, newEnv(t, storetest.NewRedis(t, c, sessions.Options{Prefix: prefix}), Config{}))
 	})
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // TestSlackSigningExample reproduces Slack's documented worked example
@@ -94,7 +95,7 @@ func TestSignatureRequired(t *testing.T) {
 	for _, path := range []string{"/slack/commands", "/slack/interactions"} {
 		for _, tt := range tests {
 			t.Run(path+"/"+tt.name, func(t *testing.T) {
-				e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{})
+				e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{})
 				body := commandBody("UA", "<@UB>")
 				if path == "/slack/interactions" {
 					body = e.clickPayload("UB", "c4_0", "c4:accept:g1:0:0")
@@ -180,7 +181,7 @@ func TestMalformed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{})
+			e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{})
 			resp := e.post(tt.path, tt.body(e))
 			io.Copy(io.Discard, resp.Body)
 			e.wait()
@@ -207,7 +208,7 @@ func TestMalformed(t *testing.T) {
 
 // TestMethodNotAllowed checks that only POST is served.
 func TestMethodNotAllowed(t *testing.T) {
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{})
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{})
 	resp, err := e.srv.Client().Get(e.srv.URL + "/slack/commands")
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +222,7 @@ func TestMethodNotAllowed(t *testing.T) {
 // TestRegisterWithoutSecret checks that nothing is mounted for Socket Mode
 // alone.
 func TestRegisterWithoutSecret(t *testing.T) {
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{})
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{})
 	a, err := New(e.a.svc, Config{AppToken: "xapp-1", BotToken: testToken}, nil)
 	if err != nil {
 		t.Fatal(err)

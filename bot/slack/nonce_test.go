@@ -13,6 +13,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // testNonce is the nonce parsePayload gives its clicks.
@@ -22,7 +23,7 @@ const testNonce = "0123456789abcdef0123456789abcdef"
 // first 16 bytes of sha256(timestamp:signature), the same for a replay of
 // the request and different for another request.
 func TestRequestNonce(t *testing.T) {
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{})
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{})
 	signed := func(body []byte, ts string) *http.Request {
 		r := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "/slack/commands", strings.NewReader(string(body)))
 		r.Header.Set(headerTimestamp, ts)

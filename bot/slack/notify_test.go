@@ -13,6 +13,7 @@ import (
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // TestNotifyErrors: the bot's own edits map Slack's answers to what the
@@ -33,7 +34,7 @@ func TestNotifyErrors(t *testing.T) {
 		answer(w)
 	}))
 	defer api.Close()
-	svc := bot.New(sessions.NewMemory(sessions.Options{}), bot.Options{})
+	svc := bot.New(storetest.NewMemory(t, sessions.Options{}), bot.Options{})
 	a, err := New(svc, Config{SigningSecret: testSecret, BotToken: testToken, APIURL: api.URL}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +95,7 @@ func TestNotifyErrors(t *testing.T) {
 // ts are attached to the game for the bot's own edits; a note stays in the
 // response.
 func TestPostReplies(t *testing.T) {
-	st := sessions.NewMemory(sessions.Options{})
+	st := storetest.NewMemory(t, sessions.Options{})
 	e := newEnv(t, st, Config{PostReplies: true})
 	resp := e.post("/slack/commands", commandBody("UA", "<@UB>"))
 	body, _ := io.ReadAll(resp.Body)

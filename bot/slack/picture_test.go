@@ -23,6 +23,7 @@ import (
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/render"
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // fakeFiles is a local stand-in for Slack's Web API with the two-step
@@ -137,7 +138,7 @@ func imageBlock(m posted) *slackapi.ImageBlock {
 // the upload for the token's scopes the board is emoji again.
 func TestPictureUpload(t *testing.T) {
 	files := newFakeFiles(t)
-	st := sessions.NewMemory(sessions.Options{})
+	st := storetest.NewMemory(t, sessions.Options{})
 	e := newEnv(t, st, Config{APIURL: files.srv.URL + "/", Pictures: true})
 	key := match.Key{Platform: Platform, Workspace: testTeam, Channel: testChan}
 
@@ -260,7 +261,7 @@ func TestPictureUpload(t *testing.T) {
 // refused when tampered with (404) or expired (410); a channel set to
 // emoji gets the emoji board.
 func TestPictureURL(t *testing.T) {
-	st := sessions.NewMemory(sessions.Options{})
+	st := storetest.NewMemory(t, sessions.Options{})
 	e := newEnv(t, st, Config{Pictures: true, PublicURL: "https://c4.example.com/base"})
 	now := time.Now()
 	var mu sync.Mutex
@@ -408,7 +409,7 @@ func (e *env) slashLater(t *testing.T, user, text string) []posted {
 func TestPictureUploadHangs(t *testing.T) {
 	t.Parallel() // it waits on timeouts
 	files := newFakeFiles(t)
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{APIURL: files.srv.URL + "/", Pictures: true})
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{APIURL: files.srv.URL + "/", Pictures: true})
 	c := e.slash("UA", "<@UB>")
 	files.mu.Lock()
 	files.hang = true

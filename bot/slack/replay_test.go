@@ -38,10 +38,10 @@ func testReplay(t *testing.T, respell func(sig string) string) {
 		name string
 		make func(t *testing.T) *env
 	}{
-		{"memory", func(t *testing.T) *env { return newEnv(t, sessions.NewMemory(sessions.Options{}), Config{}) }},
+		{"memory", func(t *testing.T) *env { return newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{}) }},
 		{"redis", func(t *testing.T) *env {
 			c := storetest.Redis(t)
-			return newEnv(t, sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c)}), Config{})
+			return newEnv(t, storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c)}), Config{})
 		}},
 	} {
 		t.Run(st.name, func(t *testing.T) {

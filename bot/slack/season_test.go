@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // TestNewSeasonNeedsAdmin: /connect4 season new is for workspace admins
 // and owners, as users.info says; anyone may list the seasons.
 func TestNewSeasonNeedsAdmin(t *testing.T) {
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{})
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{})
 	board := e.slash("UA", "<@UB>")
 	board = e.click("UB", board, "Accept")
 	for _, c := range []string{"1", "2", "1", "2", "1", "2"} {
@@ -26,7 +27,7 @@ func TestNewSeasonNeedsAdmin(t *testing.T) {
 // time, each on its own message, click for click, and neither game's
 // buttons act on the other.
 func TestSeveralGamesInOneChannel(t *testing.T) {
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{})
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{})
 	ab := e.click("UB", e.slash("UA", "<@UB>"), "Accept")
 	cd := e.click("UD", e.slash("UC", "<@UD>"), "Accept")
 	wantPosted(t, e.click("UC", ab, "3"), ephemeral, false, "not playing in this game")

@@ -14,6 +14,7 @@ import (
 	"github.com/connect4/connect4/bot/internal/adaptertest"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // slowChat is a Web API whose chat.postMessage answers after delay, and
@@ -87,7 +88,7 @@ func TestSlowPostPostsOnce(t *testing.T) {
 	}
 	t.Parallel()
 	chat := newSlowChat(t, postBudget+300*time.Millisecond, "")
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}),
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}),
 		Config{APIURL: chat.srv.URL + "/", PostReplies: true, Pictures: true, PublicURL: "https://c4.example/"})
 	e.aiIn(testChan)
 	if got := chat.sent(t); len(got) != 1 || got[0] != testChan+"+image" {
@@ -103,7 +104,7 @@ func TestSlowPostPostsOnce(t *testing.T) {
 // posted in another channel.
 func TestPictureRefusedPerChannel(t *testing.T) {
 	chat := newSlowChat(t, 0, "CREFUSE")
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}),
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}),
 		Config{APIURL: chat.srv.URL + "/", PostReplies: true, Pictures: true, PublicURL: "https://c4.example/"})
 	e.aiIn("CREFUSE")
 	e.aiIn("COTHER")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // fakeAcker records Socket Mode acks.
@@ -83,7 +84,7 @@ func clickEvent(t *testing.T, e *env, envelope, user, actionID, value string) so
 // clicks are acked empty and answered on the response_url, exactly as over
 // HTTP.
 func TestSocketModeRouting(t *testing.T) {
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{AppToken: "xapp-1-test"})
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{AppToken: "xapp-1-test"})
 	f := &fakeAcker{}
 	ctx := t.Context()
 
@@ -159,13 +160,13 @@ func TestSocketModeRouting(t *testing.T) {
 // TestRunSocketModeNeedsTokens checks the refusal to start without tokens,
 // and that RunSocketMode returns when its context ends.
 func TestRunSocketModeNeedsTokens(t *testing.T) {
-	e := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{})
+	e := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{})
 	if err := e.a.RunSocketMode(t.Context()); err == nil {
 		t.Fatal("RunSocketMode without an app token: nil error")
 	}
 	// With tokens, against the fake Web API, which has no real socket: it
 	// must stop when told to.
-	e2 := newEnv(t, sessions.NewMemory(sessions.Options{}), Config{AppToken: "xapp-1-test"})
+	e2 := newEnv(t, storetest.NewMemory(t, sessions.Options{}), Config{AppToken: "xapp-1-test"})
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()
 	done := make(chan error, 1)

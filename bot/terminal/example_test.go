@@ -15,7 +15,11 @@ import (
 // column 4, someone types a column that does not exist.
 func ExampleAdapter_Run() {
 	log := slog.New(slog.DiscardHandler)
-	svc := bot.New(sessions.NewMemory(sessions.Options{}), bot.Options{Logger: log})
+	store, err := sessions.NewMemory(sessions.Options{})
+	if err != nil {
+		panic(err)
+	}
+	svc := bot.New(store, bot.Options{Logger: log})
 	script := "/connect4 @bob\nas bob\nAccept\nas alice\n4\n9\n"
 	a, err := terminal.New(svc, terminal.Config{In: strings.NewReader(script), Out: os.Stdout}, log)
 	if err != nil {

@@ -71,7 +71,11 @@ func newService(ai bot.MoveFunc, logs io.Writer) *bot.Service {
 	if ai == nil {
 		ai = leftmost
 	}
-	return bot.New(sessions.NewMemory(sessions.Options{}), bot.Options{AI: ai,
+	st, err := sessions.NewMemory(sessions.Options{})
+	if err != nil {
+		panic(err) // the zero options are valid
+	}
+	return bot.New(st, bot.Options{AI: ai,
 		Logger: slog.New(slog.NewTextHandler(logs, nil))})
 }
 

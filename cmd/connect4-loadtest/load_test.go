@@ -98,12 +98,12 @@ func TestPlaysGames(t *testing.T) {
 		name  string
 		store func(t *testing.T) (bot.Store, string)
 	}{
-		{"memory", func(t *testing.T) (bot.Store, string) { return sessions.NewMemory(sessions.Options{}), "" }},
+		{"memory", func(t *testing.T) (bot.Store, string) { return storetest.NewMemory(t, sessions.Options{}), "" }},
 		{"redis", func(t *testing.T) (bot.Store, string) {
 			// A private server: INFO then counts this test's commands only.
 			srv := storetest.StartServer(t)
 			c := srv.Client(t)
-			return sessions.NewRedis(c, sessions.Options{Prefix: storetest.Prefix(t, c)}), "redis://" + srv.Addr + "/0"
+			return storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c)}), "redis://" + srv.Addr + "/0"
 		}},
 	}
 	for _, tt := range stores {
@@ -196,7 +196,7 @@ func TestPlaysGames(t *testing.T) {
 // report, and its refusal of a key the server does not know.
 func TestCommand(t *testing.T) {
 	pub, priv := newKey(t)
-	tg := newTarget(t, sessions.NewMemory(sessions.Options{}), pub)
+	tg := newTarget(t, storetest.NewMemory(t, sessions.Options{}), pub)
 	seed := hex.EncodeToString(priv.Seed())
 
 	var stdout, stderr bytes.Buffer
@@ -248,7 +248,7 @@ func TestSlowMoves(t *testing.T) {
 		t.Skip("slow moves take seconds")
 	}
 	pub, priv := newKey(t)
-	tg := newTarget(t, &slowStore{Store: sessions.NewMemory(sessions.Options{})}, pub)
+	tg := newTarget(t, &slowStore{Store: storetest.NewMemory(t, sessions.Options{})}, pub)
 	lt := newLoadtester(options{URL: tg.URL, Games: 2, Total: 2, Duration: time.Minute,
 		Key: priv, Guild: "lt", Seed: 3, Wait: 5 * time.Second, Timeout: 10 * time.Second})
 	rep, err := lt.run(t.Context())

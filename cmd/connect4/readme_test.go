@@ -17,6 +17,7 @@ import (
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/render"
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 var updateReadme = flag.Bool("update", false, "rewrite the example between the markers in README.md")
@@ -43,7 +44,7 @@ var readmeGame = []int{3, 4, 4, 4, 4, 2, 2, 3, 1, 7, 3}
 func readmeExample(t *testing.T) string {
 	t.Helper()
 	ctx := t.Context()
-	store := sessions.NewMemory(sessions.Options{})
+	store := storetest.NewMemory(t, sessions.Options{})
 	svc := bot.New(store, bot.Options{Logger: slog.New(slog.DiscardHandler)})
 	key := match.Key{Platform: "discord", Workspace: "guild", Channel: "general"}
 	alice := match.Player{ID: "alice", Name: "alice"}

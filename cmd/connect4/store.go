@@ -33,10 +33,20 @@ func openStore(ctx context.Context, cfg config, log *slog.Logger, hooks sessions
 		return nil, nil, fmt.Errorf("REDIS_URL: %w", err)
 	}
 	if c == nil {
-		return sessions.NewMemory(opt), func() {}, nil
+		m, err := sessions.NewMemory(opt)
+		if err != nil {
+			return nil, nil, err
+		}
+		return m, func() {}, nil
 	}
+	st, err := sessions.NewRedis(c, opt)
+	if err != nil {
+		c.Close()
+		return nil, nil, err
+	}
+	// go-redis (v9.23.0, its latest) logs through one package-level logger
+	// and has no per-client option: this is the process's only client.
 	redis.SetLogger(sessions.NewLogger(log, 10*time.Second))
-	st := sessions.NewRedis(c, opt)
 	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	if err := st.Ping(pctx); err != nil {

@@ -95,7 +95,7 @@ func RedisAt(t testing.TB, addr string) *sessions.Redis {
 		DialTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second, PoolTimeout: time.Second,
 		MaxRetries: 1, DialerRetries: 1})
 	t.Cleanup(func() { c.Close() })
-	return sessions.NewRedis(c, sessions.Options{Prefix: "c4unreachable:"})
+	return NewRedis(t, c, sessions.Options{Prefix: "c4unreachable:"})
 }
 
 // SilentServer returns the address of a server that accepts connections and

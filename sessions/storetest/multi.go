@@ -30,34 +30,8 @@ func Multi(k match.Key, others ...match.Player) *match.Record {
 // loss (or a draw) for each of the others, in one step, unrated.
 func testMultiPlayers(t *testing.T, s Store, clk *Clock) {
 	ctx := t.Context()
-	r := Multi(Channel, Carol, Dave)
-	if err := s.Create(ctx, r); err != nil {
-		t.Fatal(err)
-	}
-	got, err := s.Load(ctx, Channel, r.ID)
-	if err != nil || !slices.Equal(got.Others, []match.Player{Carol, Dave}) || got.NumPlayers() != 4 {
-		t.Fatalf("Load = %+v, %v; want the others kept", got, err)
-	}
-	// Dave, the fourth player, is bound like the opponent.
-	other := Challenge(Channel)
-	other.Challenger, other.Opponent = match.Player{ID: "UEVE", Name: "Eve"}, Dave
-	var busy *match.BusyError
-	if err := s.Create(ctx, other); !errors.As(err, &busy) || busy.Existing.ID != r.ID || busy.Player != Dave.ID {
-		t.Fatalf("Create with Dave busy: err = %v, want a *BusyError naming Dave and game %s", err, r.ID)
-	}
-	if pg, err := s.PlayerGame(ctx, Channel, Carol.ID); err != nil || pg.ID != r.ID {
-		t.Fatalf("PlayerGame(Carol) = %v, %v; want game %s", pg, err, r.ID)
-	}
-	for i, id := range []string{Bob.ID, Dave.ID} {
-		got, err := s.Update(ctx, Channel, r.ID, func(r *match.Record) (match.Tally, error) {
-			r.Accepted = append(r.Accepted, id)
-			return match.Tally{}, nil
-		})
-		if err != nil || len(got.Accepted) != i+1 {
-			t.Fatalf("accept %d: %v, %v", i, got, err)
-		}
-	}
-	_, err = s.Update(ctx, Channel, r.ID, func(r *match.Record) (match.Tally, error) {
+	r := createFour(t, s)
+	_, err := s.Update(ctx, Channel, r.ID, func(r *match.Record) (match.Tally, error) {
 		r.Status, r.RedID, r.Accepted = match.StatusPlaying, Alice.ID, nil
 		for _, c := range []int{0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0} { // Red, Alice, wins in column 1
 			if err := r.Game.Play(r.Game.Turn(), c); err != nil {
@@ -116,4 +90,38 @@ func testMultiPlayers(t *testing.T, s Store, clk *Clock) {
 		}
 	}
 	check()
+}
+
+// createFour creates a challenge of four (Alice, Bob, Carol and Dave),
+// checks that it binds all four, and records Bob's and Dave's accepts.
+func createFour(t *testing.T, s Store) *match.Record {
+	ctx := t.Context()
+	r := Multi(Channel, Carol, Dave)
+	if err := s.Create(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Load(ctx, Channel, r.ID)
+	if err != nil || !slices.Equal(got.Others, []match.Player{Carol, Dave}) || got.NumPlayers() != 4 {
+		t.Fatalf("Load = %+v, %v; want the others kept", got, err)
+	}
+	// Dave, the fourth player, is bound like the opponent.
+	other := Challenge(Channel)
+	other.Challenger, other.Opponent = match.Player{ID: "UEVE", Name: "Eve"}, Dave
+	var busy *match.BusyError
+	if err := s.Create(ctx, other); !errors.As(err, &busy) || busy.Existing.ID != r.ID || busy.Player != Dave.ID {
+		t.Fatalf("Create with Dave busy: err = %v, want a *BusyError naming Dave and game %s", err, r.ID)
+	}
+	if pg, err := s.PlayerGame(ctx, Channel, Carol.ID); err != nil || pg.ID != r.ID {
+		t.Fatalf("PlayerGame(Carol) = %v, %v; want game %s", pg, err, r.ID)
+	}
+	for i, id := range []string{Bob.ID, Dave.ID} {
+		got, err := s.Update(ctx, Channel, r.ID, func(r *match.Record) (match.Tally, error) {
+			r.Accepted = append(r.Accepted, id)
+			return match.Tally{}, nil
+		})
+		if err != nil || len(got.Accepted) != i+1 {
+			t.Fatalf("accept %d: %v, %v", i, got, err)
+		}
+	}
+	return r
 }

@@ -38,23 +38,7 @@ func testActive(t *testing.T, s Store, clk *Clock) {
 		t.Fatalf("Active of an empty channel = %v, %v; want none", recs, err)
 	}
 	carol, dave, erin, frank := someone("C", 1), someone("D", 1), someone("E", 1), someone("F", 1)
-	g1 := mustCreate(t, s, pair(t, Channel, Alice, Bob))
-	clk.Advance(time.Millisecond)
-	c2 := Challenge(Channel)
-	c2.Challenger, c2.Opponent, c2.ExpiresAt = carol, dave, clk.Now().Add(time.Minute)
-	mustCreate(t, s, c2)
-	clk.Advance(time.Millisecond)
-	ai := pair(t, Channel, erin, match.Player{ID: "UBOT", Name: "the bot"})
-	ai.AILevel = 2
-	mustCreate(t, s, ai)
-	clk.Advance(time.Millisecond)
-	// The AI plays any number of games at once.
-	ai2 := pair(t, Channel, frank, match.Player{ID: "UBOT", Name: "the bot"})
-	ai2.AILevel = 2
-	mustCreate(t, s, ai2)
-	other := Channel
-	other.Channel = "C2"
-	mustCreate(t, s, pair(t, other, Alice, Bob)) // another channel is independent
+	g1, c2, ai, ai2 := createActive(t, s, clk, carol, dave, erin, frank)
 
 	ids := func() []string {
 		t.Helper()
@@ -113,6 +97,30 @@ func testActive(t *testing.T, s Store, clk *Clock) {
 	if r := mustLoad(t, s, Channel, c2.ID); r.Status != match.StatusPending {
 		t.Errorf("the lapsed challenge reads back %v, want pending", r.Status)
 	}
+}
+
+// createActive creates testActive's games, a millisecond apart: Alice
+// against Bob, c's challenge of d (lapsing in a minute), and e's and f's
+// games against the AI, which plays any number at once; and a game in
+// another channel, which is independent.
+func createActive(t *testing.T, s Store, clk *Clock, c, d, e, f match.Player) (g1, c2, ai, ai2 *match.Record) {
+	g1 = mustCreate(t, s, pair(t, Channel, Alice, Bob))
+	clk.Advance(time.Millisecond)
+	c2 = Challenge(Channel)
+	c2.Challenger, c2.Opponent, c2.ExpiresAt = c, d, clk.Now().Add(time.Minute)
+	mustCreate(t, s, c2)
+	clk.Advance(time.Millisecond)
+	ai = pair(t, Channel, e, match.Player{ID: "UBOT", Name: "the bot"})
+	ai.AILevel = 2
+	mustCreate(t, s, ai)
+	clk.Advance(time.Millisecond)
+	ai2 = pair(t, Channel, f, match.Player{ID: "UBOT", Name: "the bot"})
+	ai2.AILevel = 2
+	mustCreate(t, s, ai2)
+	other := Channel
+	other.Channel = "C2"
+	mustCreate(t, s, pair(t, other, Alice, Bob))
+	return g1, c2, ai, ai2
 }
 
 // testPlayerLimit: 50 racing creates that all include Alice: exactly one
@@ -303,37 +311,7 @@ func testManyGames(t *testing.T, s Store, clk *Clock) {
 	var moves atomic.Int64
 	for i, rec := range recs {
 		for _, side := range []int{0, 1} {
-			wg.Go(func() {
-				rng := rand.New(rand.NewPCG(uint64(i), uint64(side)))
-				id := rec.Challenger.ID
-				col := i
-				if side == 1 {
-					id, col = rec.Opponent.ID, (i+1)%7
-				}
-				for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
-					cur, err := s.Load(t.Context(), Channel, rec.ID)
-					if err != nil {
-						t.Errorf("Load: %v", err)
-						return
-					}
-					if cur.Status == match.StatusFinished {
-						return
-					}
-					if (cur.Game.Turn() == engine.Red) != (side == 0) {
-						time.Sleep(time.Duration(rng.IntN(300)) * time.Microsecond)
-						continue
-					}
-					_, err = s.Update(t.Context(), Channel, rec.ID, play(id, cur.Game.Moves(), col))
-					switch {
-					case err == nil:
-						moves.Add(1)
-					case errors.Is(err, errStale), errors.Is(err, errOver), errors.Is(err, match.ErrConflict):
-					default:
-						t.Errorf("game %d move: %v", i, err)
-						return
-					}
-				}
-			})
+			wg.Go(func() { playSide(t, s, rec, i, side, &moves) })
 		}
 	}
 	// Meanwhile, clicks that name one game, by a player of another: the
@@ -381,5 +359,40 @@ func testManyGames(t *testing.T, s Store, clk *Clock) {
 	other.Channel = "C2"
 	if _, err := s.Update(t.Context(), other, recs[0].ID, play(recs[0].Challenger.ID, 7, 0)); !errors.Is(err, match.ErrNoGame) {
 		t.Errorf("Update of a game id in another channel: err = %v, want ErrNoGame", err)
+	}
+}
+
+// playSide plays one side of testManyGames' game i (rec) to its end: Red
+// (side 0) column i, Yellow (side 1) column i+1 (mod 7), counting the
+// moves that land.
+func playSide(t *testing.T, s Store, rec *match.Record, i, side int, moves *atomic.Int64) {
+	rng := rand.New(rand.NewPCG(uint64(i), uint64(side)))
+	id := rec.Challenger.ID
+	col := i
+	if side == 1 {
+		id, col = rec.Opponent.ID, (i+1)%7
+	}
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
+		cur, err := s.Load(t.Context(), Channel, rec.ID)
+		if err != nil {
+			t.Errorf("Load: %v", err)
+			return
+		}
+		if cur.Status == match.StatusFinished {
+			return
+		}
+		if (cur.Game.Turn() == engine.Red) != (side == 0) {
+			time.Sleep(time.Duration(rng.IntN(300)) * time.Microsecond)
+			continue
+		}
+		_, err = s.Update(t.Context(), Channel, rec.ID, play(id, cur.Game.Moves(), col))
+		switch {
+		case err == nil:
+			moves.Add(1)
+		case errors.Is(err, errStale), errors.Is(err, errOver), errors.Is(err, match.ErrConflict):
+		default:
+			t.Errorf("game %d move: %v", i, err)
+			return
+		}
 	}
 }

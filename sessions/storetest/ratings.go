@@ -51,25 +51,52 @@ func close2(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 // what match.Rate computes game by game; that unrated tallies change no
 // rating; and that each written record carries its change.
 func testRatings(t *testing.T, s RatingStore, clk *Clock) {
-	carol := match.Player{ID: "UCAROL", Name: "Carol"}
+	m := playRatedSeries(t, s, clk)
+	m.checkStats(t, s)
+	all := m.checkRatings(t, s)
+	m.checkHeadToHead(t, s)
+	checkSeasons(t, s, all)
+}
+
+// carol is the third player of testRatings.
+var carol = match.Player{ID: "UCAROL", Name: "Carol"}
+
+// ratingModel is what match.Rate computes, game by game, for the series
+// testRatings plays: each player's rating and rating history, and Alice's
+// record against Bob (her wins, his wins, draws).
+type ratingModel struct {
+	want map[string]match.PlayerRating
+	hist map[string][]float64
+	h2h  [3]int
+}
+
+func (m *ratingModel) get(id string) match.PlayerRating {
+	if r, ok := m.want[id]; ok {
+		return r
+	}
+	return match.NewRating()
+}
+
+func (m *ratingModel) apply(ch match.RatingChange) {
+	for j, id := range ch.Players {
+		m.want[id] = ch.After[j]
+		m.hist[id] = append(m.hist[id], ch.After[j].Rating.Rating)
+	}
+}
+
+// playRatedSeries plays testRatings' games, checking each record's rating
+// change, then one unrated tally, and returns the model of the result.
+func playRatedSeries(t *testing.T, s RatingStore, clk *Clock) *ratingModel {
 	type game struct {
 		w, l match.Player
 		draw bool
 	}
 	games := []game{{Alice, Bob, false}, {Alice, Bob, false}, {Bob, carol, false}, {carol, Alice, true}, {Alice, carol, false}, {Bob, Alice, false}}
-	want := map[string]match.PlayerRating{}
-	hist := map[string][]float64{}
-	get := func(id string) match.PlayerRating {
-		if r, ok := want[id]; ok {
-			return r
-		}
-		return match.NewRating()
-	}
-	var h2h [3]int // Alice vs Bob: Alice's wins, Bob's wins, draws
+	m := &ratingModel{want: map[string]match.PlayerRating{}, hist: map[string][]float64{}}
 	for i, g := range games {
 		rec := rateGame(t, s, Channel, g.w, g.l, g.draw)
 		tally := match.Tally{Winner: g.w, Loser: g.l, Draw: g.draw, Rated: true}
-		ch, err := match.Rate(tally, get(g.w.ID), get(g.l.ID))
+		ch, err := match.Rate(tally, m.get(g.w.ID), m.get(g.l.ID))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,15 +106,12 @@ func testRatings(t *testing.T, s RatingStore, clk *Clock) {
 		if stored := mustLoad(t, s, Channel, rec.ID); stored.Rating == nil || stored.Rating.After != ch.After {
 			t.Fatalf("game %d: stored record's rating change %+v, want %+v", i, stored.Rating, ch)
 		}
-		for j, id := range ch.Players {
-			want[id] = ch.After[j]
-			hist[id] = append(hist[id], ch.After[j].Rating.Rating)
-		}
+		m.apply(ch)
 		switch {
 		case g.w == Alice && g.l == Bob:
-			h2h[0]++
+			m.h2h[0]++
 		case g.w == Bob && g.l == Alice:
-			h2h[1]++
+			m.h2h[1]++
 		}
 		clk.Advance(time.Second)
 	}
@@ -99,14 +123,15 @@ func testRatings(t *testing.T, s RatingStore, clk *Clock) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	ch, _ := match.Rate(match.Tally{Winner: Bob, Loser: Alice, Rated: true}, get(Bob.ID), get(Alice.ID))
-	for j, id := range ch.Players {
-		want[id] = ch.After[j]
-		hist[id] = append(hist[id], ch.After[j].Rating.Rating)
-	}
-	h2h[1]++
+	ch, _ := match.Rate(match.Tally{Winner: Bob, Loser: Alice, Rated: true}, m.get(Bob.ID), m.get(Alice.ID))
+	m.apply(ch)
+	m.h2h[1]++
+	return m
+}
 
-	for id, r := range want {
+// checkStats compares every player's Stats with the model.
+func (m *ratingModel) checkStats(t *testing.T, s RatingStore) {
+	for id, r := range m.want {
 		st, err := s.Stats(t.Context(), Channel, id)
 		if err != nil || st.Rating == nil {
 			t.Fatalf("Stats(%s) = %+v, %v", id, st, err)
@@ -115,13 +140,18 @@ func testRatings(t *testing.T, s RatingStore, clk *Clock) {
 			!close2(st.Rating.Volatility, r.Volatility) || st.Rating.Games != r.Games || st.Rating.Streak != r.Streak {
 			t.Errorf("Stats(%s).Rating = %+v, want %+v", id, *st.Rating, r)
 		}
-		if got, w := fmt.Sprint(st.History), fmt.Sprint(roundAll(hist[id])); got != w {
+		if got, w := fmt.Sprint(st.History), fmt.Sprint(roundAll(m.hist[id])); got != w {
 			t.Errorf("Stats(%s).History = %s, want %s", id, got, w)
 		}
 	}
-	if r := want[Bob.ID]; r.Streak != 3 {
+	if r := m.want[Bob.ID]; r.Streak != 3 {
 		t.Errorf("Bob's streak %d after three wins in a row, want 3 (check the series)", r.Streak)
 	}
+}
+
+// checkRatings checks the ratings table against the model and Stats, and
+// returns it, highest first.
+func (m *ratingModel) checkRatings(t *testing.T, s RatingStore) []match.Standing {
 	top, err := s.Ratings(t.Context(), Channel, 2)
 	if err != nil || len(top) != 2 {
 		t.Fatalf("Ratings(2) = %+v, %v", top, err)
@@ -136,7 +166,7 @@ func testRatings(t *testing.T, s RatingStore, clk *Clock) {
 		}
 	}
 	for _, st := range all {
-		if w := want[st.Player.ID]; !close2(st.Rating.Rating.Rating, w.Rating.Rating) {
+		if w := m.want[st.Player.ID]; !close2(st.Rating.Rating.Rating, w.Rating.Rating) {
 			t.Errorf("Ratings: %s at %v, want %v", st.Player.ID, st.Rating.Rating.Rating, w.Rating.Rating)
 		}
 		lb, _ := s.Stats(t.Context(), Channel, st.Player.ID)
@@ -144,16 +174,24 @@ func testRatings(t *testing.T, s RatingStore, clk *Clock) {
 			t.Errorf("Ratings row %+v disagrees with Stats %+v", st, lb)
 		}
 	}
+	return all
+}
+
+// checkHeadToHead checks two pairs' records against each other.
+func (m *ratingModel) checkHeadToHead(t *testing.T, s RatingStore) {
 	h, err := s.HeadToHead(t.Context(), Channel, Alice.ID, Bob.ID)
-	if err != nil || h.AWins != h2h[0] || h.BWins != h2h[1] || h.Draws != h2h[2] {
-		t.Errorf("HeadToHead(Alice, Bob) = %+v, %v; want %v", h, err, h2h)
+	if err != nil || h.AWins != m.h2h[0] || h.BWins != m.h2h[1] || h.Draws != m.h2h[2] {
+		t.Errorf("HeadToHead(Alice, Bob) = %+v, %v; want %v", h, err, m.h2h)
 	}
 	hc, _ := s.HeadToHead(t.Context(), Channel, carol.ID, Alice.ID)
 	if hc.Draws != 1 || hc.AWins != 0 || hc.BWins != 1 {
 		t.Errorf("HeadToHead(Carol, Alice) = %+v, want 1 draw and 1 win for Alice", hc)
 	}
+}
 
-	// A season: archived with its standings, then everyone starts afresh.
+// checkSeasons archives the season whose ratings table is all, and checks
+// that everyone starts afresh and that the archives read back.
+func checkSeasons(t *testing.T, s RatingStore, all []match.Standing) {
 	se, err := s.NewSeason(t.Context(), Channel)
 	if err != nil {
 		t.Fatalf("NewSeason: %v", err)

@@ -29,8 +29,10 @@ type ScheduleEnv struct {
 }
 
 // Tick is the suite's unit of time: timers are due a few Ticks ahead, so
-// that a suite on real time takes about a second.
-const Tick = 100 * time.Millisecond
+// that a suite on real time takes a second or two; 150 ms leaves room for
+// a Claim delayed by a loaded machine (100 ms failed one run in seven
+// with load average 15 on 2 cores).
+const Tick = 150 * time.Millisecond
 
 // Schedule runs the suite every store's schedule must pass. newEnv is
 // called once per subtest and must return an empty backend.
@@ -82,13 +84,16 @@ func kinds(ds []match.Due) []string {
 // once done; a record's Create and Update schedule what they carry.
 func testFiresOnce(t *testing.T, env ScheduleEnv) {
 	s := env.New()
-	rec := timed(t, Channel, env.Now(), 2*Tick, 5*Tick, 8*Tick)
+	start := env.Now()
+	rec := timed(t, Channel, start, 2*Tick, 5*Tick, 8*Tick)
 	mustCreate(t, s, rec)
 	if got := claim(t, s, time.Minute); len(got) != 0 {
 		t.Fatalf("Claim before anything is due = %v, want none", kinds(got))
 	}
 	for i, want := range []match.TimerKind{match.TimerRemind, match.TimerTimeout, match.TimerAbandon} {
-		env.Wait(3 * Tick)
+		// Each step a Tick after its timer is due, counted from the start
+		// so that the time the claims take does not add up.
+		env.Wait(start.Add(time.Duration(3*(i+1)) * Tick).Sub(env.Now()))
 		got := claim(t, s, time.Minute)
 		if len(got) != 1 || got[0].Kind != want || got[0].GameID != rec.ID || got[0].Key != Channel {
 			t.Fatalf("step %d: Claim = %v, want %v of %s", i, kinds(got), want, rec.ID)

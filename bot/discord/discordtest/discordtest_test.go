@@ -15,6 +15,7 @@ import (
 	"github.com/connect4/connect4/bot/discord"
 	"github.com/connect4/connect4/bot/discord/discordtest"
 	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // server is the real Discord adapter on the in-memory store, served over
@@ -31,7 +32,7 @@ func server(t *testing.T) *discordtest.Client {
 	}))
 	t.Cleanup(rest.Close)
 	log := slog.New(slog.DiscardHandler)
-	svc := bot.New(sessions.NewMemory(sessions.Options{}), bot.Options{Logger: log})
+	svc := bot.New(storetest.NewMemory(t, sessions.Options{}), bot.Options{Logger: log})
 	a, err := discord.New(svc, discord.Config{PublicKey: hex.EncodeToString(pub), APIURL: rest.URL}, log)
 	if err != nil {
 		t.Fatal(err)

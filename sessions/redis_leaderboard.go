@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -228,4 +229,123 @@ func (s *Redis) Seasons(ctx context.Context, k match.Key) ([]match.Season, error
 		out = append(out, se)
 	}
 	return out, nil
+}
+
+// Leaderboard implements the store's Leaderboard with one HGETALL; the sorting
+// happens here, as a channel has few players.
+func (s *Redis) Leaderboard(ctx context.Context, k match.Key, n int) ([]match.Standing, error) {
+	if err := s.begin(k); err != nil {
+		return nil, err
+	}
+	h, err := s.c.HGetAll(ctx, s.lbKey(k)).Result()
+	if isWrongType(err) {
+		return nil, s.corrupt("leaderboard", wrongType(k, "leaderboard", "value of another type"))
+	}
+	if err != nil {
+		return nil, s.fail("leaderboard", k, err)
+	}
+	if len(h) == 0 {
+		return nil, nil
+	}
+	byID := map[string]*match.Standing{}
+	for f, v := range h {
+		kind, id, ok := strings.Cut(f, ":")
+		if !ok || id == "" || len(id) > match.MaxIDLen {
+			return nil, s.corrupt("leaderboard", &match.CorruptError{Key: k, Err: fmt.Errorf("leaderboard field %.40q", f)})
+		}
+		st := byID[id]
+		if st == nil {
+			st = &match.Standing{Player: match.Player{ID: id}}
+			byID[id] = st
+		}
+		if err := setStanding(st, kind, v); err != nil {
+			return nil, s.corrupt("leaderboard", &match.CorruptError{Key: k, Err: err})
+		}
+	}
+	ss := make([]match.Standing, 0, len(byID))
+	for _, st := range byID {
+		ss = append(ss, *st)
+	}
+	return rankStandings(ss, n), nil
+}
+
+// Stats implements the store's Stats with one pipeline: the counts, the
+// rating and the rating history.
+func (s *Redis) Stats(ctx context.Context, k match.Key, userID string) (match.Standing, error) {
+	st := match.Standing{Player: match.Player{ID: userID}}
+	if err := s.begin(k); err != nil {
+		return st, err
+	}
+	if userID == "" || len(userID) > match.MaxIDLen {
+		return st, nil
+	}
+	kinds := [...]string{"w", "l", "d", "n"}
+	fields := make([]string, len(kinds))
+	for i, kind := range kinds {
+		fields[i] = kind + ":" + userID
+	}
+	// HMGET, not HGET, for the rating and history: a missing field is a
+	// nil entry rather than a redis.Nil error failing the pipeline.
+	var lb, rt, rh *redis.SliceCmd
+	_, err := s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		lb = p.HMGet(ctx, s.lbKey(k), fields...)
+		rt = p.HMGet(ctx, s.tagged(k, "rt"), userID)
+		rh = p.HMGet(ctx, s.tagged(k, "rth"), userID)
+		return nil
+	})
+	if isWrongType(err) {
+		return st, s.corrupt("stats", &match.CorruptError{Key: k, Err: errors.New("a leaderboard or rating key holds the wrong type")})
+	}
+	if err != nil {
+		return st, s.fail("stats", k, err)
+	}
+	bad := func(err error) (match.Standing, error) {
+		return match.Standing{Player: match.Player{ID: userID}}, s.corrupt("stats", &match.CorruptError{Key: k, Err: err})
+	}
+	for i, v := range lb.Val() {
+		str, ok := v.(string)
+		if !ok {
+			continue // nil: no such field
+		}
+		if err := setStanding(&st, kinds[i], str); err != nil {
+			return bad(err)
+		}
+	}
+	if v := pair(rt.Val())[0]; v != "" {
+		r, err := match.DecodeRating(v)
+		if err != nil {
+			return bad(err)
+		}
+		st.Rating = &r
+	}
+	if st.History, err = match.DecodeHistory(pair(rh.Val())[0]); err != nil {
+		return bad(err)
+	}
+	return st, nil
+}
+
+// setStanding sets one leaderboard field, of kind w, l, d or n, on st.
+func setStanding(st *match.Standing, kind, v string) error {
+	if kind == "n" {
+		if len(v) > match.MaxNameLen {
+			return fmt.Errorf("leaderboard name of %q longer than %d bytes", st.Player.ID, match.MaxNameLen)
+		}
+		st.Player.Name = v
+		return nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return fmt.Errorf("leaderboard count %s:%s = %.20q", kind, st.Player.ID, v)
+	}
+	switch kind {
+	case "w":
+		st.Wins = n
+	case "l":
+		st.Losses = n
+	case "d":
+		st.Draws = n
+	default:
+		return fmt.Errorf("leaderboard field kind %.10q", kind)
+	}
+	return nil
 }
