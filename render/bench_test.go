@@ -1,6 +1,8 @@
 package render
 
 import (
+	"bytes"
+	"image/png"
 	"io"
 	"testing"
 
@@ -26,3 +28,75 @@ func BenchmarkGIF(b *testing.B) {
 		}
 	}
 }
+
+// positions returns every position of n seeded random 7 × 6 games, in the
+// order they are played.
+func positions(b *testing.B, n int) []*engine.Game {
+	var out []*engine.Game
+	for seed := range uint64(n) {
+		out = append(out, prefixes(b, randomGame(b, engine.DefaultConfig(), seed))[1:]...)
+	}
+	return out
+}
+
+// BenchmarkPainterPNG draws the picture after each move of random 7 × 6
+// games in the order of play, as a chat shows them: the cost of one move's
+// picture once the Painter has seen a few games.
+func BenchmarkPainterPNG(b *testing.B) {
+	pos := positions(b, 200)
+	p := NewPainter(0)
+	var buf bytes.Buffer
+	i := 0
+	for b.Loop() {
+		buf.Reset()
+		if err := p.PNG(&buf, pos[i%len(pos)], ImageOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	b.ReportMetric(float64(buf.Len()), "B/picture")
+}
+
+// BenchmarkPainterGIF replays a 42-move game on a Painter's kept canvas.
+func BenchmarkPainterGIF(b *testing.B) {
+	g := game(b, engine.DefaultConfig(), drawn...)
+	p := NewPainter(0)
+	for b.Loop() {
+		if err := p.GIF(io.Discard, g, ImageOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPNGLevels encodes a mid-game 7 × 6 board at each compression
+// level and reports the picture's size beside the time: the figures behind
+// pngLevel.
+func BenchmarkPNGLevels(b *testing.B) {
+	img, err := Image(game(b, engine.DefaultConfig(), midgame...), ImageOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, l := range []struct {
+		name  string
+		level png.CompressionLevel
+	}{{"BestSpeed", png.BestSpeed}, {"Default", png.DefaultCompression}, {"Best", png.BestCompression}} {
+		level := l.level
+		b.Run(l.name, func(b *testing.B) {
+			enc := png.Encoder{CompressionLevel: level, BufferPool: &bufferPool{}}
+			var buf bytes.Buffer
+			for b.Loop() {
+				buf.Reset()
+				if err := enc.Encode(&buf, img); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(buf.Len()), "B/picture")
+		})
+	}
+}
+
+// bufferPool keeps one png.EncoderBuffer, for a benchmark's one goroutine.
+type bufferPool struct{ b *png.EncoderBuffer }
+
+func (p *bufferPool) Get() *png.EncoderBuffer  { return p.b }
+func (p *bufferPool) Put(b *png.EncoderBuffer) { p.b = b }

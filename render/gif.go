@@ -22,7 +22,22 @@ import (
 // frame before, so a 42-move game stays small. It returns an *OptionError
 // if o is out of range, or the error writing to w.
 func GIF(w io.Writer, g *engine.Game, o ImageOptions) error {
-	anim, err := replay(g, o)
+	o, err := o.withDefaults()
+	if err != nil {
+		return err
+	}
+	cv, err := newCanvas(g.Config(), o)
+	if err != nil {
+		return err
+	}
+	cv.drawAll(make([]look, g.Config().Cells()))
+	return encodeGIF(w, cv, g, o)
+}
+
+// encodeGIF writes the replay of g drawn on cv, whose picture shows the
+// empty board, and o with its defaults filled in.
+func encodeGIF(w io.Writer, cv *canvas, g *engine.Game, o ImageOptions) error {
+	anim, err := replay(cv, g, o)
 	if err != nil {
 		return err
 	}
@@ -32,17 +47,9 @@ func GIF(w io.Writer, g *engine.Game, o ImageOptions) error {
 	return nil
 }
 
-// replay returns the frames of GIF.
-func replay(g *engine.Game, o ImageOptions) (*gif.GIF, error) {
-	o, err := o.withDefaults()
-	if err != nil {
-		return nil, err
-	}
+// replay returns the frames of GIF, drawn on cv.
+func replay(cv *canvas, g *engine.Game, o ImageOptions) (*gif.GIF, error) {
 	cfg := g.Config()
-	cv, err := newCanvas(cfg, o)
-	if err != nil {
-		return nil, err
-	}
 	pos, err := engine.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("render: replay: %w", err)
@@ -64,7 +71,6 @@ func replay(g *engine.Game, o ImageOptions) (*gif.GIF, error) {
 		anim.Disposal = append(anim.Disposal, gif.DisposalNone)
 	}
 	shown := looks(pos)
-	cv.drawAll(shown)
 	first := image.NewPaletted(cv.out.Rect, pal)
 	copy(first.Pix, cv.out.Pix)
 	add(first)
