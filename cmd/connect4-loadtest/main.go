@@ -21,6 +21,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
@@ -63,6 +65,12 @@ server with the public key of -key as DISCORD_PUBLIC_KEY (-keygen makes a
 pair), and on a REDIS_PREFIX of its own: every game leaves a channel
 leaderboard.
 
+With -pictures each game's channel shows picture boards (the default look
+on Discord) instead of emoji: the server defers each move and delivers the
+PNG through Discord's REST API, which the load test then serves itself on
+-api (start the server with DISCORD_API_URL=http://<-api>). A move is timed
+until its picture has arrived there.
+
 With -baseline it serves instead the least a server can do for these games
 (the signature check, the JSON fields a move needs, an in-memory move and
 the board in the answer), with the same /metrics CPU counter, so that
@@ -91,6 +99,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&opt.Guild, "guild", "loadtest", "guild id of the games; each game gets a channel of its own")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of the random column choices")
 	fs.DurationVar(&opt.Wait, "wait", 2*time.Minute, "how long to wait for the server to accept a signed PING")
+	var apiAddr string
+	fs.BoolVar(&opt.Pictures, "pictures", false, "play with picture boards, received by a fake of Discord's REST API on -api")
+	fs.StringVar(&apiAddr, "api", "127.0.0.1:8097", "with -pictures: the address (host:port) to serve the fake REST API on")
 	fs.StringVar(&baselineAddr, "baseline", "", "instead of testing, serve the baseline server on this address (host:port) for -key, until Ctrl-C")
 	help := func(w io.Writer) {
 		fmt.Fprint(w, about)
@@ -165,6 +176,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	lt := newLoadtester(opt)
+	if lt.api != nil {
+		stopAPI, err := serveAPI(ctx, apiAddr, lt.api, stderr)
+		if err != nil {
+			return err
+		}
+		defer stopAPI()
+	}
 	if err := lt.waitReady(ctx, generated, stderr); err != nil {
 		return err
 	}
@@ -180,6 +198,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%d errors", rep.Errors)
 	}
 	return nil
+}
+
+// serveAPI serves api on addr until the returned func is called, and says
+// how to point the server at it.
+func serveAPI(ctx context.Context, addr string, api *fakeAPI, stderr io.Writer) (func(), error) {
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("-api: %w", err)
+	}
+	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = srv.Serve(ln) // ends with Close below
+	}()
+	fmt.Fprintf(stderr, "connect4-loadtest: Discord's REST API, for the pictures, on http://%s (the server's DISCORD_API_URL)\n", ln.Addr())
+	return func() {
+		srv.Close()
+		<-done
+	}, nil
 }
 
 // keyPart checks a guild id the way match.Key does, leaving room for
