@@ -17,6 +17,7 @@ import (
 	"github.com/connect4/connect4/bot/internal/bodies"
 	"github.com/connect4/connect4/bot/internal/link"
 	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/render"
 )
 
 // Platform is the match.Key platform of Discord channels.
@@ -126,6 +127,8 @@ type Adapter struct {
 
 	// deferAfter is the package constant, shortened or lengthened by tests.
 	deferAfter time.Duration
+
+	painter *render.Painter // draws the pictures, keeping what it drew
 }
 
 // New returns an Adapter for svc. It checks cfg and returns an error naming
@@ -176,7 +179,8 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	}
 	return &Adapter{svc: svc, cfg: cfg, pub: pub, rest: rest, log: log.With("platform", Platform),
 		timeout: cfg.Timeout, work: bg.New(), bodies: bodies.NewSlots(cfg.MaxBodies), deferAfter: deferAfter,
-		gateway: link.NewTracker(), backoff: link.Backoff{Max: cfg.ReconnectMax}, openTimeout: openTimeout}, nil
+		gateway: link.NewTracker(), backoff: link.Backoff{Max: cfg.ReconnectMax}, openTimeout: openTimeout,
+		painter: render.NewPainter(0)}, nil
 }
 
 // Close stops taking new background work (later slow commands run before

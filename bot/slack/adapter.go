@@ -20,6 +20,7 @@ import (
 	"github.com/connect4/connect4/bot/internal/boardurl"
 	"github.com/connect4/connect4/bot/internal/bodies"
 	"github.com/connect4/connect4/bot/internal/link"
+	"github.com/connect4/connect4/render"
 )
 
 // Platform is the match.Key platform of Slack channels.
@@ -219,6 +220,7 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 		}
 	}
 	a.pics.now, a.pics.ttl, a.pics.cache = time.Now, cfg.ImageTTL, newImageCache(cacheSize)
+	a.pics.painter = render.NewPainter(0)
 	if a.pics.ttl <= 0 {
 		a.pics.ttl = DefaultImageTTL
 	}
