@@ -12,21 +12,25 @@ import (
 // BenchmarkPNG draws and encodes a 7 × 6 board in mid-game.
 func BenchmarkPNG(b *testing.B) {
 	g := game(b, engine.DefaultConfig(), midgame...)
+	cpu0 := processCPU()
 	for b.Loop() {
 		if err := PNG(io.Discard, g, ImageOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, cpu0)
 }
 
 // BenchmarkGIF replays a 42-move game (a draw: every cell filled).
 func BenchmarkGIF(b *testing.B) {
 	g := game(b, engine.DefaultConfig(), drawn...)
+	cpu0 := processCPU()
 	for b.Loop() {
 		if err := GIF(io.Discard, g, ImageOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, cpu0)
 }
 
 // positions returns every position of n seeded random 7 × 6 games, in the
@@ -47,6 +51,7 @@ func BenchmarkPainterPNG(b *testing.B) {
 	p := NewPainter(0)
 	var buf bytes.Buffer
 	i := 0
+	cpu0 := processCPU()
 	for b.Loop() {
 		buf.Reset()
 		if err := p.PNG(&buf, pos[i%len(pos)], ImageOptions{}); err != nil {
@@ -54,6 +59,7 @@ func BenchmarkPainterPNG(b *testing.B) {
 		}
 		i++
 	}
+	reportCPU(b, cpu0)
 	b.ReportMetric(float64(buf.Len()), "B/picture")
 }
 
@@ -61,11 +67,13 @@ func BenchmarkPainterPNG(b *testing.B) {
 func BenchmarkPainterGIF(b *testing.B) {
 	g := game(b, engine.DefaultConfig(), drawn...)
 	p := NewPainter(0)
+	cpu0 := processCPU()
 	for b.Loop() {
 		if err := p.GIF(io.Discard, g, ImageOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, cpu0)
 }
 
 // BenchmarkPNGLevels encodes a mid-game 7 × 6 board at each compression
@@ -84,12 +92,14 @@ func BenchmarkPNGLevels(b *testing.B) {
 		b.Run(l.name, func(b *testing.B) {
 			enc := png.Encoder{CompressionLevel: level, BufferPool: &bufferPool{}}
 			var buf bytes.Buffer
+			cpu0 := processCPU()
 			for b.Loop() {
 				buf.Reset()
 				if err := enc.Encode(&buf, img); err != nil {
 					b.Fatal(err)
 				}
 			}
+			reportCPU(b, cpu0)
 			b.ReportMetric(float64(buf.Len()), "B/picture")
 		})
 	}

@@ -226,7 +226,8 @@ func (l look) byte() byte {
 	return b
 }
 
-// freeze draws every tile cv can need and the empty board, then drops what
+// freeze draws every tile cv can need, the empty board and the LZW data
+// of a replay's first frame (the empty board), then drops what
 // only drawing needs (the font, the masks, the RGBA scratch and the
 // quantizer), so that cv is only read from then on and can be shared.
 func (cv *canvas) freeze() {
@@ -238,12 +239,14 @@ func (cv *canvas) freeze() {
 		}
 	}
 	cv.drawAll(make([]look, cv.cfg.Rows*cv.cfg.Cols))
+	var e lzwEncoder
+	cv.emptyLZW = append([]byte(nil), e.encode(cv.out.Pix)...)
 	cv.labelFace, cv.scratch, cv.q, cv.masks = nil, nil, nil, masks{}
 }
 
 // bytes returns the size of a frozen canvas's pixels.
 func (cv *canvas) bytes() int64 {
-	n := int64(len(cv.out.Pix) + 4*len(cv.out.Palette))
+	n := int64(len(cv.out.Pix) + 4*len(cv.out.Palette) + len(cv.emptyLZW))
 	for _, t := range cv.tiles {
 		n += int64(len(t.Pix)) + 64
 	}
