@@ -2,10 +2,16 @@
 // `connect4 serve` through its signed Discord interactions endpoint, the
 // way Discord would send them, and reports games, moves, moves per second,
 // move latency percentiles, the server's CPU per move (from its /metrics)
-// and, given the server's Redis, Redis round trips and commands per move.
+// and, given the server's Redis, Redis round trips, commands and CPU per
+// move.
 //
 //	go run ./cmd/connect4-loadtest -keygen
 //	go run ./cmd/connect4-loadtest -url http://127.0.0.1:8099 -key <seed> -games 32 -duration 30s -redis redis://127.0.0.1:6379/0
+//
+// With -pictures the games show picture boards, and the load test serves
+// the fake of Discord's REST API (-api) that the server, started with
+// DISCORD_API_URL pointing there, delivers each move's PNG and each game's
+// replay GIF to; a move is timed until its picture has arrived.
 //
 // It reads the game from the buttons' custom_ids (package
 // bot/discord/discordtest), not from the message text.
@@ -60,7 +66,7 @@ Plays many games at once against a running connect4 serve through its
 signed Discord endpoint, POST <url>/discord/interactions, and reports
 games, moves, moves per second, move latency percentiles, the server's CPU
 per move (process_cpu_seconds_total from <url>/metrics, when it serves
-one) and, with -redis, Redis round trips and commands per move. Start the
+one) and, with -redis, Redis round trips, commands and CPU per move. Start the
 server with the public key of -key as DISCORD_PUBLIC_KEY (-keygen makes a
 pair), and on a REDIS_PREFIX of its own: every game leaves a channel
 leaderboard.
