@@ -249,17 +249,7 @@ func (lt *loadtester) playGame(ctx context.Context, n int64, rng *rand.Rand) {
 	g := &game{lt: lt, id: id, channel: "7" + id,
 		challenger: discordtest.User{ID: "1" + id, Username: "red" + id},
 		op:         discordtest.User{ID: "2" + id, Username: "yellow" + id}}
-	// Emoji boards, as the baseline draws: a picture is a deferral and an
-	// upload to Discord's REST API, which is here only with -pictures. The
-	// settings command takes Manage Channels (1 << 4).
-	look := "emoji"
-	if lt.api != nil {
-		look = "image"
-	}
-	set := g.interaction(discordtest.TypeApplicationCommand, g.challenger,
-		discordtest.Slash("settings", []discordtest.Option{{Name: "board", Type: 3, Value: look}}))
-	set.Member.Permissions = "16"
-	if _, ok := lt.exchange(ctx, set, "settings", discordtest.ResponseChannelMessage); !ok {
+	if !lt.chooseLook(ctx, g) {
 		return
 	}
 	challenge := g.interaction(discordtest.TypeApplicationCommand, g.challenger,
@@ -325,6 +315,23 @@ func (lt *loadtester) playGame(ctx context.Context, n int64, rng *rand.Rand) {
 		}
 		state = next
 	}
+}
+
+// chooseLook sets the look of g's channel: emoji boards, as the baseline
+// draws them (a picture is a deferral and an upload to Discord's REST API,
+// which is here only with -pictures), or pictures with -pictures. The
+// settings command takes Manage Channels (1 << 4). It reports false after
+// counting an error.
+func (lt *loadtester) chooseLook(ctx context.Context, g *game) bool {
+	look := "emoji"
+	if lt.api != nil {
+		look = "image"
+	}
+	set := g.interaction(discordtest.TypeApplicationCommand, g.challenger,
+		discordtest.Slash("settings", []discordtest.Option{{Name: "board", Type: 3, Value: look}}))
+	set.Member.Permissions = "16"
+	_, ok := lt.exchange(ctx, set, "settings", discordtest.ResponseChannelMessage)
+	return ok
 }
 
 // boardAfter sends /connect4 board by u until the answer shows the game
