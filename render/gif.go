@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/gif"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/connect4/connect4/engine"
@@ -22,56 +22,51 @@ import (
 // frame before, so a 42-move game stays small. It returns an *OptionError
 // if o is out of range, or the error writing to w.
 func GIF(w io.Writer, g *engine.Game, o ImageOptions) error {
-	anim, err := replay(g, o)
+	o, err := o.withDefaults()
 	if err != nil {
 		return err
 	}
-	if err := gif.EncodeAll(w, anim); err != nil {
-		return fmt.Errorf("render: encode gif: %w", err)
+	cv, err := newCanvas(g.Config(), o)
+	if err != nil {
+		return err
 	}
-	return nil
+	cv.drawAll(make([]look, g.Config().Cells()))
+	return encodeGIF(w, cv, g, o)
 }
 
-// replay returns the frames of GIF.
-func replay(g *engine.Game, o ImageOptions) (*gif.GIF, error) {
-	o, err := o.withDefaults()
-	if err != nil {
-		return nil, err
-	}
+// encodeGIF writes the replay of g drawn on cv, whose picture shows the
+// empty board, and o with its defaults filled in. Each frame is drawn,
+// encoded and dropped in turn; the first is cv.emptyLZW when cv has it.
+func encodeGIF(w io.Writer, cv *canvas, g *engine.Game, o ImageOptions) error {
 	cfg := g.Config()
-	cv, err := newCanvas(cfg, o)
-	if err != nil {
-		return nil, err
-	}
 	pos, err := engine.New(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("render: replay: %w", err)
+		return fmt.Errorf("render: replay: %w", err)
 	}
 	history := g.History()
 	// The frames' table: the canvas's colours, and one more that is
 	// transparent, for the pixels a frame leaves as they were.
 	pal := append(cv.out.Palette[:len(cv.out.Palette):len(cv.out.Palette)], color.RGBA{})
 	clear := uint8(len(pal) - 1)
-	anim := &gif.GIF{
-		Image:    make([]*image.Paletted, 0, len(history)+1),
-		Delay:    make([]int, 0, len(history)+1),
-		Disposal: make([]byte, 0, len(history)+1),
-		Config:   image.Config{ColorModel: pal, Width: cv.out.Rect.Dx(), Height: cv.out.Rect.Dy()},
+	delay := func(k int) int { // of frame k, 0 the empty board
+		if k == len(history) {
+			return centiseconds(o.FinalDelay)
+		}
+		return centiseconds(o.Delay)
 	}
-	add := func(m *image.Paletted) {
-		anim.Image = append(anim.Image, m)
-		anim.Delay = append(anim.Delay, centiseconds(o.Delay))
-		anim.Disposal = append(anim.Disposal, gif.DisposalNone)
+	enc := gifWriter{transparent: clear}
+	b := enc.header(nil, pal, cv.out.Rect.Dx(), cv.out.Rect.Dy(), len(history)+1)
+	first := cv.emptyLZW
+	if first == nil {
+		first = enc.lzw.encode(cv.out.Pix)
 	}
+	b = enc.frame(b, cv.out.Rect, first, delay(0))
 	shown := looks(pos)
-	cv.drawAll(shown)
-	first := image.NewPaletted(cv.out.Rect, pal)
-	copy(first.Pix, cv.out.Pix)
-	add(first)
 	var changed []image.Rectangle
+	var pix []byte
 	for k, col := range history {
 		if err := pos.Play(pos.Turn(), col); err != nil {
-			return nil, fmt.Errorf("render: replay move %d: %w", k+1, err)
+			return fmt.Errorf("render: replay move %d: %w", k+1, err)
 		}
 		next := looks(pos)
 		changed = changed[:0]
@@ -87,20 +82,80 @@ func replay(g *engine.Game, o ImageOptions) (*gif.GIF, error) {
 			bounds = bounds.Union(sq)
 		}
 		shown = next
-		m := image.NewPaletted(bounds, pal)
-		for i := range m.Pix {
-			m.Pix[i] = clear
+		w := bounds.Dx()
+		pix = slices.Grow(pix[:0], bounds.Dx()*bounds.Dy())[:bounds.Dx()*bounds.Dy()]
+		pix[0] = clear
+		for i := 1; i < len(pix); i *= 2 {
+			copy(pix[i:], pix[:i])
 		}
 		for _, sq := range changed {
 			for y := sq.Min.Y; y < sq.Max.Y; y++ {
-				copy(m.Pix[m.PixOffset(sq.Min.X, y):m.PixOffset(sq.Max.X, y)],
-					cv.out.Pix[cv.out.PixOffset(sq.Min.X, y):cv.out.PixOffset(sq.Max.X, y)])
+				at := (y-bounds.Min.Y)*w + sq.Min.X - bounds.Min.X
+				copy(pix[at:at+sq.Dx()], cv.out.Pix[cv.out.PixOffset(sq.Min.X, y):cv.out.PixOffset(sq.Max.X, y)])
 			}
 		}
-		add(m)
+		b = enc.frame(b, bounds, enc.lzw.encode(pix), delay(k+1))
 	}
-	anim.Delay[len(anim.Delay)-1] = centiseconds(o.FinalDelay)
-	return anim, nil
+	if _, err := w.Write(append(b, 0x3b)); err != nil { // the trailer
+		return fmt.Errorf("render: encode gif: %w", err)
+	}
+	return nil
+}
+
+// gifWriter writes the GIF file of a replay: one global colour table, a
+// loop forever, and frames that each name the table's transparent colour
+// and are left in place (no disposal), as gif.EncodeAll writes such a
+// replay, with lzwEncoder's LZW.
+type gifWriter struct {
+	lzw         lzwEncoder
+	transparent uint8
+}
+
+func le16(b []byte, v int) []byte { return append(b, byte(v), byte(v>>8)) }
+
+// header appends the file's header, screen, colour table of pal (under
+// 257 colours) and, for more than one frame, the loop.
+func (*gifWriter) header(b []byte, pal color.Palette, width, height, frames int) []byte {
+	bits := 1
+	for 1<<bits < len(pal) {
+		bits++
+	}
+	b = append(b, "GIF89a"...)
+	b = le16(b, width)
+	b = le16(b, height)
+	b = append(b, 0x80|0x70|byte(bits-1), 0, 0) // a global table of 2^bits colours, 8 bits a channel
+	for i := range 1 << bits {
+		var r, g, bl uint32
+		if i < len(pal) {
+			r, g, bl, _ = pal[i].RGBA()
+		}
+		b = append(b, byte(r>>8), byte(g>>8), byte(bl>>8))
+	}
+	if frames > 1 {
+		b = append(b, 0x21, 0xff, 0x0b)
+		b = append(b, "NETSCAPE2.0"...)
+		b = append(b, 0x03, 0x01, 0, 0, 0) // loop forever
+	}
+	return b
+}
+
+// frame appends a frame covering r, its pixels already LZW encoded as
+// data, shown for delay hundredths of a second.
+func (e *gifWriter) frame(b []byte, r image.Rectangle, data []byte, delay int) []byte {
+	b = append(b, 0x21, 0xf9, 0x04, 1<<2|1) // graphic control: left in place (disposal 1), a transparent colour
+	b = le16(b, delay)
+	b = append(b, e.transparent, 0, 0x2c)
+	for _, v := range []int{r.Min.X, r.Min.Y, r.Dx(), r.Dy()} {
+		b = le16(b, v)
+	}
+	b = append(b, 0, lzwLitWidth)
+	for len(data) > 0 {
+		n := min(len(data), 255)
+		b = append(b, byte(n))
+		b = append(b, data[:n]...)
+		data = data[n:]
+	}
+	return append(b, 0)
 }
 
 // centiseconds returns d in the GIF's unit, rounded.

@@ -176,6 +176,7 @@ type canvas struct {
 	scratch        *image.RGBA // a cell's square, to draw a tile in
 	masks          masks
 	labelFace      font.Face
+	emptyLZW       []byte // a frozen canvas's empty board as a GIF frame's LZW data
 }
 
 // masks are the anti-aliased circles a tile is drawn with, each centred

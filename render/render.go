@@ -4,9 +4,12 @@
 // the standard or the colour-blind safe colours; and in words, for
 // notifications, alt text and screen readers.
 //
-// It imports only the engine (and golang.org/x/image to draw): it knows
-// nothing of chat platforms, the store or how the text or images are sent.
-// It is pure: every function may be called concurrently.
+// It imports only the engine (and golang.org/x/image to draw,
+// klauspost/compress to deflate): it knows nothing of chat platforms, the
+// store or how the text or images are sent. Its functions are pure and may
+// be called concurrently; a Painter draws the same pictures but keeps what
+// it drew, within a budget in bytes, so that the picture after a move costs
+// what the move changed.
 package render
 
 import (

@@ -17,6 +17,7 @@ import (
 	"github.com/connect4/connect4/bot/internal/inbound"
 	"github.com/connect4/connect4/bot/internal/link"
 	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/render"
 )
 
 // Platform is the match.Key platform of Discord channels.
@@ -131,6 +132,8 @@ type Adapter struct {
 	// or RESUMED); the package constant, shortened by tests.
 	openTimeout time.Duration
 
+	painter *render.Painter // draws the pictures, keeping what it drew
+
 	// deferAfter is the package constant, shortened or lengthened by tests.
 	deferAfter time.Duration
 }
@@ -180,7 +183,7 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 		timeout: cfg.Timeout, work: bg.New(), bodies: bodies.NewSlots(cfg.MaxBodies), deferAfter: deferAfter,
 		gateway: gateway, keeper: &link.Keeper{Tracker: gateway, Backoff: link.Backoff{Max: cfg.ReconnectMax}, Log: log,
 			Name: "discord gateway", Token: "discord: DISCORD_BOT_TOKEN", Refusal: refusal},
-		openTimeout: openTimeout}, nil
+		openTimeout: openTimeout, painter: render.NewPainter(0)}, nil
 }
 
 // Close stops taking new background work (later slow commands run before

@@ -135,7 +135,7 @@ func v2Response(r bot.Reply) *discordgo.InteractionResponse {
 func (a *Adapter) deliverPicture(ctx context.Context, s restAPI, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
 	followUp := r.Visibility == bot.Public && fromButton
 	var png bytes.Buffer
-	err := render.PNG(&png, r.Game, r.ImageOptions())
+	err := a.painter.PNG(&png, r.Game, r.ImageOptions())
 	if err == nil {
 		alt := r.AltText()
 		msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, true, alt),
@@ -163,7 +163,7 @@ func (a *Adapter) postReplay(ctx context.Context, s restAPI, in *discordgo.Inter
 	ctx, cancel := context.WithTimeout(ctx, replayBudget)
 	defer cancel()
 	var gif bytes.Buffer
-	if err := render.GIF(&gif, r.Game, r.ImageOptions()); err != nil {
+	if err := a.painter.GIF(&gif, r.Game, r.ImageOptions()); err != nil {
 		a.log.Error("render replay", "channel", in.ChannelID, "err", err)
 		return
 	}

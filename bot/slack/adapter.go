@@ -24,6 +24,7 @@ import (
 	"github.com/connect4/connect4/bot/internal/gallery"
 	"github.com/connect4/connect4/bot/internal/inbound"
 	"github.com/connect4/connect4/bot/internal/link"
+	"github.com/connect4/connect4/render"
 )
 
 // Platform is the match.Key platform of Slack channels.
@@ -239,6 +240,7 @@ func checkTokens(cfg Config) []error {
 func (p *pictures) init(cfg Config, c *slackapi.Client, publicURL string) {
 	p.now, p.ttl = time.Now, cfg.ImageTTL
 	p.gallery = gallery.New(galleryBytes, runtime.GOMAXPROCS(0), galleryQueue)
+	p.painter = render.NewPainter(0)
 	if p.ttl <= 0 {
 		p.ttl = DefaultImageTTL
 	}

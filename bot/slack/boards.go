@@ -93,9 +93,9 @@ func (a *Adapter) drawBoard(ctx context.Context, b boardurl.Board) ([]byte, erro
 	}
 	var buf bytes.Buffer
 	if b.Kind == boardurl.GIF {
-		err = render.GIF(&buf, g, opt)
+		err = a.pics.painter.GIF(&buf, g, opt)
 	} else {
-		err = render.PNG(&buf, g, opt)
+		err = a.pics.painter.PNG(&buf, g, opt)
 	}
 	if err != nil {
 		a.log.Error("slack board picture: render", "err", err)

@@ -71,6 +71,7 @@ type pictures struct {
 	off       offChannels      // channels where Slack refused a picture, for scopeRetry
 	now       func() time.Time // time.Now; tests move it
 	ttl       time.Duration    // of a signed URL
+	painter   *render.Painter  // draws the pictures, keeping what it drew
 }
 
 // pictured reports whether r is shown with a picture of its board in k:
@@ -108,7 +109,7 @@ func (a *Adapter) picture(ctx context.Context, k match.Key, r bot.Reply, msg *sl
 		img = slackapi.NewImageBlock(u, alt, "c4_board", nil)
 	} else {
 		var png bytes.Buffer
-		if err := render.PNG(&png, r.Game, r.ImageOptions()); err != nil {
+		if err := a.pics.painter.PNG(&png, r.Game, r.ImageOptions()); err != nil {
 			a.log.Error("render board", "err", err)
 			return false
 		}
@@ -271,7 +272,7 @@ func (a *Adapter) replay(ctx context.Context, k match.Key, r bot.Reply, thread s
 	switch {
 	case a.uploading():
 		var gif bytes.Buffer
-		if err = render.GIF(&gif, r.Game, r.ImageOptions()); err != nil {
+		if err = a.pics.painter.GIF(&gif, r.Game, r.ImageOptions()); err != nil {
 			break
 		}
 		_, err = a.upload(ctx, "replay.gif", gif.Bytes(), alt, slackapi.CompleteUploadExternalParameters{

@@ -34,6 +34,7 @@ type options struct {
 	Seed     uint64             // seeds the column choices
 	Wait     time.Duration      // how long to wait for the server to answer a signed PING
 	Timeout  time.Duration      // per request
+	Pictures bool               // play with picture boards, delivered to the fake REST API
 }
 
 // interactionsPath is where connect4 serve mounts the Discord endpoint
@@ -52,6 +53,8 @@ type loadtester struct {
 	client *discordtest.Client
 	run0   string // distinguishes this run's channel and user ids from other runs'
 
+	api *fakeAPI // with Pictures: where the server delivers them
+
 	mu   sync.Mutex
 	rep  report
 	next atomic.Int64 // games started
@@ -64,8 +67,13 @@ func newLoadtester(opt options) *loadtester {
 	var b [4]byte
 	crand.Read(b[:])
 	base := strings.TrimSuffix(opt.URL, "/")
+	var api *fakeAPI
+	if opt.Pictures {
+		api = newFakeAPI()
+	}
 	return &loadtester{
 		opt:  opt,
+		api:  api,
 		base: base,
 		client: &discordtest.Client{URL: base + interactionsPath, Signer: discordtest.Signer{Key: opt.Key},
 			HTTP: &http.Client{Transport: tr, Timeout: opt.Timeout}},
@@ -128,6 +136,10 @@ func (lt *loadtester) run(ctx context.Context) (report, error) {
 			return report{}, err
 		}
 	}
+	var api0 apiStats
+	if lt.api != nil {
+		api0 = lt.api.snapshot()
+	}
 	cpu0, cpuErr := serverCPU(ctx, lt.client.HTTP, lt.base)
 	start := time.Now()
 	var stopAt time.Time
@@ -158,11 +170,16 @@ func (lt *loadtester) run(ctx context.Context) (report, error) {
 			rep.HaveCPU = true
 		}
 	}
+	if lt.api != nil {
+		d := lt.api.snapshot().minus(api0)
+		rep.API = &d
+	}
 	if rdb != nil {
 		after, err := readRedisStats(context.WithoutCancel(ctx), rdb)
 		if err != nil {
 			return report{}, err
 		}
+		rep.RedisCPU, rep.HaveRedisCPU = after.cpu-before.cpu, true
 		rep.RedisCommands = map[string]int64{}
 		for cmd, n := range after.calls {
 			if d := n - before.calls[cmd]; d > 0 && cmd != "info" {
@@ -232,13 +249,7 @@ func (lt *loadtester) playGame(ctx context.Context, n int64, rng *rand.Rand) {
 	g := &game{lt: lt, id: id, channel: "7" + id,
 		challenger: discordtest.User{ID: "1" + id, Username: "red" + id},
 		op:         discordtest.User{ID: "2" + id, Username: "yellow" + id}}
-	// Emoji boards, as the baseline draws: a picture is a deferral and an
-	// upload to Discord's REST API, which is not here. The settings
-	// command takes Manage Channels (1 << 4).
-	set := g.interaction(discordtest.TypeApplicationCommand, g.challenger,
-		discordtest.Slash("settings", []discordtest.Option{{Name: "board", Type: 3, Value: "emoji"}}))
-	set.Member.Permissions = "16"
-	if _, ok := lt.exchange(ctx, set, "settings", discordtest.ResponseChannelMessage); !ok {
+	if !lt.chooseLook(ctx, g) {
 		return
 	}
 	challenge := g.interaction(discordtest.TypeApplicationCommand, g.challenger,
@@ -253,7 +264,7 @@ func (lt *loadtester) playGame(ctx context.Context, n int64, rng *rand.Rand) {
 		return
 	}
 	if r, ok = lt.exchange(ctx, g.click(g.op, accept.CustomID), "accept",
-		discordtest.ResponseUpdateMessage, discordtest.ResponseChannelMessage); !ok {
+		discordtest.ResponseUpdateMessage, discordtest.ResponseChannelMessage, discordtest.ResponseDeferredUpdate); !ok {
 		return
 	}
 	state, ok := r.Game()
@@ -282,6 +293,8 @@ func (lt *loadtester) playGame(ctx context.Context, n int64, rng *rand.Rand) {
 		lt.rep.Latencies = append(lt.rep.Latencies, time.Since(t0))
 		if deferred {
 			lt.rep.Deferred++
+		} else if r.delivered {
+			lt.rep.Delivered++
 		}
 		lt.mu.Unlock()
 		var next discordtest.Game
@@ -302,6 +315,23 @@ func (lt *loadtester) playGame(ctx context.Context, n int64, rng *rand.Rand) {
 		}
 		state = next
 	}
+}
+
+// chooseLook sets the look of g's channel: emoji boards, as the baseline
+// draws them (a picture is a deferral and an upload to Discord's REST API,
+// which is here only with -pictures), or pictures with -pictures. The
+// settings command takes Manage Channels (1 << 4). It reports false after
+// counting an error.
+func (lt *loadtester) chooseLook(ctx context.Context, g *game) bool {
+	look := "emoji"
+	if lt.api != nil {
+		look = "image"
+	}
+	set := g.interaction(discordtest.TypeApplicationCommand, g.challenger,
+		discordtest.Slash("settings", []discordtest.Option{{Name: "board", Type: 3, Value: look}}))
+	set.Member.Permissions = "16"
+	_, ok := lt.exchange(ctx, set, "settings", discordtest.ResponseChannelMessage)
+	return ok
 }
 
 // boardAfter sends /connect4 board by u until the answer shows the game
@@ -336,11 +366,25 @@ func (lt *loadtester) boardAfter(ctx context.Context, g *game, u discordtest.Use
 // exchange sends one interaction of a game and checks that the answer is
 // of one of the want types and not an ephemeral note. On anything else it
 // counts the error and the abandoned game and reports false.
-func (lt *loadtester) exchange(ctx context.Context, in discordtest.Interaction, what string, want ...int) (discordtest.Response, bool) {
+//
+// With -pictures, a deferred answer (type 5 or 6) is followed by the
+// message the server then sends through the fake REST API, for at most
+// opt.Timeout: the answer returned is that message, as an update (type 7),
+// marked delivered.
+func (lt *loadtester) exchange(ctx context.Context, in discordtest.Interaction, what string, want ...int) (answer, bool) {
 	lt.mu.Lock()
 	lt.rep.Requests++
 	lt.mu.Unlock()
+	var sent chan delivery
+	if lt.api != nil {
+		sent = lt.api.expect(in.Token)
+		defer lt.api.forget(in.Token)
+	}
 	r, status, err := lt.client.Send(ctx, in)
+	if sent != nil && err == nil && status/100 == 2 &&
+		(r.Type == discordtest.ResponseDeferredUpdate || r.Type == discordtest.ResponseDeferredChannelMessage) {
+		return lt.delivery(ctx, sent, what)
+	}
 	switch {
 	case err != nil:
 		lt.fail(&lt.rep.HTTP, "%s: %v", what, err)
@@ -349,13 +393,40 @@ func (lt *loadtester) exchange(ctx context.Context, in discordtest.Interaction, 
 	case r.Ephemeral():
 		lt.fail(&lt.rep.Refused, "%s: refused: %.200q", what, r.Content())
 	case r.Type == discordtest.ResponseDeferredUpdate && slices.Contains(want, r.Type):
-		return r, true
+		return answer{Response: r}, true
 	case !slices.Contains(want, r.Type) || r.Data == nil:
 		lt.fail(&lt.rep.Protocol, "%s: answer of type %d, want %v", what, r.Type, want)
 	default:
-		return r, true
+		return answer{Response: r}, true
 	}
-	return r, false
+	return answer{Response: r}, false
+}
+
+// answer is the answer to an interaction: the HTTP response, or the
+// message delivered through the REST API after a deferral.
+type answer struct {
+	discordtest.Response
+	delivered bool
+}
+
+// delivery waits for the first message sent on a deferred interaction's
+// webhook, for at most opt.Timeout, and returns it as an update.
+func (lt *loadtester) delivery(ctx context.Context, sent chan delivery, what string) (answer, bool) {
+	t := time.NewTimer(lt.opt.Timeout)
+	defer t.Stop()
+	select {
+	case d := <-sent:
+		if d.file != "" && !strings.HasSuffix(d.file, ".png") {
+			lt.fail(&lt.rep.Protocol, "%s: delivered %q, want a PNG", what, d.file)
+			return answer{}, false
+		}
+		return answer{Response: discordtest.Response{Type: discordtest.ResponseUpdateMessage, Data: &d.msg}, delivered: true}, true
+	case <-t.C:
+		lt.fail(&lt.rep.HTTP, "%s: deferred, and no message through the REST API within %v", what, lt.opt.Timeout)
+	case <-ctx.Done():
+		lt.fail(&lt.rep.HTTP, "%s: %v", what, ctx.Err())
+	}
+	return answer{}, false
 }
 
 // fail counts an error of one class and the game it ends.

@@ -41,17 +41,27 @@ type target struct {
 }
 
 func newTarget(t *testing.T, st bot.Store, pub ed25519.PublicKey) *target {
+	return newPictureTarget(t, st, pub, nil)
+}
+
+// newPictureTarget is newTarget with api as Discord's REST API; with a
+// non-nil api the adapter shows pictures.
+func newPictureTarget(t *testing.T, st bot.Store, pub ed25519.PublicKey, api http.Handler) *target {
 	t.Helper()
 	tg := &target{observed: map[string]int{}}
-	rest := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// Discord's REST API, for the edits of deferred replies: accept all.
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"id":"1","channel_id":"1"}`))
-	}))
+	pictures := api != nil
+	if api == nil {
+		api = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			// Discord's REST API, for the edits of deferred replies: accept all.
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"id":"1","channel_id":"1"}`))
+		})
+	}
+	rest := httptest.NewServer(api)
 	t.Cleanup(rest.Close)
 	log := slog.New(slog.DiscardHandler)
 	svc := bot.New(st, bot.Options{Logger: log})
-	a, err := discord.New(svc, discord.Config{PublicKey: hex.EncodeToString(pub), APIURL: rest.URL,
+	a, err := discord.New(svc, discord.Config{PublicKey: hex.EncodeToString(pub), APIURL: rest.URL, Pictures: pictures,
 		Observe: func(kind, outcome string, _ time.Duration) {
 			tg.mu.Lock()
 			defer tg.mu.Unlock()
@@ -145,8 +155,11 @@ func TestPlaysGames(t *testing.T) {
 			if redisURL == "" && rep.RedisCommands != nil {
 				t.Errorf("RedisCommands = %v without -redis, want nil", rep.RedisCommands)
 			}
-			if redisURL != "" && !strings.Contains(out.String(), "redis      ") {
+			if redisURL != "" && (!strings.Contains(out.String(), "redis      ") || !strings.Contains(out.String(), "redis cpu  ")) {
 				t.Errorf("report lacks the redis lines:\n%s", out.String())
+			}
+			if redisURL != "" && (!rep.HaveRedisCPU || rep.RedisCPU <= 0) {
+				t.Errorf("Redis CPU %v (have %v), want a positive reading from INFO cpu", rep.RedisCPU, rep.HaveRedisCPU)
 			}
 			if rep.Deferred > 0 {
 				// A move slower than the adapter's deferral threshold (a
@@ -190,6 +203,52 @@ func TestPlaysGames(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPlaysPictures plays games with picture boards against the adapter
+// showing pictures, its REST API the load test's fake: every move is
+// deferred and its PNG delivered there, and the replay GIF of each
+// finished game too.
+func TestPlaysPictures(t *testing.T) {
+	pub, priv := newKey(t)
+	const total = 4
+	lt := newLoadtester(options{Games: 2, Total: total, Duration: time.Minute, Key: priv, Guild: "lt",
+		Seed: 3, Wait: 5 * time.Second, Timeout: 10 * time.Second, Pictures: true})
+	tg := newPictureTarget(t, storetest.NewMemory(t, sessions.Options{}), pub, lt.api)
+	lt.opt.URL = tg.URL
+	lt.base = tg.URL
+	lt.client.URL = tg.URL + interactionsPath
+	if err := lt.waitReady(t.Context(), false, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := lt.run(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Games != total || rep.Errors != 0 {
+		t.Fatalf("games %d, errors %d (%q); want %d, 0", rep.Games, rep.Errors, rep.Samples, total)
+	}
+	a := rep.API
+	if a == nil || rep.Delivered != rep.Moves || a.Pictures < int64(rep.Moves) || a.Bad != 0 {
+		t.Fatalf("%d moves, %d delivered, API %+v: want every move delivered with its PNG, none bad", rep.Moves, rep.Delivered, a)
+	}
+	if a.Bytes < 1000*a.Pictures {
+		t.Errorf("%d PNGs of %d bytes in all: too small to be boards", a.Pictures, a.Bytes)
+	}
+	// The replay follows the last move's edit; give it a moment.
+	deadline := time.Now().Add(5 * time.Second)
+	for lt.api.snapshot().Replays < total && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := lt.api.snapshot().Replays; got != total {
+		t.Errorf("%d replays received, want one per game: %d", got, total)
+	}
+	var out bytes.Buffer
+	rep.print(&out)
+	if !strings.Contains(out.String(), "pictures   ") {
+		t.Errorf("report lacks the pictures line:\n%s", out.String())
+	}
+	t.Log(out.String())
 }
 
 // TestCommand runs the command with flags against a server and checks its

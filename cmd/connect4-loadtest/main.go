@@ -2,10 +2,16 @@
 // `connect4 serve` through its signed Discord interactions endpoint, the
 // way Discord would send them, and reports games, moves, moves per second,
 // move latency percentiles, the server's CPU per move (from its /metrics)
-// and, given the server's Redis, Redis round trips and commands per move.
+// and, given the server's Redis, Redis round trips, commands and CPU per
+// move.
 //
 //	go run ./cmd/connect4-loadtest -keygen
 //	go run ./cmd/connect4-loadtest -url http://127.0.0.1:8099 -key <seed> -games 32 -duration 30s -redis redis://127.0.0.1:6379/0
+//
+// With -pictures the games show picture boards, and the load test serves
+// the fake of Discord's REST API (-api) that the server, started with
+// DISCORD_API_URL pointing there, delivers each move's PNG and each game's
+// replay GIF to; a move is timed until its picture has arrived.
 //
 // It reads the game from the buttons' custom_ids (package
 // bot/discord/discordtest), not from the message text.
@@ -21,6 +27,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
@@ -58,10 +66,16 @@ Plays many games at once against a running connect4 serve through its
 signed Discord endpoint, POST <url>/discord/interactions, and reports
 games, moves, moves per second, move latency percentiles, the server's CPU
 per move (process_cpu_seconds_total from <url>/metrics, when it serves
-one) and, with -redis, Redis round trips and commands per move. Start the
+one) and, with -redis, Redis round trips, commands and CPU per move. Start the
 server with the public key of -key as DISCORD_PUBLIC_KEY (-keygen makes a
 pair), and on a REDIS_PREFIX of its own: every game leaves a channel
 leaderboard.
+
+With -pictures each game's channel shows picture boards (the default look
+on Discord) instead of emoji: the server defers each move and delivers the
+PNG through Discord's REST API, which the load test then serves itself on
+-api (start the server with DISCORD_API_URL=http://<-api>). A move is timed
+until its picture has arrived there.
 
 With -baseline it serves instead the least a server can do for these games
 (the signature check, the JSON fields a move needs, an in-memory move and
@@ -91,6 +105,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&opt.Guild, "guild", "loadtest", "guild id of the games; each game gets a channel of its own")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of the random column choices")
 	fs.DurationVar(&opt.Wait, "wait", 2*time.Minute, "how long to wait for the server to accept a signed PING")
+	var apiAddr string
+	fs.BoolVar(&opt.Pictures, "pictures", false, "play with picture boards, received by a fake of Discord's REST API on -api")
+	fs.StringVar(&apiAddr, "api", "127.0.0.1:8097", "with -pictures: the address (host:port) to serve the fake REST API on")
 	fs.StringVar(&baselineAddr, "baseline", "", "instead of testing, serve the baseline server on this address (host:port) for -key, until Ctrl-C")
 	help := func(w io.Writer) {
 		fmt.Fprint(w, about)
@@ -165,6 +182,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	lt := newLoadtester(opt)
+	if lt.api != nil {
+		stopAPI, err := serveAPI(ctx, apiAddr, lt.api, stderr)
+		if err != nil {
+			return err
+		}
+		defer stopAPI()
+	}
 	if err := lt.waitReady(ctx, generated, stderr); err != nil {
 		return err
 	}
@@ -180,6 +204,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%d errors", rep.Errors)
 	}
 	return nil
+}
+
+// serveAPI serves api on addr until the returned func is called, and says
+// how to point the server at it.
+func serveAPI(ctx context.Context, addr string, api *fakeAPI, stderr io.Writer) (func(), error) {
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("-api: %w", err)
+	}
+	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = srv.Serve(ln) // ends with Close below
+	}()
+	fmt.Fprintf(stderr, "connect4-loadtest: Discord's REST API, for the pictures, on http://%s (the server's DISCORD_API_URL)\n", ln.Addr())
+	return func() {
+		srv.Close()
+		<-done
+	}, nil
 }
 
 // keyPart checks a guild id the way match.Key does, leaving room for

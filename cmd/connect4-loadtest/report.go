@@ -30,6 +30,12 @@ type report struct {
 	Deferred int
 	Boards   int // /connect4 board requests after deferred moves
 
+	// Delivered counts moves whose board came through the fake REST API
+	// (-pictures): the move's latency runs until that message arrived.
+	Delivered int
+	// API counts what the fake REST API received, with -pictures.
+	API *apiStats
+
 	// ServerCPU is the CPU time the server spent during the run, from its
 	// process_cpu_seconds_total, when HaveCPU (it serves /metrics). It
 	// counts all of the server's work, challenges and accepts included.
@@ -42,7 +48,9 @@ type report struct {
 	RedisCalls      int64            // commands but our own INFO, those run by scripts included (INFO commandstats)
 	RedisCommands   map[string]int64 // calls by command
 	RedisRoundTrips int64            // replies written to clients (INFO stats total_writes_processed)
-	Samples         []string         // the first few error descriptions
+	RedisCPU        float64          // Redis's CPU seconds (INFO cpu used_cpu_sys + used_cpu_user), when HaveRedisCPU
+	HaveRedisCPU    bool
+	Samples         []string // the first few error descriptions
 }
 
 // percentile returns the nearest-rank p-th percentile (0 < p ≤ 100) of
@@ -81,6 +89,11 @@ func (r report) print(w io.Writer) {
 		fmt.Fprintf(w, "server cpu %.3fs: %.0fµs per move, %.0fµs per request (process_cpu_seconds_total)\n",
 			r.ServerCPU, per(r.ServerCPU*1e6, r.Moves), per(r.ServerCPU*1e6, r.Requests))
 	}
+	if a := r.API; a != nil {
+		fmt.Fprintf(w, "pictures   %d moves delivered through the REST API; %d PNGs, %.1f KB each; %d GIF replays, %.1f KB each (%d edits, %d follow-ups, %d other requests, %d bad)\n",
+			r.Delivered, a.Pictures, per(float64(a.Bytes)/1e3, int(a.Pictures)), a.Replays, per(float64(a.GIFs)/1e3, int(a.Replays)),
+			a.Edits, a.FollowUps, a.Other, a.Bad)
+	}
 	if r.RedisCommands == nil {
 		return
 	}
@@ -102,4 +115,8 @@ func (r report) print(w io.Writer) {
 		r.RedisRoundTrips, per(float64(r.RedisRoundTrips), r.Moves), per(float64(r.RedisRoundTrips), r.Requests))
 	fmt.Fprintf(w, "redis      %d calls (commands run by scripts included): %.2f per move [%s]\n",
 		r.RedisCalls, per(float64(r.RedisCalls), r.Moves), strings.Join(parts, ", "))
+	if r.HaveRedisCPU {
+		fmt.Fprintf(w, "redis cpu  %.3fs: %.0fµs per move (INFO cpu, used_cpu_sys + used_cpu_user)\n",
+			r.RedisCPU, per(r.RedisCPU*1e6, r.Moves))
+	}
 }

@@ -18,20 +18,26 @@ import (
 type redisStats struct {
 	calls  map[string]int64 // by command, from commandstats
 	writes int64            // total_writes_processed: replies written to clients
+	cpu    float64          // used_cpu_sys + used_cpu_user: the server's CPU seconds
 }
 
-// readRedisStats reads the command counts and the replies written from
-// Redis's INFO commandstats and stats, in one command.
+// readRedisStats reads the command counts, the replies written and the
+// CPU time from Redis's INFO commandstats, stats and cpu, in one command.
 func readRedisStats(ctx context.Context, c *redis.Client) (redisStats, error) {
-	s, err := c.Info(ctx, "commandstats", "stats").Result()
+	s, err := c.Info(ctx, "commandstats", "stats", "cpu").Result()
 	if err != nil {
-		return redisStats{}, fmt.Errorf("redis INFO commandstats stats: %w", err)
+		return redisStats{}, fmt.Errorf("redis INFO commandstats stats cpu: %w", err)
 	}
 	st := redisStats{calls: parseCommandStats(s)}
 	sc := bufio.NewScanner(strings.NewReader(s))
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "total_writes_processed:"); ok {
+		name, v, _ := strings.Cut(strings.TrimSpace(sc.Text()), ":")
+		switch name {
+		case "total_writes_processed":
 			st.writes, _ = strconv.ParseInt(v, 10, 64)
+		case "used_cpu_sys", "used_cpu_user":
+			f, _ := strconv.ParseFloat(v, 64)
+			st.cpu += f
 		}
 	}
 	return st, nil
