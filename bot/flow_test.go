@@ -383,6 +383,7 @@ func TestStoreFailures(t *testing.T) {
 		{fmt.Errorf("sessions: load: %w: dial tcp: connection refused", match.ErrUnavailable), ProblemUnavailable},
 		{fmt.Errorf("sessions: update: %w", match.ErrConflict), ProblemConflict},
 		{&match.CorruptError{Key: match.Key{Platform: "test", Workspace: "T", Channel: "C"}, Err: errors.New("bad json")}, ProblemCorrupt},
+		{&match.CorruptError{Key: match.Key{Platform: "test", Workspace: "T", Channel: "C"}, Err: fmt.Errorf("%w: schema version 9", match.ErrNewerSchema)}, ProblemNewerVersion},
 		{errors.New("redis: unexpected reply"), ProblemInternal},
 	}
 	for _, tt := range tests {
@@ -426,5 +427,24 @@ func flowRacingClicks(t *testing.T, h *harness) {
 	g := h.record(r).Game
 	if landed != 1 || g.Moves() != 1 {
 		t.Fatalf("%d clicks landed, %d moves stored; want exactly 1", landed, g.Moves())
+	}
+}
+
+// newerRepair is a store whose channel holds a record written by a newer
+// version: Repair keeps it and says so.
+type newerRepair struct{ failing }
+
+func (newerRepair) Repair(context.Context, match.Key) (match.Repair, error) {
+	return match.Repair{Record: match.RecordNewer}, nil
+}
+
+// TestResetNewerRecord: /connect4 reset in a channel whose game a newer
+// version wrote says so, rather than "the saved game here is fine" to players
+// who cannot play it.
+func TestResetNewerRecord(t *testing.T) {
+	svc := New(newerRepair{failing{err: errors.New("unused")}}, Options{})
+	r := svc.HandleText(t.Context(), Command{Key: match.Key{Platform: "test", Workspace: "T", Channel: "C"}, User: player("UA")}, "reset")
+	if r.Visibility != Ephemeral || r.Problem != ProblemNewerVersion || !strings.Contains(r.Text, "newer version") {
+		t.Errorf("reset with a newer record: %v/%v %q, want ephemeral %v naming a newer version", r.Visibility, r.Problem, r.Text, ProblemNewerVersion)
 	}
 }

@@ -177,6 +177,9 @@ func (s *Service) refusal(cmd Command, err error) Reply {
 	case errors.Is(err, match.ErrConflict):
 		p = ProblemConflict
 		s.log.Warn("optimistic lock retries exhausted", "kind", cmd.Kind.String(), "channel", cmd.Key.String(), "err", err)
+	case errors.Is(err, match.ErrNewerSchema):
+		p = ProblemNewerVersion
+		s.log.Warn("record written by a newer version", "kind", cmd.Kind.String(), "channel", cmd.Key.String(), "err", err)
 	case errors.Is(err, match.ErrCorrupt):
 		p = ProblemCorrupt
 		s.log.Error("corrupt game record", "kind", cmd.Kind.String(), "channel", cmd.Key.String(), "err", err)

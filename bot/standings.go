@@ -264,8 +264,11 @@ func (s *Service) reset(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{}, err
 	}
 	if !rep.Changed() {
-		if rep.Record == match.RecordNone {
+		switch rep.Record {
+		case match.RecordNone:
 			return Reply{}, userErr(ProblemNothingDamaged)
+		case match.RecordNewer:
+			return Reply{}, userErr(ProblemNewerVersion)
 		}
 		return Reply{}, userErr(ProblemNotCorrupt)
 	}

@@ -73,6 +73,7 @@ const (
 	ProblemPuzzleNoTakeback
 	ProblemPuzzleNoRematch
 	ProblemAnalysisBusy
+	ProblemNewerVersion
 )
 
 // sentences is the one table of what people are told, by problem. Some take
@@ -138,6 +139,7 @@ var sentences = [...]string{
 	ProblemPuzzleNoTakeback:   "A puzzle has no takebacks: each move counts.",
 	ProblemPuzzleNoRematch:    "A puzzle has no rematch: `/connect4 puzzle` gives you a new one.",
 	ProblemAnalysisBusy:       "I'm thinking about many games at once: ask for the analysis again in a moment.",
+	ProblemNewerVersion:       "This game was saved by a newer version of the bot that is being rolled out, so this server can't read it yet. Nothing is lost and there's nothing to reset: try again in a few minutes.",
 }
 
 // Sentence returns the sentence told for p, before its arguments are filled

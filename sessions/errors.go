@@ -15,11 +15,11 @@ import (
 
 // ErrNewerSchema marks a record written by a newer version of the program
 // (during a rolling upgrade): this version cannot read it, but it is not
-// damaged, so Repair keeps it for the replicas that can. Load, Active,
-// PlayerGame and Update return it inside a *match.CorruptError (so that
-// errors.Is(err, match.ErrCorrupt) holds too): a caller that words the two
-// differently checks errors.Is(err, ErrNewerSchema) first.
-var ErrNewerSchema = errors.New("sessions: written by a newer version")
+// damaged, so Repair keeps it for the replicas that can (and reports
+// match.RecordNewer). Load, Active, PlayerGame and Update return it inside a
+// *match.CorruptError. It is match.ErrNewerSchema, named here beside the
+// schema numbers that decide it.
+var ErrNewerSchema = match.ErrNewerSchema
 
 // unavailable reports whether err means the store could not be reached or
 // could not serve the request for now.

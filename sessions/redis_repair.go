@@ -304,7 +304,7 @@ func (s *Redis) repairRecord(ctx context.Context, k match.Key, key, id string) (
 		}
 		if errors.Is(err, ErrNewerSchema) {
 			// A replica of a newer version wrote it: not ours to clear.
-			return match.RecordFine, id, nil
+			return match.RecordNewer, id, nil
 		}
 		if err := s.deleteIf(ctx, k, key, typ, b); err != nil {
 			return 0, "", err

@@ -668,8 +668,8 @@ func TestRedisRepairKeepsNewerRecord(t *testing.T) {
 		t.Errorf("Update of a newer record = %v, want ErrNewerSchema", err)
 	}
 	rep, err := s.Repair(ctx, k)
-	if err != nil || rep.Record == match.RecordCleared {
-		t.Fatalf("Repair = %+v, %v; want the newer record kept", rep, err)
+	if err != nil || rep.Record != match.RecordNewer {
+		t.Fatalf("Repair = %+v, %v; want the newer record kept (RecordNewer)", rep, err)
 	}
 	if got, err := c.Get(ctx, key).Result(); err != nil || got != newer {
 		t.Fatalf("after Repair the record is %q, %v; want it untouched", got, err)

@@ -23,6 +23,12 @@ var (
 	// ErrCorrupt means a stored record could not be read back; the error is a
 	// *CorruptError.
 	ErrCorrupt = errors.New("match: corrupt record")
+	// ErrNewerSchema means a stored record was written by a newer version
+	// of the program (during a rolling upgrade): this version cannot read
+	// it, but it is not damaged and must be kept. Stores return it inside a
+	// *CorruptError, so errors.Is(err, ErrCorrupt) holds too: a caller that
+	// words the two differently checks ErrNewerSchema first.
+	ErrNewerSchema = errors.New("match: written by a newer version")
 	// ErrUnavailable means the store could not be reached in time (connection
 	// refused or lost, timeout, server loading or failing over, deadline
 	// exceeded). Trying again later may succeed.
@@ -142,5 +148,6 @@ type RecordRepair uint8
 const (
 	RecordNone    RecordRepair = iota // the channel had no active record
 	RecordFine                        // every record was readable and was kept
+	RecordNewer                       // a record written by a newer version was kept unread
 	RecordCleared                     // a record was damaged and was removed
 )
