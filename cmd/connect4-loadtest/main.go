@@ -85,57 +85,38 @@ connect4 serve's CPU per move can be compared with it side by side.
 flags:
 `
 
-// run is the command without the process around it, for tests. It returns
-// an error when the flags are wrong, the server cannot be reached, or any
-// request failed.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// cmdline is what the flags say.
+type cmdline struct {
+	opt                           options
+	keyHex, baselineAddr, apiAddr string
+	keygen                        bool
+}
+
+// flags returns the flag set of the command, writing into c.
+func flags(c *cmdline, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("connect4-loadtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
-	opt := options{Timeout: 10 * time.Second}
-	var keyHex, baselineAddr string
-	var keygen bool
+	opt := &c.opt
 	fs.StringVar(&opt.URL, "url", defaultURL, "base URL of the running server")
 	fs.IntVar(&opt.Games, "games", defaultGames, "games in flight at once")
 	fs.IntVar(&opt.Total, "total", 0, "games to play in all (0: as many as -duration allows)")
 	fs.DurationVar(&opt.Duration, "duration", defaultDuration, "start no game after this long (0: until -total)")
-	fs.StringVar(&keyHex, "key", "", "hex Ed25519 private key seed (32 bytes) to sign with; empty: make a key pair and wait for a server started with its public key")
-	fs.BoolVar(&keygen, "keygen", false, "only print a new key pair")
+	fs.StringVar(&c.keyHex, "key", "", "hex Ed25519 private key seed (32 bytes) to sign with; empty: make a key pair and wait for a server started with its public key")
+	fs.BoolVar(&c.keygen, "keygen", false, "only print a new key pair")
 	fs.StringVar(&opt.Redis, "redis", "", "redis:// URL of the server's Redis, to count its commands per move (INFO commandstats)")
 	fs.StringVar(&opt.Guild, "guild", "loadtest", "guild id of the games; each game gets a channel of its own")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of the random column choices")
 	fs.DurationVar(&opt.Wait, "wait", 2*time.Minute, "how long to wait for the server to accept a signed PING")
-	var apiAddr string
 	fs.BoolVar(&opt.Pictures, "pictures", false, "play with picture boards, received by a fake of Discord's REST API on -api")
-	fs.StringVar(&apiAddr, "api", "127.0.0.1:8097", "with -pictures: the address (host:port) to serve the fake REST API on")
-	fs.StringVar(&baselineAddr, "baseline", "", "instead of testing, serve the baseline server on this address (host:port) for -key, until Ctrl-C")
-	help := func(w io.Writer) {
-		fmt.Fprint(w, about)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(stderr)
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			help(stdout)
-			return nil
-		}
-		help(stderr)
-		return errUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "connect4-loadtest: unexpected argument %q\n\n", fs.Arg(0))
-		help(stderr)
-		return errUsage
-	}
-	if keygen {
-		pub, priv, err := ed25519.GenerateKey(crand.Reader)
-		if err != nil {
-			return fmt.Errorf("make key pair: %w", err)
-		}
-		fmt.Fprintf(stdout, "DISCORD_PUBLIC_KEY=%s\n# connect4-loadtest -key %s\n", hex.EncodeToString(pub), hex.EncodeToString(priv.Seed()))
-		return nil
-	}
+	fs.StringVar(&c.apiAddr, "api", "127.0.0.1:8097", "with -pictures: the address (host:port) to serve the fake REST API on")
+	fs.StringVar(&c.baselineAddr, "baseline", "", "instead of testing, serve the baseline server on this address (host:port) for -key, until Ctrl-C")
+	return fs
+}
+
+// check reports every problem of c at once, and reads the key.
+func (c *cmdline) check() error {
+	opt := &c.opt
 	var errs []error
 	if opt.Games < 1 {
 		errs = append(errs, fmt.Errorf("-games %d: want at least 1", opt.Games))
@@ -155,32 +136,72 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := keyPart(opt.Guild); err != nil {
 		errs = append(errs, fmt.Errorf("-guild %q: %w", opt.Guild, err))
 	}
-	generated := keyHex == ""
-	if !generated {
-		k, err := parseSeed(keyHex)
+	if c.keyHex != "" {
+		k, err := parseSeed(c.keyHex)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("-key: %w", err))
 		}
 		opt.Key = k
 	}
-	if len(errs) > 0 {
-		return errors.Join(errs...)
+	return errors.Join(errs...)
+}
+
+// run is the command without the process around it, for tests. It returns
+// an error when the flags are wrong, the server cannot be reached, or any
+// request failed.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c := &cmdline{opt: options{Timeout: 10 * time.Second}}
+	fs := flags(c, stderr)
+	help := func(w io.Writer) {
+		fmt.Fprint(w, about)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(stderr)
 	}
-	if baselineAddr != "" {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			help(stdout)
+			return nil
+		}
+		help(stderr)
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "connect4-loadtest: unexpected argument %q\n\n", fs.Arg(0))
+		help(stderr)
+		return errUsage
+	}
+	if c.keygen {
+		pub, priv, err := ed25519.GenerateKey(crand.Reader)
+		if err != nil {
+			return fmt.Errorf("make key pair: %w", err)
+		}
+		fmt.Fprintf(stdout, "DISCORD_PUBLIC_KEY=%s\n# connect4-loadtest -key %s\n", hex.EncodeToString(pub), hex.EncodeToString(priv.Seed()))
+		return nil
+	}
+	if err := c.check(); err != nil {
+		return err
+	}
+	generated := c.keyHex == ""
+	if c.baselineAddr != "" {
 		if generated {
 			return errors.New("-baseline: give the -key the load test will sign with (-keygen makes one)")
 		}
-		return serveBaseline(ctx, baselineAddr, opt.Key, stderr)
+		return serveBaseline(ctx, c.baselineAddr, c.opt.Key, stderr)
 	}
 	if generated {
 		pub, priv, err := ed25519.GenerateKey(crand.Reader)
 		if err != nil {
 			return fmt.Errorf("make key pair: %w", err)
 		}
-		opt.Key = priv
+		c.opt.Key = priv
 		fmt.Fprintf(stderr, "connect4-loadtest: start the server with DISCORD_PUBLIC_KEY=%s\n", hex.EncodeToString(pub))
 	}
+	return play(ctx, c.opt, c.apiAddr, generated, stdout, stderr)
+}
 
+// play runs the load test with opt and prints its report.
+func play(ctx context.Context, opt options, apiAddr string, generated bool, stdout, stderr io.Writer) error {
 	lt := newLoadtester(opt)
 	if lt.api != nil {
 		stopAPI, err := serveAPI(ctx, apiAddr, lt.api, stderr)
