@@ -16,13 +16,7 @@ const checkEvery = 1024
 
 // etcBelow is the number of discs from which enhanced transposition cutoffs are
 // no longer tried: deeper down the subtrees they save are smaller than the cost
-// of the extra table probes. Above it they are tried only at a node the table
-// already held, one searched again (by a later null window of the same solve):
-// at a node seen for the first time its children are seldom in the table, and
-// their probes, cache misses in the far table, cost more than they save. On
-// Pons' Test_L1_R1 (small searches from 8 to 12 discs) that took a quarter
-// less CPU, for 11 % more nodes and 15 % more CPU on Test_L1_R2, where the
-// solver was further ahead of Pons' C++.
+// of the extra table probes.
 const etcBelow = 26
 
 // Solver computes exact values of positions on the standard board. It keeps a
@@ -261,9 +255,8 @@ func (s *Solver) negamax(p Position, alpha, beta int) int {
 	tt := s.tableFor(p.moves)
 	childTT := s.tableFor(p.moves + 1)
 	ttMove := 0
-	hit := false
 	if v, lower, m, ok := tt.get(key); ok {
-		ttMove, hit = m, true
+		ttMove = m
 		if lower {
 			if v > alpha {
 				alpha = v
@@ -315,7 +308,7 @@ func (s *Solver) negamax(p Position, alpha, beta int) int {
 		}
 		// Enhanced transposition cutoff: a child already known to be bad
 		// enough for the opponent refutes the window without a search.
-		if hit && p.moves < etcBelow {
+		if p.moves < etcBelow {
 			q := p
 			q.playBit(m)
 			if v, lower, _, ok := childTT.get(q.Key()); ok && !lower && -v >= beta {
