@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/connect4/connect4/engine"
@@ -178,7 +179,7 @@ func analyzeExact(a *Analysis, sv *Solver, history []int, deadline time.Time, do
 			a.Moves[i] = MoveVerdict{Column: history[i], Verdict: KeptWin, Best: history[i]}
 			continue
 		}
-		out, ok := columnOutcomes(sv, p)
+		out, ok := columnOutcomes(sv, analysisBook(), p)
 		if !ok {
 			return // out of time: this move and the earlier ones stay unknown
 		}
@@ -186,9 +187,18 @@ func analyzeExact(a *Analysis, sv *Solver, history []int, deadline time.Time, do
 	}
 }
 
+// analysisBook is the embedded opening book, loaded on first use, nil if it
+// does not load (which its test rules out): its exact values spare the
+// analysis the solving of the early positions it holds.
+var analysisBook = sync.OnceValue(func() *Book {
+	b, _ := EmbeddedBook()
+	return b
+})
+
 // columnOutcomes returns the outcome of each column of p for the player to
-// move; ok is false when the deadline came first.
-func columnOutcomes(sv *Solver, p Position) (outcomes, bool) {
+// move, from book where it holds the position a column leads to, else by
+// solving; ok is false when the deadline came first.
+func columnOutcomes(sv *Solver, book *Book, p Position) (outcomes, bool) {
 	var out outcomes
 	for c := range Width {
 		out[c] = unknown
@@ -214,6 +224,10 @@ func columnOutcomes(sv *Solver, p Position) (outcomes, bool) {
 		}
 		q := p
 		q.Play(c)
+		if _, v, ok := book.Lookup(q); ok {
+			out[c] = -max(-1, min(1, v))
+			continue
+		}
 		v, ok := sv.weakSolve(q)
 		if !ok {
 			return out, false

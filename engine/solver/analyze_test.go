@@ -30,6 +30,7 @@ func referenceOutcome(s *Solver, p Position, col int) int {
 // and checks every verdict against exact solves of each position and of
 // each of its columns, and the last move's against the score the set gives.
 func TestAnalyzeAgreesWithSolve(t *testing.T) {
+	t.Parallel() // its analyses spend their budget on the opening: it waits for the clock
 	var cases []testCase
 	for _, set := range []string{"Test_L3_R1", "Test_L2_R1"} {
 		cases = append(cases, spread(loadSet(t, set), samples(3, 1, 1))...)
@@ -121,6 +122,7 @@ func verdictAllows(v Verdict, after int) bool {
 // players, who make mistakes, and checks that the turning point is the last
 // proven mistake and that the win it threw away lasted as long as Solve says.
 func TestAnalyzeTurningPoint(t *testing.T) {
+	t.Parallel() // its analyses spend their budget on the opening: it waits for the clock
 	found := 0
 	for i, tc := range spread(loadSet(t, "Test_L2_R1"), samples(6, 2, 3)) {
 		g := continued(t, tc.moves, uint64(i))
@@ -207,6 +209,7 @@ func TestAnalyzeOutOfTime(t *testing.T) {
 }
 
 func TestAnalyzeOtherBoards(t *testing.T) {
+	t.Parallel() // its analysis spends its budget: it waits for the clock
 	// 8 columns, 7 rows: red builds three in a row on the bottom with
 	// yellow stacking on top; red's 4th move connects.
 	cfg := engine.Config{Rows: 7, Cols: 8, Connect: 4}
@@ -307,4 +310,33 @@ func FuzzAnalysisText(f *testing.F) {
 			t.Fatalf("%q decoded, re-encoded as %q, decoded to %+v (%v)", s, b, again, err)
 		}
 	})
+}
+
+// TestColumnOutcomesFromBook checks that the analysis takes the outcomes of
+// the positions the embedded book holds from it, without solving: with no
+// time at all, the first move's columns still get their known outcomes
+// (the centre wins, its neighbours draw, the rest lose).
+func TestColumnOutcomesFromBook(t *testing.T) {
+	book := analysisBook()
+	if book == nil {
+		t.Fatal("the embedded book does not load")
+	}
+	sv := NewSolver()
+	// A deadline already past: any search gives up at its first look at the clock.
+	sv.limited, sv.deadline, sv.aborted = true, time.Now().Add(-time.Second), false
+	out, ok := columnOutcomes(sv, book, Position{})
+	if !ok {
+		t.Fatal("columnOutcomes of the empty board needed the solver")
+	}
+	if want := (outcomes{-1, -1, 0, 1, 0, -1, -1}); out != want {
+		t.Errorf("outcomes of the first move = %v, want %v", out, want)
+	}
+	if sv.Nodes() != 0 {
+		t.Errorf("the solver searched %d nodes; the book holds every answer", sv.Nodes())
+	}
+
+	// Without the book the same call has to solve, and runs out of time.
+	if _, ok := columnOutcomes(sv, nil, Position{}); ok {
+		t.Error("columnOutcomes without a book and without time: ok")
+	}
 }

@@ -295,6 +295,7 @@ func TestHardBeatsMedium(t *testing.T) {
 // TestOtherSizes plays whole games on boards other than the standard one: every
 // move must be legal, and hard must beat easy on the whole.
 func TestOtherSizes(t *testing.T) {
+	t.Parallel() // every move spends its budget: it waits for the clock
 	sizes := []struct{ rows, cols, connect int }{
 		{4, 4, 3}, {4, 4, 4}, {5, 4, 4}, {4, 10, 4}, {10, 4, 5}, {7, 8, 4}, {8, 9, 5}, {10, 10, 5}, {10, 10, 10}, {6, 7, 3}, {6, 7, 5},
 	}

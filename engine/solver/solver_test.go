@@ -60,14 +60,12 @@ func TestSolveSets(t *testing.T) {
 
 // TestBestMove checks on a sample of the sets that BestMove's column keeps the
 // value: the position after it, solved, has the opposite value (or the move wins).
+// The sample is 30 positions a set with CONNECT4_TEST_FULL, 10 otherwise.
 func TestBestMove(t *testing.T) {
 	t.Parallel() // pure solving: it shares nothing with the other tests
 	s := NewSolver()
 	for _, name := range []string{"Test_L3_R1", "Test_L2_R1", "Test_L1_R1"} {
-		cases := spread(loadSet(t, name), 30)
-		if raceEnabled {
-			cases = spread(cases, 5)
-		}
+		cases := spread(loadSet(t, name), samples(30, 10, 5))
 		for _, c := range cases {
 			p, _ := ParsePosition(c.moves)
 			s.Reset()
