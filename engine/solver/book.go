@@ -191,7 +191,6 @@ func BuildBook(ctx context.Context, depth, workers int, progress BookProgress, l
 // the AI moves in root, and in each of its children when it plays the other
 // colour.
 func buildFrom(ctx context.Context, root Position, depth int, solvers chan *Solver, progress io.Writer, known map[uint64]uint64, log io.Writer, save func(*Book) error) (*Book, error) {
-	var mu sync.Mutex // guards progress and known
 	levels := make([][]Position, depth+2)
 	levels[root.moves] = []Position{root}
 	seen := map[uint64]bool{canonical(root): true}
@@ -206,68 +205,17 @@ func buildFrom(ctx context.Context, root Position, depth int, solvers chan *Solv
 			levels[p.moves] = append(levels[p.moves], p)
 		}
 	}
+	lv := &bookLevel{solvers: solvers, progress: progress, known: known}
 	var entries []uint64
 	for d := root.moves; d < depth; d++ {
 		start := time.Now()
-		solved := 0
-		out := make([]uint64, len(levels[d]))
-		errs := make(chan error, len(levels[d]))
-		var wg sync.WaitGroup
-		for i, p := range levels[d] {
-			k := canonical(p)
-			mu.Lock()
-			e, ok := known[k]
-			mu.Unlock()
-			if ok {
-				out[i] = e
-				continue
-			}
-			sv := <-solvers
-			solved++
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer func() { solvers <- sv }()
-				e, err := bookEntry(ctx, sv, p)
-				if err != nil {
-					errs <- err
-					return
-				}
-				mu.Lock()
-				defer mu.Unlock()
-				known[k] = e
-				if _, err := fmt.Fprintf(progress, "%x\n", e); err != nil {
-					errs <- fmt.Errorf("solver: write book progress: %w", err)
-					return
-				}
-				out[i] = e
-			}()
-		}
-		wg.Wait()
-		close(errs)
-		if err := <-errs; err != nil {
+		out, solved, err := lv.solve(ctx, levels[d])
+		if err != nil {
 			return nil, err
 		}
 		entries = append(entries, out...)
-		// The AI plays its move; the opponent any reply.
-		for i, p := range levels[d] {
-			col := entryColumn(out[i], p)
-			if p.IsWinningMove(col) || d+2 >= depth {
-				continue
-			}
-			q := p
-			q.Play(col)
-			for r := range Width {
-				if !q.CanPlay(r) || q.IsWinningMove(r) {
-					continue
-				}
-				n := q
-				n.Play(r)
-				if k := canonical(n); !seen[k] && n.moves < cells {
-					seen[k] = true
-					levels[d+2] = append(levels[d+2], n)
-				}
-			}
+		if d+2 < depth {
+			levels[d+2] = append(levels[d+2], replies(levels[d], out, seen)...)
 		}
 		if log != nil {
 			fmt.Fprintf(log, "depth %2d: %5d positions (%d solved now) in %v\n", d, len(levels[d]), solved, time.Since(start).Round(time.Millisecond))
@@ -279,6 +227,88 @@ func buildFrom(ctx context.Context, root Position, depth int, solvers chan *Solv
 		}
 	}
 	return newBook(depth, entries), nil
+}
+
+// bookLevel solves the positions of one depth of the book on the solvers
+// it is given, appending each new entry to progress.
+type bookLevel struct {
+	solvers  chan *Solver
+	mu       sync.Mutex // guards progress and known
+	progress io.Writer
+	known    map[uint64]uint64 // entries already solved, by canonical key
+}
+
+// solve returns the entries of positions, in their order, and how many it
+// had to solve (the rest were known). It returns the first error of a
+// solve or of writing progress.
+func (l *bookLevel) solve(ctx context.Context, positions []Position) ([]uint64, int, error) {
+	solved := 0
+	out := make([]uint64, len(positions))
+	errs := make(chan error, len(positions))
+	var wg sync.WaitGroup
+	for i, p := range positions {
+		k := canonical(p)
+		l.mu.Lock()
+		e, ok := l.known[k]
+		l.mu.Unlock()
+		if ok {
+			out[i] = e
+			continue
+		}
+		sv := <-l.solvers
+		solved++
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { l.solvers <- sv }()
+			e, err := bookEntry(ctx, sv, p)
+			if err != nil {
+				errs <- err
+				return
+			}
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			l.known[k] = e
+			if _, err := fmt.Fprintf(l.progress, "%x\n", e); err != nil {
+				errs <- fmt.Errorf("solver: write book progress: %w", err)
+				return
+			}
+			out[i] = e
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return nil, 0, err
+	}
+	return out, solved, nil
+}
+
+// replies returns the positions two plies after positions not seen yet:
+// the AI plays its book move (from entries), the opponent any reply that
+// does not win at once.
+func replies(positions []Position, entries []uint64, seen map[uint64]bool) []Position {
+	var next []Position
+	for i, p := range positions {
+		col := entryColumn(entries[i], p)
+		if p.IsWinningMove(col) {
+			continue
+		}
+		q := p
+		q.Play(col)
+		for r := range Width {
+			if !q.CanPlay(r) || q.IsWinningMove(r) {
+				continue
+			}
+			n := q
+			n.Play(r)
+			if k := canonical(n); !seen[k] && n.moves < cells {
+				seen[k] = true
+				next = append(next, n)
+			}
+		}
+	}
+	return next
 }
 
 // newBook returns the book of depth with a sorted copy of entries, each

@@ -51,107 +51,138 @@ type Options struct {
 func Run(ctx context.Context, in io.Reader, w io.Writer, opt Options) error {
 	out := bufio.NewWriter(w)
 	defer out.Flush()
-
-	var (
-		s                      *solver.Solver
-		ai                     = solver.NewAI()
-		rng                    = rand.New(rand.NewPCG(1, 2))
-		solved, invalid, wrong int
-		checked                int
-		totalNodes             uint64
-		totalTime              time.Duration
-		moveTimes              []time.Duration
-	)
+	r := &runner{opt: opt, out: out, ai: solver.NewAI(), rng: rand.New(rand.NewPCG(1, 2))}
 	if opt.Level == solver.LevelNone {
-		s = solver.NewSolver()
+		r.s = solver.NewSolver()
 	}
 	sc := bufio.NewScanner(in)
 	for n := 1; sc.Scan(); n++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		line := strings.TrimRight(sc.Text(), "\r")
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		moves, rest, _ := strings.Cut(line, " ")
-		p, err := solver.ParsePosition(moves)
-		if err == nil && moves == "" {
-			err = errors.New("empty position: the empty board needs an opening book")
-		}
-		if err != nil {
-			invalid++
-			fmt.Fprintf(out, "line %d: invalid position %q: %v\n", n, moves, err)
-			continue
-		}
-
-		if opt.Level != solver.LevelNone {
-			g, err := StandardGame(moves)
-			if err != nil {
-				invalid++
-				fmt.Fprintf(out, "line %d: %v\n", n, err)
-				continue
-			}
-			start := time.Now()
-			col, err := ai.ChooseMove(ctx, g, opt.Level, rng, opt.Budget)
-			took := time.Since(start)
-			if err != nil {
-				invalid++
-				fmt.Fprintf(out, "line %d: %v\n", n, err)
-				continue
-			}
-			moveTimes = append(moveTimes, took)
-			fmt.Fprintf(out, "%s %d %d\n", moves, col+1, took.Microseconds())
-			continue
-		}
-
-		s.Reset()
-		start := time.Now()
-		score, err := s.SolveContext(ctx, p)
-		took := time.Since(start)
-		if err != nil {
+		if err := r.line(ctx, n, strings.TrimRight(sc.Text(), "\r")); err != nil {
 			return err
 		}
-		solved++
-		totalNodes += s.Nodes()
-		totalTime += took
-		fmt.Fprintf(out, "%s %d %d %d", moves, score, s.Nodes(), took.Microseconds())
-		if want, err := strconv.Atoi(strings.Fields(rest + " x")[0]); err == nil {
-			checked++
-			if want != score {
-				wrong++
-				fmt.Fprintf(out, " wrong: want %d", want)
-			}
-		}
-		fmt.Fprintln(out)
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("solve: read positions: %w", err)
 	}
-
 	if opt.Bench {
-		switch {
-		case opt.Level != solver.LevelNone && len(moveTimes) > 0:
-			slices.Sort(moveTimes)
-			var sum time.Duration
-			for _, d := range moveTimes {
-				sum += d
-			}
-			pct := func(q float64) time.Duration { return moveTimes[min(len(moveTimes)-1, int(q*float64(len(moveTimes))))] }
-			fmt.Fprintf(out, "%s moves: %d, mean %v, p50 %v, p99 %v, max %v (budget %v)\n",
-				opt.Level, len(moveTimes), sum/time.Duration(len(moveTimes)), pct(0.50), pct(0.99), moveTimes[len(moveTimes)-1], opt.Budget)
-		case solved > 0:
-			fmt.Fprintf(out, "positions: %d, mean time: %.1f µs, mean nodes: %.0f, scores checked: %d, wrong: %d\n",
-				solved, float64(totalTime.Nanoseconds())/1e3/float64(solved), float64(totalNodes)/float64(solved), checked, wrong)
+		r.summary()
+	}
+	return r.result()
+}
+
+// runner is one Run: what it solves or plays with, and its counts.
+type runner struct {
+	opt Options
+	out *bufio.Writer
+	s   *solver.Solver // nil when timing a Level
+	ai  *solver.AI
+	rng *rand.Rand
+
+	solved, invalid, wrong, checked int
+	totalNodes                      uint64
+	totalTime                       time.Duration
+	moveTimes                       []time.Duration
+}
+
+// line handles the n-th line of the input. It returns an error only when
+// solving was cancelled; a bad line is counted and reported in out.
+func (r *runner) line(ctx context.Context, n int, line string) error {
+	if strings.TrimSpace(line) == "" {
+		return nil
+	}
+	moves, rest, _ := strings.Cut(line, " ")
+	p, err := solver.ParsePosition(moves)
+	if err == nil && moves == "" {
+		err = errors.New("empty position: the empty board needs an opening book")
+	}
+	if err != nil {
+		r.invalid++
+		fmt.Fprintf(r.out, "line %d: invalid position %q: %v\n", n, moves, err)
+		return nil
+	}
+	if r.opt.Level != solver.LevelNone {
+		r.move(ctx, n, moves)
+		return nil
+	}
+	return r.solve(ctx, p, moves, rest)
+}
+
+// move times the Level's move in the position after moves.
+func (r *runner) move(ctx context.Context, n int, moves string) {
+	g, err := StandardGame(moves)
+	if err != nil {
+		r.invalid++
+		fmt.Fprintf(r.out, "line %d: %v\n", n, err)
+		return
+	}
+	start := time.Now()
+	col, err := r.ai.ChooseMove(ctx, g, r.opt.Level, r.rng, r.opt.Budget)
+	took := time.Since(start)
+	if err != nil {
+		r.invalid++
+		fmt.Fprintf(r.out, "line %d: %v\n", n, err)
+		return
+	}
+	r.moveTimes = append(r.moveTimes, took)
+	fmt.Fprintf(r.out, "%s %d %d\n", moves, col+1, took.Microseconds())
+}
+
+// solve solves p, written moves, and checks its score against the one rest
+// gives, if any.
+func (r *runner) solve(ctx context.Context, p solver.Position, moves, rest string) error {
+	r.s.Reset()
+	start := time.Now()
+	score, err := r.s.SolveContext(ctx, p)
+	took := time.Since(start)
+	if err != nil {
+		return err
+	}
+	r.solved++
+	r.totalNodes += r.s.Nodes()
+	r.totalTime += took
+	fmt.Fprintf(r.out, "%s %d %d %d", moves, score, r.s.Nodes(), took.Microseconds())
+	if want, err := strconv.Atoi(strings.Fields(rest + " x")[0]); err == nil {
+		r.checked++
+		if want != score {
+			r.wrong++
+			fmt.Fprintf(r.out, " wrong: want %d", want)
 		}
 	}
+	fmt.Fprintln(r.out)
+	return nil
+}
+
+// summary writes the -bench line: move times, or solving times and nodes.
+func (r *runner) summary() {
 	switch {
-	case invalid > 0 && wrong > 0:
-		return fmt.Errorf("solve: %d invalid lines, %d wrong scores", invalid, wrong)
-	case invalid > 0:
-		return fmt.Errorf("solve: %d invalid lines", invalid)
-	case wrong > 0:
-		return fmt.Errorf("solve: %d wrong scores", wrong)
+	case r.opt.Level != solver.LevelNone && len(r.moveTimes) > 0:
+		times := r.moveTimes
+		slices.Sort(times)
+		var sum time.Duration
+		for _, d := range times {
+			sum += d
+		}
+		pct := func(q float64) time.Duration { return times[min(len(times)-1, int(q*float64(len(times))))] }
+		fmt.Fprintf(r.out, "%s moves: %d, mean %v, p50 %v, p99 %v, max %v (budget %v)\n",
+			r.opt.Level, len(times), sum/time.Duration(len(times)), pct(0.50), pct(0.99), times[len(times)-1], r.opt.Budget)
+	case r.solved > 0:
+		fmt.Fprintf(r.out, "positions: %d, mean time: %.1f µs, mean nodes: %.0f, scores checked: %d, wrong: %d\n",
+			r.solved, float64(r.totalTime.Nanoseconds())/1e3/float64(r.solved), float64(r.totalNodes)/float64(r.solved), r.checked, r.wrong)
+	}
+}
+
+// result is Run's error for the lines that were invalid or wrong.
+func (r *runner) result() error {
+	switch {
+	case r.invalid > 0 && r.wrong > 0:
+		return fmt.Errorf("solve: %d invalid lines, %d wrong scores", r.invalid, r.wrong)
+	case r.invalid > 0:
+		return fmt.Errorf("solve: %d invalid lines", r.invalid)
+	case r.wrong > 0:
+		return fmt.Errorf("solve: %d wrong scores", r.wrong)
 	}
 	return nil
 }
