@@ -31,14 +31,14 @@ func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 		ttl := s.cfg.ttl(n)
 		keys := []string{s.gameKey(k, n.ID), s.indexKey(k), s.playersKey(k), s.dueKey(k), s.leaseKey(k)}
 		args := []any{b, ttl.Milliseconds(), now.UnixMilli(), op, replayWindow.Milliseconds(), s.cfg.maxGames,
-			n.ID, newIndexEntry(n, now, ttl), s.cfg.idleTTL.Milliseconds(), sched.arg()}
+			n.ID, newIndexEntry(n, now, ttl), s.indexTTL().Milliseconds(), sched.arg()}
 		if nc := match.Nonce(ctx); nc != "" {
 			keys = append(keys, s.onceKey(k, nc))
 		}
 		for _, p := range n.Bound() {
 			args = append(args, p)
 		}
-		res, err := s.writeScript(ctx, k, sched, createScript, keys, args)
+		res, err := s.writeScript(ctx, k, sched, true, createScript, keys, args)
 		if err != nil {
 			return err
 		}
@@ -155,7 +155,7 @@ func (s *Redis) migrateLegacy(ctx context.Context, k match.Key, raw string, r *m
 		}
 		entry = newIndexEntry(r, now, ttl)
 	}
-	args := []any{raw, r.ID, entry, s.cfg.idleTTL.Milliseconds()}
+	args := []any{raw, r.ID, entry, s.indexTTL().Milliseconds()}
 	for _, p := range r.Bound() {
 		args = append(args, p)
 	}
@@ -343,11 +343,12 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 	if n := match.Nonce(ctx); n != "" {
 		keys = append(keys, s.onceKey(k, n))
 	}
-	args = append(append(args, rated...), entry, s.cfg.idleTTL.Milliseconds(), now.UnixMilli(), tallyOthers(t), sched.arg())
+	refresh := s.ttlRefresh(cur, now)
+	args = append(append(args, rated...), entry, s.indexTTL().Milliseconds(), now.UnixMilli(), tallyOthers(t), sched.arg(), flag(refresh))
 	for _, p := range next.Bound() {
 		args = append(args, p)
 	}
-	res, err := s.writeScript(ctx, k, sched, casScript, keys, args)
+	res, err := s.writeScript(ctx, k, sched, refresh, casScript, keys, args)
 	if err != nil {
 		return false, nil, err
 	}

@@ -176,8 +176,10 @@ func (s *Redis) hinted(k match.Key, bucket string, cmd *redis.Cmd) error {
 // one round trip, and no window at all. On a Cluster it is on another
 // node: the hint goes before the script (a failure fails the write, before
 // anything is written) and again after it (a failure only goes to the
-// Error hook, the first hint standing), three round trips.
-func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, script *redis.Script, keys []string, args []any) ([]any, error) {
+// Error hook, the first hint standing), three round trips. refresh says
+// whether the write sets the expiries of the channel's keys and the
+// bucket's (see ttlRefresh).
+func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, refresh bool, script *redis.Script, keys []string, args []any) ([]any, error) {
 	op := "update"
 	if script == createScript {
 		op = "create"
@@ -190,7 +192,7 @@ func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, 
 		if op == "create" {
 			script = hintedCreateScript
 		}
-		keys, args = append(hkeys, keys...), append(hargs, args...)
+		keys, args = append(hkeys, keys...), append(append(hargs, flag(refresh)), args...)
 	}
 	if ok && cluster {
 		if err := s.hint(ctx, k, due); err != nil {
