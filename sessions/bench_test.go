@@ -1,7 +1,13 @@
 package sessions_test
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/connect4/connect4/bot/match"
 
@@ -67,4 +73,96 @@ func BenchmarkMove(b *testing.B) {
 		c.AddHook(rt)
 		benchmarkMove(b, storetest.NewRedis(b, c, sessions.Options{Prefix: storetest.Prefix(b, c)}), rt)
 	})
+}
+
+// BenchmarkMoveScript measures the move script as the bot runs it, on a
+// private redis-server so that INFO commandstats counts its commands only:
+// each Update plays a disc, moves the turn's reminder and timeout timers
+// (so the schedule's entries and the bucket's hint are written) and
+// carries a request's nonce. It reports the Redis commands run per move
+// (scripts' own commands; EVALSHA and the benchmark's INFO left out) and
+// the server's time in the script per move, both from INFO commandstats.
+func BenchmarkMoveScript(b *testing.B) {
+	srv := storetest.StartServer(b)
+	c := srv.Client(b)
+	s := storetest.NewRedis(b, c, sessions.Options{})
+	ctx := b.Context()
+	k := storetest.Channel
+	rec := storetest.Playing(b, k)
+	if err := s.Create(ctx, rec); err != nil {
+		b.Fatal(err)
+	}
+	move := func(r *match.Record) (match.Tally, error) {
+		g := r.Game
+		if g.State().Over() {
+			g, _ = engine.New(r.Config())
+			r.Game = g
+		}
+		for i := range 7 {
+			if col := (g.Moves() + i) % 7; g.CanPlay(col) {
+				if err := g.Play(g.Turn(), col); err != nil {
+					return match.Tally{}, err
+				}
+				break
+			}
+		}
+		now := time.Now()
+		r.Timers = []match.Timer{{Kind: match.TimerRemind, Due: now.Add(time.Hour)}, {Kind: match.TimerTimeout, Due: now.Add(2 * time.Hour)}}
+		return match.Tally{}, nil
+	}
+	n := 0
+	play := func() {
+		n++
+		if _, err := s.Update(match.WithNonce(ctx, fmt.Sprintf("bench-%d", n)), k, rec.ID, move); err != nil {
+			b.Fatal(err)
+		}
+	}
+	play() // loads the script
+	before := commandStats(b, c)
+	n0 := n
+	b.ReportAllocs()
+	for b.Loop() {
+		play()
+	}
+	after := commandStats(b, c)
+	moves := float64(n - n0)
+	var cmds int64
+	for name, st := range after {
+		if !strings.HasPrefix(name, "eval") && name != "info" {
+			cmds += st.calls - before[name].calls
+		}
+	}
+	b.ReportMetric(float64(cmds)/moves, "cmds/op")
+	b.ReportMetric(float64(after["evalsha"].usec-before["evalsha"].usec)/moves, "script-us/op")
+}
+
+// cmdStat is one command's line of INFO commandstats.
+type cmdStat struct{ calls, usec int64 }
+
+// commandStats reads INFO commandstats: lines like
+// "cmdstat_get:calls=21,usec=175,usec_per_call=8.33,..." by command.
+func commandStats(b *testing.B, c *redis.Client) map[string]cmdStat {
+	b.Helper()
+	info, err := c.Info(b.Context(), "commandstats").Result()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := map[string]cmdStat{}
+	for line := range strings.Lines(info) {
+		name, rest, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok || !strings.HasPrefix(name, "cmdstat_") {
+			continue
+		}
+		var st cmdStat
+		for f := range strings.SplitSeq(rest, ",") {
+			if v, ok := strings.CutPrefix(f, "calls="); ok {
+				st.calls, _ = strconv.ParseInt(v, 10, 64)
+			}
+			if v, ok := strings.CutPrefix(f, "usec="); ok {
+				st.usec, _ = strconv.ParseInt(v, 10, 64)
+			}
+		}
+		out[strings.TrimPrefix(name, "cmdstat_")] = st
+	}
+	return out
 }
