@@ -26,7 +26,20 @@ import "github.com/redis/go-redis/v9"
 // differs, each kind of write once (one ZADD, one ZREM, one HDEL), and sets
 // the keys' expiries only when refresh is set or its ZADD created an entry
 // (see Redis.ttlRefresh).
+//
+// sched_apply sets sched_hint when the bucket must be hinted (see
+// hintedLua): when it adds an entry, moves one earlier, or moves one a
+// worker holds or held a lease on. A move that only puts off entries the
+// channel already has (the turn's reminder and timeout, on most moves)
+// needs no hint: the channel's hint is at or before their old due times,
+// so before the new ones, and a worker between its claim of the hint and
+// its settle either read the channel before the move (and settles at or
+// before the old due times) or after it (and sees the new ones). Only a
+// worker that claimed the entry itself settles at the end of its lease,
+// which may be after the new due time: that is why a leased entry is
+// hinted.
 const scheduleLua = `
+local sched_hint = false
 local function sched_parse(spec)
   if spec == '' then return {rm = {}, add = {}} end
   local ok, s = pcall(cjson.decode, spec)
@@ -74,6 +87,7 @@ local function sched_apply(kd, kl, s, got, now, ttl, refresh)
       table.insert(zadd, a[2])
       table.insert(zadd, a[1])
       if g[2] then table.insert(hdel, a[1]) end
+      if not g[1] or g[2] or tonumber(a[2]) < tonumber(g[1]) then sched_hint = true end
     end
   end
   if #zrem > 0 then redis.call('ZREM', kd, unpack(zrem)) end
@@ -226,9 +240,11 @@ return 1
 // bucket's expiries are due a refresh, see Redis.ttlRefresh) off the front
 // of KEYS and ARGV, leaves KEYS and ARGV as the record script expects them,
 // runs the record script and, when its reply says written ({1}; {2} is a
-// resend of a write that landed), writes the hint. Only where the bucket is
-// on the channel's node: a single server or Sentinel (see
-// Redis.writeScript).
+// resend of a write that landed) and the write needs a hint (sched_hint,
+// see scheduleLua) or the refresh is due, writes the hint. Only where the
+// bucket is on the channel's node: a single server or Sentinel (see
+// Redis.writeScript). The hint written at each refresh keeps the bucket
+// alive while the channel has entries, without a hint on every move.
 //
 // The hint's writes come after the record's, so they must not fail: a
 // bucket key of the wrong type refuses the write, and is then mended (see
@@ -245,7 +261,7 @@ local function record()
 ` + record + `
 end
 local res = record()
-if type(res) == 'table' and (res[1] == 1 or res[1] == 2) then
+if type(res) == 'table' and (res[1] == 1 or res[1] == 2) and (sched_hint or hargs[5] == '1') then
   local n = redis.pcall('ZADD', hb, 'LT', hargs[2], hargs[1])
   if type(n) ~= 'number' then
     bucket_mend(hb, hg)

@@ -41,7 +41,9 @@ end
 // liveLua is the rule, shared by the scripts, for whether an index entry
 // (see indexEntry) still stands for an active game at time now (Unix ms):
 // not finished, its record not past its TTL deadline, and not a challenge
-// past its expiry. It matches match.Record.Active.
+// past its expiry. It matches match.Record.Active. call_many runs one
+// command on a key and a list of arguments, 1000 to a call (Lua's unpack
+// takes only so many).
 const liveLua = `
 local function live(e, now)
   if type(e) ~= 'table' then return false end
@@ -56,6 +58,11 @@ local function entry(s)
   local ok, e = pcall(cjson.decode, s)
   if ok and type(e) == 'table' then return e end
   return nil
+end
+local function call_many(cmd, key, args)
+  for i = 1, #args, 1000 do
+    redis.call(cmd, key, unpack(args, i, math.min(i + 999, #args)))
+  end
 end
 `
 
@@ -86,17 +93,16 @@ end
 var createScript = redis.NewScript(liveLua + scheduleLua + createLua)
 
 const createLua = `
-local want = {'string', 'hash', 'hash'}
-for i = 1, 3 do
-  local t = redis.call('TYPE', KEYS[i]).ok
-  if t ~= 'none' and t ~= want[i] then return {-2, KEYS[i]} end
-end
-local bad = sched_bad(KEYS[4], KEYS[5])
-if bad then return {-2, bad} end
 local sched = sched_parse(ARGV[10])
 if not sched then return {-2, KEYS[4]} end
-local got = sched_read(KEYS[4], KEYS[5], sched)
-local cur = redis.call('GET', KEYS[1])
+local cur = redis.pcall('GET', KEYS[1])
+if type(cur) == 'table' then return {-2, KEYS[1]} end
+local flat = redis.pcall('HGETALL', KEYS[2])
+if flat['err'] then return {-2, KEYS[2]} end
+local pf = redis.pcall('HGETALL', KEYS[3])
+if pf['err'] then return {-2, KEYS[3]} end
+local got, bad = sched_read(KEYS[4], KEYS[5], sched)
+if not got then return {-2, bad} end
 if cur then
   local r = entry(cur)
   if r and r['op'] == ARGV[4] then return {1} end
@@ -107,7 +113,6 @@ local now = tonumber(ARGV[3])
 local mine = {}
 for i = 11, #ARGV do mine[ARGV[i]] = true end
 local n, busy, alive, stale = 0, nil, {}, {}
-local flat = redis.call('HGETALL', KEYS[2])
 for i = 1, #flat, 2 do
   local e = entry(flat[i + 1])
   if live(e, now) then
@@ -124,14 +129,20 @@ for i = 1, #flat, 2 do
 end
 if busy then return {0, busy} end
 if n >= tonumber(ARGV[6]) then return {4, tostring(n)} end
-for _, id in ipairs(stale) do redis.call('HDEL', KEYS[2], id) end
-local pf = redis.call('HGETALL', KEYS[3])
+call_many('HDEL', KEYS[2], stale)
+local gone = {}
 for i = 1, #pf, 2 do
-  if not alive[pf[i + 1]] then redis.call('HDEL', KEYS[3], pf[i]) end
+  if not alive[pf[i + 1]] then table.insert(gone, pf[i]) end
 end
+call_many('HDEL', KEYS[3], gone)
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[7], ARGV[8])
-for i = 11, #ARGV do redis.call('HSET', KEYS[3], ARGV[i], ARGV[7]) end
+local bind = {}
+for i = 11, #ARGV do
+  table.insert(bind, ARGV[i])
+  table.insert(bind, ARGV[7])
+end
+if #bind > 0 then redis.call('HSET', KEYS[3], unpack(bind)) end
 redis.call('PEXPIRE', KEYS[2], ARGV[9])
 redis.call('PEXPIRE', KEYS[3], ARGV[9])
 if KEYS[6] then redis.call('SET', KEYS[6], '1', 'PX', ARGV[5]) end
@@ -240,20 +251,29 @@ for _, p in ipairs(more) do
 end
 if rated then table.insert(counts, {6, ARGV[24]}) end
 if kind ~= '' then
-  local want = {[2] = 'hash', [3] = 'hash', [4] = 'zset', [5] = 'hash', [6] = 'hash', [7] = 'string'}
-  for i = 2, 7 do
-    local kt = redis.call('TYPE', KEYS[i]).ok
-    if kt ~= 'none' and kt ~= want[i] then return {-3, KEYS[i]} end
-  end
-  local gen = redis.call('GET', KEYS[7])
-  if gen and not string.match(gen, '^%d+$') then return {-4, KEYS[7]} end
+  local lbf = {}
   for _, c in ipairs(counts) do
-    local v = redis.call('HGET', KEYS[c[1]], c[2])
-    if v and (#v > 15 or not string.match(v, '^%d+$')) then return {-4, c[2]} end
+    if c[1] == 2 then table.insert(lbf, c[2]) end
   end
+  local v = redis.pcall('HMGET', KEYS[2], unpack(lbf))
+  if v['err'] then return {-3, KEYS[2]} end
+  for i, f in ipairs(lbf) do
+    if v[i] and (#v[i] > 15 or not string.match(v[i], '^%d+$')) then return {-4, f} end
+  end
+  local gen = redis.pcall('GET', KEYS[7])
+  if type(gen) == 'table' then return {-3, KEYS[7]} end
+  if gen and not string.match(gen, '^%d+$') then return {-4, KEYS[7]} end
   if rated then
-    if (redis.call('HGET', KEYS[3], ARGV[6]) or '') ~= ARGV[14] or (redis.call('HGET', KEYS[3], ARGV[8]) or '') ~= ARGV[15] or
-       (redis.call('HGET', KEYS[5], ARGV[6]) or '') ~= ARGV[20] or (redis.call('HGET', KEYS[5], ARGV[8]) or '') ~= ARGV[21] then
+    local h = redis.pcall('HGET', KEYS[6], ARGV[24])
+    if type(h) == 'table' then return {-3, KEYS[6]} end
+    if h and (#h > 15 or not string.match(h, '^%d+$')) then return {-4, ARGV[24]} end
+    local zt = redis.call('TYPE', KEYS[4]).ok
+    if zt ~= 'none' and zt ~= 'zset' then return {-3, KEYS[4]} end
+    local rt = redis.pcall('HMGET', KEYS[3], ARGV[6], ARGV[8])
+    if rt['err'] then return {-3, KEYS[3]} end
+    local rh = redis.pcall('HMGET', KEYS[5], ARGV[6], ARGV[8])
+    if rh['err'] then return {-3, KEYS[5]} end
+    if (rt[1] or '') ~= ARGV[14] or (rt[2] or '') ~= ARGV[15] or (rh[1] or '') ~= ARGV[20] or (rh[2] or '') ~= ARGV[21] then
       return {5}
     end
   end
