@@ -314,6 +314,13 @@ func (s *Redis) Update(ctx context.Context, k match.Key, gameID string, fn func(
 // cas is the compare-and-set of Update (see casFunc) in one casScript call,
 // after one read of the players' ratings when t is rated. The record is
 // encoded once, with its rating change.
+//
+// A move of an active game that binds the players cur bound leaves the
+// players' index alone: cur's write bound them to this game, and while it
+// is active no other game can take them. Its script neither reads nor
+// writes that key, except at each refresh of the expiries (see
+// ttlRefresh), when it binds them again, which mends within a slot a
+// binding lost meanwhile (an evicted key).
 func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally) (bool, *match.Record, error) {
 	k := next.Key
 	rated := []any{"", "", "", "", "", 0, 0, "", "", "", "", ""}
@@ -345,8 +352,10 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 	}
 	refresh := s.ttlRefresh(cur, now)
 	args = append(append(args, rated...), entry, s.indexTTL().Milliseconds(), now.UnixMilli(), tallyOthers(t), sched.arg(), flag(refresh))
-	for _, p := range next.Bound() {
-		args = append(args, p)
+	if bound := next.Bound(); refresh || entry == "-" || !cur.Active(now) || !slices.Equal(bound, cur.Bound()) {
+		for _, p := range bound {
+			args = append(args, p)
+		}
 	}
 	res, err := s.writeScript(ctx, k, sched, refresh, casScript, keys, args)
 	if err != nil {

@@ -177,7 +177,7 @@ return {1}
 //	ARGV[28] the further players of a tallied game of 3 or 4, who count like the loser: a JSON
 //	         array of [id, name] pairs, "" for none   ARGV[29] the schedule change
 //	ARGV[30] "1" when the channel's keys are due a refresh of their expiries (see Redis.ttlRefresh)
-//	ARGV[31..] the players of the record
+//	ARGV[31..] the players of the record; none when the write leaves the players' index alone (see Redis.cas)
 //
 // Replies:
 //
