@@ -81,7 +81,8 @@ func BenchmarkMove(b *testing.B) {
 // (so the schedule's entries and the bucket's hint are written) and
 // carries a request's nonce. It reports the Redis commands run per move
 // (scripts' own commands; EVALSHA and the benchmark's INFO left out) and
-// the server's time in the script per move, both from INFO commandstats.
+// the server's time in the script per move, both from INFO commandstats,
+// and the server's CPU time per move (INFO cpu).
 func BenchmarkMoveScript(b *testing.B) {
 	srv := storetest.StartServer(b)
 	c := srv.Client(b)
@@ -118,6 +119,7 @@ func BenchmarkMoveScript(b *testing.B) {
 		}
 	}
 	play() // loads the script
+	cpu0 := serverCPU(b, c)
 	before := commandStats(b, c)
 	n0 := n
 	b.ReportAllocs()
@@ -125,6 +127,7 @@ func BenchmarkMoveScript(b *testing.B) {
 		play()
 	}
 	after := commandStats(b, c)
+	cpu := serverCPU(b, c) - cpu0
 	moves := float64(n - n0)
 	var cmds int64
 	for name, st := range after {
@@ -134,6 +137,26 @@ func BenchmarkMoveScript(b *testing.B) {
 	}
 	b.ReportMetric(float64(cmds)/moves, "cmds/op")
 	b.ReportMetric(float64(after["evalsha"].usec-before["evalsha"].usec)/moves, "script-us/op")
+	b.ReportMetric(cpu*1e6/moves, "redis-cpu-us/op")
+}
+
+// serverCPU returns the server's CPU seconds so far, used_cpu_sys +
+// used_cpu_user of INFO cpu.
+func serverCPU(b *testing.B, c *redis.Client) float64 {
+	b.Helper()
+	info, err := c.Info(b.Context(), "cpu").Result()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sum float64
+	for line := range strings.Lines(info) {
+		name, v, _ := strings.Cut(strings.TrimSpace(line), ":")
+		if name == "used_cpu_sys" || name == "used_cpu_user" {
+			f, _ := strconv.ParseFloat(v, 64)
+			sum += f
+		}
+	}
+	return sum
 }
 
 // cmdStat is one command's line of INFO commandstats.
