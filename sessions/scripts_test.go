@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -346,5 +348,76 @@ func TestRedisMoveExpiries(t *testing.T) {
 	}
 	if got, err := s.PlayerGame(ctx, k, storetest.Bob.ID); err != nil || got.ID != rec.ID {
 		t.Errorf("Bob's game after the refresh = %v, %v; want %s", got, err, rec.ID)
+	}
+}
+
+// TestRedisPutOffTimerNeedsNoHint shows that a move that only puts off a
+// timer leaves the schedule's bucket alone, and that the entry is still
+// claimed when its new time comes; a later move that brings it forward
+// hints the bucket again.
+func TestRedisPutOffTimerNeedsNoHint(t *testing.T) {
+	c := storetest.Redis(t)
+	prefix := storetest.Prefix(t, c)
+	clk := storetest.NewClock(time.Now())
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Now: clk.Now})
+	ctx := t.Context()
+	k := storetest.Channel
+	rec := storetest.Playing(t, k)
+	if err := s.Create(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	at := func(n int, due time.Time) func(r *match.Record) (match.Tally, error) {
+		return func(r *match.Record) (match.Tally, error) {
+			who := storetest.Alice.ID
+			if n%2 == 1 {
+				who = storetest.Bob.ID
+			}
+			tl, err := moveFn(who, n, n%7)(r)
+			r.Timers = []match.Timer{{Kind: match.TimerTimeout, Due: due}}
+			return tl, err
+		}
+	}
+	// The bucket's writes, as INFO commandstats counts them on this shared
+	// server, can't be told from others'; its generations hash can.
+	gens := func() map[string]string {
+		t.Helper()
+		out := map[string]string{}
+		for n := range sessions.ScheduleBuckets {
+			g, err := c.HGetAll(ctx, prefix+"{sched:"+strconv.Itoa(n)+"}:gen").Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for ch, v := range g {
+				out[strconv.Itoa(n)+"/"+ch] = v
+			}
+		}
+		return out
+	}
+	start := clk.Now()
+	if _, err := s.Update(ctx, k, rec.ID, at(0, start.Add(time.Hour))); err != nil {
+		t.Fatal(err)
+	}
+	hinted := gens()
+	if len(hinted) != 1 {
+		t.Fatalf("bucket generations after a new timer: %v, want the channel's", hinted)
+	}
+	clk.Advance(time.Second)
+	if _, err := s.Update(ctx, k, rec.ID, at(1, start.Add(2*time.Hour))); err != nil {
+		t.Fatal(err)
+	}
+	if got := gens(); !maps.Equal(got, hinted) {
+		t.Errorf("putting a timer off hinted the bucket: generations %v, then %v", hinted, got)
+	}
+	clk.Advance(2*time.Hour - time.Second)
+	if got, err := s.Claim(ctx, 10, time.Minute); err != nil || len(got) != 1 || got[0].GameID != rec.ID || got[0].Kind != match.TimerTimeout {
+		t.Fatalf("Claim when the put-off timer is due = %+v, %v; want its entry", got, err)
+	}
+	// Brought forward, over the lease Claim took, in a new slot of time:
+	// each of the three calls for a hint.
+	if _, err := s.Update(ctx, k, rec.ID, at(2, clk.Now().Add(time.Minute))); err != nil {
+		t.Fatal(err)
+	}
+	if got := gens(); maps.Equal(got, hinted) {
+		t.Errorf("bringing a timer forward left the bucket's generations at %v", got)
 	}
 }
