@@ -42,7 +42,7 @@ func (s *Redis) TTL(ctx context.Context, k match.Key, gameID string) (game, lead
 // The channel's keys beside the records (the index, the players, the
 // schedule's entries and leases) and the buckets of hints live on while
 // the channel is written, so each write used to set their expiries again:
-// four PEXPIREs a move. A move now sets them only when ttlRefresh says so,
+// up to six PEXPIREs a move. A move now sets them only when ttlRefresh says so,
 // or when it creates a key (a field added to the index, a player bound, an
 // entry or a channel added to a bucket: its key may have been new), and an
 // expiry, when set, is indexTTL, longer than the idle TTL by two slots of
@@ -58,7 +58,9 @@ func (s *Redis) TTL(ctx context.Context, k match.Key, gameID string) (game, lead
 // the clocks of the replicas that wrote the two moves. Nothing shortens an
 // expiry meanwhile: every write sets the same TTL or a later deadline, and a
 // key deleted meanwhile (by Repair, by hand, by eviction) is created again
-// by the write that needs it, which then sets its expiry.
+// by the write that needs it, which then sets its expiry. The bucket of
+// hints is kept the same way, by the hint a write with pending timers
+// makes at each refresh (see hintedLua); its TTL is two slots longer too.
 
 // maxTTLSlot bounds the slot of time in which a game's moves set the
 // expiries of its channel's keys once (see ttlRefresh).
