@@ -26,23 +26,7 @@ func benchmarkMove(b *testing.B, s storetest.Store, rt *roundTrips) {
 	if err := s.Create(b.Context(), rec); err != nil {
 		b.Fatal(err)
 	}
-	// Columns in rotation; a finished game starts again.
-	move := func(r *match.Record) (match.Tally, error) {
-		g := r.Game
-		if g.State().Over() {
-			g, _ = engine.New(r.Config())
-			r.Game = g
-		}
-		for i := range 7 {
-			if col := (g.Moves() + i) % 7; g.CanPlay(col) {
-				if err := g.Play(g.Turn(), col); err != nil {
-					return match.Tally{}, err
-				}
-				break
-			}
-		}
-		return match.Tally{}, nil
-	}
+	move := func(r *match.Record) (match.Tally, error) { return match.Tally{}, playNext(r) }
 	if _, err := s.Update(b.Context(), k, rec.ID, move); err != nil { // warm the script cache
 		b.Fatal(err)
 	}
@@ -61,6 +45,22 @@ func benchmarkMove(b *testing.B, s storetest.Store, rt *roundTrips) {
 	if rt != nil {
 		b.ReportMetric(float64(rt.n.Load()-start)/float64(n), "roundtrips/op")
 	}
+}
+
+// playNext plays the turn's disc in the first column from a rotating
+// start that has room; a finished game starts again.
+func playNext(r *match.Record) error {
+	g := r.Game
+	if g.State().Over() {
+		g, _ = engine.New(r.Config())
+		r.Game = g
+	}
+	for i := range 7 {
+		if col := (g.Moves() + i) % 7; g.CanPlay(col) {
+			return g.Play(g.Turn(), col)
+		}
+	}
+	return nil
 }
 
 func BenchmarkMove(b *testing.B) {
@@ -94,22 +94,9 @@ func BenchmarkMoveScript(b *testing.B) {
 		b.Fatal(err)
 	}
 	move := func(r *match.Record) (match.Tally, error) {
-		g := r.Game
-		if g.State().Over() {
-			g, _ = engine.New(r.Config())
-			r.Game = g
-		}
-		for i := range 7 {
-			if col := (g.Moves() + i) % 7; g.CanPlay(col) {
-				if err := g.Play(g.Turn(), col); err != nil {
-					return match.Tally{}, err
-				}
-				break
-			}
-		}
 		now := time.Now()
 		r.Timers = []match.Timer{{Kind: match.TimerRemind, Due: now.Add(time.Hour)}, {Kind: match.TimerTimeout, Due: now.Add(2 * time.Hour)}}
-		return match.Tally{}, nil
+		return match.Tally{}, playNext(r)
 	}
 	n := 0
 	play := func() {

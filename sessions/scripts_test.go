@@ -274,18 +274,11 @@ func TestRedisMoveOverOtherJSON(t *testing.T) {
 // created again (here, deleted behind the store's back) and at the first
 // move of each slot of time, which also binds the players again.
 func TestRedisMoveExpiries(t *testing.T) {
-	c := storetest.Redis(t)
-	prefix := storetest.Prefix(t, c)
-	clk := storetest.NewClock(time.Now())
-	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Now: clk.Now})
+	c, prefix, clk, s, rec := clockedGame(t)
 	ctx := t.Context()
 	k := storetest.Channel
 	key := func(name string) string { return prefix + "{" + k.String() + "}:" + name }
 	index, players, due := key("games"), key("players"), key("due")
-	rec := storetest.Playing(t, k)
-	if err := s.Create(ctx, rec); err != nil {
-		t.Fatal(err)
-	}
 	pttl := func(key string) time.Duration {
 		t.Helper()
 		d, err := c.PTTL(ctx, key).Result()
@@ -300,17 +293,7 @@ func TestRedisMoveExpiries(t *testing.T) {
 			t.Errorf("%s: %s expires in %v, want about the idle TTL %v", when, key, d, sessions.DefaultIdleTTL)
 		}
 	}
-	timed := func(n int) func(r *match.Record) (match.Tally, error) {
-		return func(r *match.Record) (match.Tally, error) {
-			who := storetest.Alice.ID
-			if n%2 == 1 {
-				who = storetest.Bob.ID
-			}
-			tl, err := moveFn(who, n, n%7)(r)
-			r.Timers = []match.Timer{{Kind: match.TimerTimeout, Due: clk.Now().Add(time.Hour)}}
-			return tl, err
-		}
-	}
+	timed := func(n int) func(r *match.Record) (match.Tally, error) { return timedMove(n, clk.Now().Add(time.Hour)) }
 	if _, err := s.Update(ctx, k, rec.ID, timed(0)); err != nil {
 		t.Fatal(err)
 	}
@@ -356,27 +339,9 @@ func TestRedisMoveExpiries(t *testing.T) {
 // claimed when its new time comes; a later move that brings it forward
 // hints the bucket again.
 func TestRedisPutOffTimerNeedsNoHint(t *testing.T) {
-	c := storetest.Redis(t)
-	prefix := storetest.Prefix(t, c)
-	clk := storetest.NewClock(time.Now())
-	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Now: clk.Now})
+	c, prefix, clk, s, rec := clockedGame(t)
 	ctx := t.Context()
 	k := storetest.Channel
-	rec := storetest.Playing(t, k)
-	if err := s.Create(ctx, rec); err != nil {
-		t.Fatal(err)
-	}
-	at := func(n int, due time.Time) func(r *match.Record) (match.Tally, error) {
-		return func(r *match.Record) (match.Tally, error) {
-			who := storetest.Alice.ID
-			if n%2 == 1 {
-				who = storetest.Bob.ID
-			}
-			tl, err := moveFn(who, n, n%7)(r)
-			r.Timers = []match.Timer{{Kind: match.TimerTimeout, Due: due}}
-			return tl, err
-		}
-	}
 	// The bucket's writes, as INFO commandstats counts them on this shared
 	// server, can't be told from others'; its generations hash can.
 	gens := func() map[string]string {
@@ -394,7 +359,7 @@ func TestRedisPutOffTimerNeedsNoHint(t *testing.T) {
 		return out
 	}
 	start := clk.Now()
-	if _, err := s.Update(ctx, k, rec.ID, at(0, start.Add(time.Hour))); err != nil {
+	if _, err := s.Update(ctx, k, rec.ID, timedMove(0, start.Add(time.Hour))); err != nil {
 		t.Fatal(err)
 	}
 	hinted := gens()
@@ -402,7 +367,7 @@ func TestRedisPutOffTimerNeedsNoHint(t *testing.T) {
 		t.Fatalf("bucket generations after a new timer: %v, want the channel's", hinted)
 	}
 	clk.Advance(time.Second)
-	if _, err := s.Update(ctx, k, rec.ID, at(1, start.Add(2*time.Hour))); err != nil {
+	if _, err := s.Update(ctx, k, rec.ID, timedMove(1, start.Add(2*time.Hour))); err != nil {
 		t.Fatal(err)
 	}
 	if got := gens(); !maps.Equal(got, hinted) {
@@ -414,10 +379,41 @@ func TestRedisPutOffTimerNeedsNoHint(t *testing.T) {
 	}
 	// Brought forward, over the lease Claim took, in a new slot of time:
 	// each of the three calls for a hint.
-	if _, err := s.Update(ctx, k, rec.ID, at(2, clk.Now().Add(time.Minute))); err != nil {
+	if _, err := s.Update(ctx, k, rec.ID, timedMove(2, clk.Now().Add(time.Minute))); err != nil {
 		t.Fatal(err)
 	}
 	if got := gens(); maps.Equal(got, hinted) {
 		t.Errorf("bringing a timer forward left the bucket's generations at %v", got)
+	}
+}
+
+// clockedGame returns a store on a private prefix, run by a clock of its
+// own, holding a new game between Alice and Bob. The clock starts on a
+// whole minute, the start of a slot of time for the expiries (see
+// Redis.ttlRefresh), so that moves a few seconds apart share their slot.
+func clockedGame(t *testing.T) (redis.UniversalClient, string, *storetest.Clock, *sessions.Redis, *match.Record) {
+	t.Helper()
+	c := storetest.Redis(t)
+	prefix := storetest.Prefix(t, c)
+	clk := storetest.NewClock(time.Now().Truncate(time.Minute))
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Now: clk.Now})
+	rec := storetest.Playing(t, storetest.Channel)
+	if err := s.Create(t.Context(), rec); err != nil {
+		t.Fatal(err)
+	}
+	return c, prefix, clk, s, rec
+}
+
+// timedMove plays move n (Alice on even moves, Bob on odd, in column n % 7)
+// and sets the turn's timeout to due.
+func timedMove(n int, due time.Time) func(r *match.Record) (match.Tally, error) {
+	return func(r *match.Record) (match.Tally, error) {
+		who := storetest.Alice.ID
+		if n%2 == 1 {
+			who = storetest.Bob.ID
+		}
+		tl, err := moveFn(who, n, n%7)(r)
+		r.Timers = []match.Timer{{Kind: match.TimerTimeout, Due: due}}
+		return tl, err
 	}
 }
