@@ -198,14 +198,27 @@ return 1
 //
 // It returns {channel, generation, ...}; a bucket key of the wrong type is
 // removed (see bucketLua), so that the bucket works again from the next hint.
+// Every replica runs it on every bucket at every poll, so it checks the
+// keys' types with the reads it makes anyway (the TYPEs of bucket_mend only
+// when one of them is refused): the ZRANGEBYSCORE of the bucket and, when
+// channels need a look, one HMGET of their generations, before its writes.
 var claimBucketScript = redis.NewScript(bucketLua + `
-bucket_mend(KEYS[1], KEYS[2])
-local chans = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+local chans = redis.pcall('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+if chans['err'] then
+  bucket_mend(KEYS[1], KEYS[2])
+  return {}
+end
 local out = {}
-for _, c in ipairs(chans) do
+if #chans == 0 then return out end
+local gens = redis.pcall('HMGET', KEYS[2], unpack(chans))
+if gens['err'] then
+  bucket_mend(KEYS[1], KEYS[2])
+  gens = {}
+end
+for i, c in ipairs(chans) do
   redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), c)
   table.insert(out, c)
-  table.insert(out, redis.call('HGET', KEYS[2], c) or '0')
+  table.insert(out, gens[i] or '0')
 end
 return out
 `)
