@@ -1,7 +1,13 @@
 package sessions_test
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/connect4/connect4/bot/match"
 
@@ -20,23 +26,7 @@ func benchmarkMove(b *testing.B, s storetest.Store, rt *roundTrips) {
 	if err := s.Create(b.Context(), rec); err != nil {
 		b.Fatal(err)
 	}
-	// Columns in rotation; a finished game starts again.
-	move := func(r *match.Record) (match.Tally, error) {
-		g := r.Game
-		if g.State().Over() {
-			g, _ = engine.New(r.Config())
-			r.Game = g
-		}
-		for i := range 7 {
-			if col := (g.Moves() + i) % 7; g.CanPlay(col) {
-				if err := g.Play(g.Turn(), col); err != nil {
-					return match.Tally{}, err
-				}
-				break
-			}
-		}
-		return match.Tally{}, nil
-	}
+	move := func(r *match.Record) (match.Tally, error) { return match.Tally{}, playNext(r) }
 	if _, err := s.Update(b.Context(), k, rec.ID, move); err != nil { // warm the script cache
 		b.Fatal(err)
 	}
@@ -57,6 +47,22 @@ func benchmarkMove(b *testing.B, s storetest.Store, rt *roundTrips) {
 	}
 }
 
+// playNext plays the turn's disc in the first column from a rotating
+// start that has room; a finished game starts again.
+func playNext(r *match.Record) error {
+	g := r.Game
+	if g.State().Over() {
+		g, _ = engine.New(r.Config())
+		r.Game = g
+	}
+	for i := range 7 {
+		if col := (g.Moves() + i) % 7; g.CanPlay(col) {
+			return g.Play(g.Turn(), col)
+		}
+	}
+	return nil
+}
+
 func BenchmarkMove(b *testing.B) {
 	b.Run("memory", func(b *testing.B) {
 		benchmarkMove(b, storetest.NewMemory(b, sessions.Options{}), nil)
@@ -67,4 +73,106 @@ func BenchmarkMove(b *testing.B) {
 		c.AddHook(rt)
 		benchmarkMove(b, storetest.NewRedis(b, c, sessions.Options{Prefix: storetest.Prefix(b, c)}), rt)
 	})
+}
+
+// BenchmarkMoveScript measures the move script as the bot runs it, on a
+// private redis-server so that INFO commandstats counts its commands only:
+// each Update plays a disc, moves the turn's reminder and timeout timers
+// (so the schedule's entries and the bucket's hint are written) and
+// carries a request's nonce. It reports the Redis commands run per move
+// (scripts' own commands; EVALSHA and the benchmark's INFO left out) and
+// the server's time in the script per move, both from INFO commandstats,
+// and the server's CPU time per move (INFO cpu).
+func BenchmarkMoveScript(b *testing.B) {
+	srv := storetest.StartServer(b)
+	c := srv.Client(b)
+	s := storetest.NewRedis(b, c, sessions.Options{})
+	ctx := b.Context()
+	k := storetest.Channel
+	rec := storetest.Playing(b, k)
+	if err := s.Create(ctx, rec); err != nil {
+		b.Fatal(err)
+	}
+	move := func(r *match.Record) (match.Tally, error) {
+		now := time.Now()
+		r.Timers = []match.Timer{{Kind: match.TimerRemind, Due: now.Add(time.Hour)}, {Kind: match.TimerTimeout, Due: now.Add(2 * time.Hour)}}
+		return match.Tally{}, playNext(r)
+	}
+	n := 0
+	play := func() {
+		n++
+		if _, err := s.Update(match.WithNonce(ctx, fmt.Sprintf("bench-%d", n)), k, rec.ID, move); err != nil {
+			b.Fatal(err)
+		}
+	}
+	play() // loads the script
+	cpu0 := serverCPU(b, c)
+	before := commandStats(b, c)
+	n0 := n
+	b.ReportAllocs()
+	for b.Loop() {
+		play()
+	}
+	after := commandStats(b, c)
+	cpu := serverCPU(b, c) - cpu0
+	moves := float64(n - n0)
+	var cmds int64
+	for name, st := range after {
+		if !strings.HasPrefix(name, "eval") && name != "info" {
+			cmds += st.calls - before[name].calls
+		}
+	}
+	b.ReportMetric(float64(cmds)/moves, "cmds/op")
+	b.ReportMetric(float64(after["evalsha"].usec-before["evalsha"].usec)/moves, "script-us/op")
+	b.ReportMetric(cpu*1e6/moves, "redis-cpu-us/op")
+}
+
+// serverCPU returns the server's CPU seconds so far, used_cpu_sys +
+// used_cpu_user of INFO cpu.
+func serverCPU(b *testing.B, c *redis.Client) float64 {
+	b.Helper()
+	info, err := c.Info(b.Context(), "cpu").Result()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sum float64
+	for line := range strings.Lines(info) {
+		name, v, _ := strings.Cut(strings.TrimSpace(line), ":")
+		if name == "used_cpu_sys" || name == "used_cpu_user" {
+			f, _ := strconv.ParseFloat(v, 64)
+			sum += f
+		}
+	}
+	return sum
+}
+
+// cmdStat is one command's line of INFO commandstats.
+type cmdStat struct{ calls, usec int64 }
+
+// commandStats reads INFO commandstats: lines like
+// "cmdstat_get:calls=21,usec=175,usec_per_call=8.33,..." by command.
+func commandStats(b *testing.B, c *redis.Client) map[string]cmdStat {
+	b.Helper()
+	info, err := c.Info(b.Context(), "commandstats").Result()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := map[string]cmdStat{}
+	for line := range strings.Lines(info) {
+		name, rest, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok || !strings.HasPrefix(name, "cmdstat_") {
+			continue
+		}
+		var st cmdStat
+		for f := range strings.SplitSeq(rest, ",") {
+			if v, ok := strings.CutPrefix(f, "calls="); ok {
+				st.calls, _ = strconv.ParseInt(v, 10, 64)
+			}
+			if v, ok := strings.CutPrefix(f, "usec="); ok {
+				st.usec, _ = strconv.ParseInt(v, 10, 64)
+			}
+		}
+		out[strings.TrimPrefix(name, "cmdstat_")] = st
+	}
+	return out
 }

@@ -31,14 +31,14 @@ func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 		ttl := s.cfg.ttl(n)
 		keys := []string{s.gameKey(k, n.ID), s.indexKey(k), s.playersKey(k), s.dueKey(k), s.leaseKey(k)}
 		args := []any{b, ttl.Milliseconds(), now.UnixMilli(), op, replayWindow.Milliseconds(), s.cfg.maxGames,
-			n.ID, newIndexEntry(n, now, ttl), s.cfg.idleTTL.Milliseconds(), sched.arg()}
+			n.ID, newIndexEntry(n, now, ttl), s.indexTTL().Milliseconds(), sched.arg()}
 		if nc := match.Nonce(ctx); nc != "" {
 			keys = append(keys, s.onceKey(k, nc))
 		}
 		for _, p := range n.Bound() {
 			args = append(args, p)
 		}
-		res, err := s.writeScript(ctx, k, sched, createScript, keys, args)
+		res, err := s.writeScript(ctx, k, sched, true, createScript, keys, args)
 		if err != nil {
 			return err
 		}
@@ -155,7 +155,7 @@ func (s *Redis) migrateLegacy(ctx context.Context, k match.Key, raw string, r *m
 		}
 		entry = newIndexEntry(r, now, ttl)
 	}
-	args := []any{raw, r.ID, entry, s.cfg.idleTTL.Milliseconds()}
+	args := []any{raw, r.ID, entry, s.indexTTL().Milliseconds()}
 	for _, p := range r.Bound() {
 		args = append(args, p)
 	}
@@ -314,6 +314,13 @@ func (s *Redis) Update(ctx context.Context, k match.Key, gameID string, fn func(
 // cas is the compare-and-set of Update (see casFunc) in one casScript call,
 // after one read of the players' ratings when t is rated. The record is
 // encoded once, with its rating change.
+//
+// A move of an active game that binds the players cur bound leaves the
+// players' index alone: cur's write bound them to this game, and while it
+// is active no other game can take them. Its script neither reads nor
+// writes that key, except at each refresh of the expiries (see
+// ttlRefresh), when it binds them again, which mends within a slot a
+// binding lost meanwhile (an evicted key).
 func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally) (bool, *match.Record, error) {
 	k := next.Key
 	rated := []any{"", "", "", "", "", 0, 0, "", "", "", "", ""}
@@ -343,11 +350,14 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 	if n := match.Nonce(ctx); n != "" {
 		keys = append(keys, s.onceKey(k, n))
 	}
-	args = append(append(args, rated...), entry, s.cfg.idleTTL.Milliseconds(), now.UnixMilli(), tallyOthers(t), sched.arg())
-	for _, p := range next.Bound() {
-		args = append(args, p)
+	refresh := s.ttlRefresh(cur, now)
+	args = append(append(args, rated...), entry, s.indexTTL().Milliseconds(), now.UnixMilli(), tallyOthers(t), sched.arg(), flag(refresh))
+	if bound := next.Bound(); refresh || entry == "-" || !cur.Active(now) || !slices.Equal(bound, cur.Bound()) {
+		for _, p := range bound {
+			args = append(args, p)
+		}
 	}
-	res, err := s.writeScript(ctx, k, sched, casScript, keys, args)
+	res, err := s.writeScript(ctx, k, sched, refresh, casScript, keys, args)
 	if err != nil {
 		return false, nil, err
 	}

@@ -523,7 +523,7 @@ func (s *Redis) rebuildEntries(ctx context.Context, k match.Key, alive map[strin
 	}
 	_, err := s.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.ZAddNX(ctx, s.dueKey(k), add...)
-		p.PExpire(ctx, s.dueKey(k), s.cfg.idleTTL) // as the record scripts do
+		p.PExpire(ctx, s.dueKey(k), s.indexTTL()) // as the record scripts do
 		return nil
 	})
 	if err != nil {

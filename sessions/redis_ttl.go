@@ -38,3 +38,58 @@ func (s *Redis) TTL(ctx context.Context, k match.Key, gameID string) (game, lead
 	}
 	return conv(g), conv(l), nil
 }
+
+// The channel's keys beside the records (the index, the players, the
+// schedule's entries and leases) and the buckets of hints live on while
+// the channel is written, so each write used to set their expiries again:
+// up to six PEXPIREs a move. A move now sets them only when ttlRefresh says so,
+// or when it creates a key (a field added to the index, a player bound, an
+// entry or a channel added to a bucket: its key may have been new), and an
+// expiry, when set, is indexTTL, longer than the idle TTL by two slots of
+// time. That keeps the rule the scripts used to keep: after a write at t,
+// every one of those keys lives at least until t + the idle TTL.
+//
+// Why: take the moves of one game in one slot of time. The first of them
+// follows a write of the game in an earlier slot (or is its Create, which
+// always sets the expiries), so it refreshes them, at a time r0 no earlier
+// than the slot's start. A later move of the slot, at t < start + slot,
+// skips the refresh, and the keys live until at least r0 + idle TTL + 2
+// slots > t + idle TTL + slot, which covers a skew of up to a slot between
+// the clocks of the replicas that wrote the two moves. Nothing shortens an
+// expiry meanwhile: every write sets the same TTL or a later deadline, and a
+// key deleted meanwhile (by Repair, by hand, by eviction) is created again
+// by the write that needs it, which then sets its expiry. The bucket of
+// hints is kept the same way, by the hint a write with pending timers
+// makes at each refresh (see hintedLua); its TTL is two slots longer too.
+
+// maxTTLSlot bounds the slot of time in which a game's moves set the
+// expiries of its channel's keys once (see ttlRefresh).
+const maxTTLSlot = time.Minute
+
+// ttlSlot returns the slot: a minute, or a 64th of the idle TTL when that
+// is shorter (tests run TTLs of a second).
+func (s *Redis) ttlSlot() time.Duration {
+	return max(min(s.cfg.idleTTL/64, maxTTLSlot), time.Millisecond)
+}
+
+// indexTTL is the expiry the record scripts give the channel's keys beside
+// the records: the idle TTL and two slots (see ttlSlot).
+func (s *Redis) indexTTL() time.Duration {
+	return s.cfg.idleTTL + 2*s.ttlSlot()
+}
+
+// ttlRefresh reports whether a write at now over cur (the record the
+// script checks is stored: its id and version) sets the expiries of the
+// channel's keys: when cur was written in an earlier slot of time.
+func (s *Redis) ttlRefresh(cur *match.Record, now time.Time) bool {
+	slot := s.ttlSlot().Milliseconds()
+	return now.UnixMilli()/slot != cur.Updated.UnixMilli()/slot
+}
+
+// flag is a boolean as the scripts read their flags: "1" or "0".
+func flag(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}

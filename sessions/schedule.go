@@ -87,6 +87,10 @@ type scheduleChange struct {
 	Remove []string `json:"rm"`
 	Add    [][2]any `json:"add"`
 	adds   []match.Timer
+	// pending is the earliest due time of next's pending timers, zero for
+	// none: what a write that adds no entry hints when the bucket's
+	// expiry is due a refresh.
+	pending time.Time
 }
 
 func newScheduleChange(cur, next *match.Record) scheduleChange {
@@ -94,6 +98,9 @@ func newScheduleChange(cur, next *match.Record) scheduleChange {
 	for _, t := range next.Timers {
 		if t.Fired {
 			continue
+		}
+		if c.pending.IsZero() || t.Due.Before(c.pending) {
+			c.pending = t.Due
 		}
 		if cur != nil {
 			if ct, ok := cur.Timer(t.Kind); ok && ct == t {
@@ -146,7 +153,7 @@ func (s *Redis) bucketKeys(n int) (zset, gen string) {
 // hintArgs are hintScript's keys and arguments for an entry of k due at due.
 func (s *Redis) hintArgs(k match.Key, due time.Time) ([]string, []any) {
 	z, g := s.bucket(k)
-	ttl := s.cfg.idleTTL + s.cfg.finishedTTL
+	ttl := s.cfg.idleTTL + s.cfg.finishedTTL + 2*s.ttlSlot()
 	return []string{z, g}, []any{k.String(), due.UnixMilli(), "1", ttl.Milliseconds()}
 }
 
@@ -176,21 +183,26 @@ func (s *Redis) hinted(k match.Key, bucket string, cmd *redis.Cmd) error {
 // one round trip, and no window at all. On a Cluster it is on another
 // node: the hint goes before the script (a failure fails the write, before
 // anything is written) and again after it (a failure only goes to the
-// Error hook, the first hint standing), three round trips.
-func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, script *redis.Script, keys []string, args []any) ([]any, error) {
+// Error hook, the first hint standing), three round trips. refresh says
+// whether the write sets the expiries of the channel's keys and the
+// bucket's (see ttlRefresh).
+func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, refresh bool, script *redis.Script, keys []string, args []any) ([]any, error) {
 	op := "update"
 	if script == createScript {
 		op = "create"
 	}
 	due, ok := c.earliest()
 	_, cluster := s.c.(*redis.ClusterClient)
+	if !ok && refresh && !cluster && !c.pending.IsZero() {
+		due, ok = c.pending, true // the refresh's hint (see hintedLua)
+	}
 	if ok && !cluster {
 		hkeys, hargs := s.hintArgs(k, due)
 		script = hintedCasScript
 		if op == "create" {
 			script = hintedCreateScript
 		}
-		keys, args = append(hkeys, keys...), append(hargs, args...)
+		keys, args = append(hkeys, keys...), append(append(hargs, flag(refresh)), args...)
 	}
 	if ok && cluster {
 		if err := s.hint(ctx, k, due); err != nil {

@@ -11,14 +11,35 @@ import "github.com/redis/go-redis/v9"
 
 // scheduleLua is what createScript and casScript share to write a record's
 // schedule entries in the same step as the record: sched_parse and
-// sched_bad run before the script's first write, sched_apply after.
+// sched_read run before the script's first write, sched_apply after.
 //
 // The change is JSON {"rm": [member...], "add": [[member, due ms]...]}: rm
 // removes an entry unless a worker holds its lease (it removes the entry
 // itself when done, and a record that no longer carries the timer makes its
 // handling a no-op); add writes an entry and cancels its lease when the due
 // time changed, so a worker handling the old one never removes the new one.
+//
+// sched_read reads what the change needs, the entries' due times and their
+// leases, in one ZMSCORE and one HMGET (none for an empty change), and
+// those reads are the keys' type checks: a key of the wrong type refuses
+// them, before anything is written. sched_apply then writes only what
+// differs, each kind of write once (one ZADD, one ZREM, one HDEL), and sets
+// the keys' expiries only when refresh is set or its ZADD created an entry
+// (see Redis.ttlRefresh).
+//
+// sched_apply sets sched_hint when the bucket must be hinted (see
+// hintedLua): when it adds an entry, moves one earlier, or moves one a
+// worker holds or held a lease on. A move that only puts off entries the
+// channel already has (the turn's reminder and timeout, on most moves)
+// needs no hint: the channel's hint is at or before their old due times,
+// so before the new ones, and a worker between its claim of the hint and
+// its settle either read the channel before the move (and settles at or
+// before the old due times) or after it (and sees the new ones). Only a
+// worker that claimed the entry itself settles at the end of its lease,
+// which may be after the new due time: that is why a leased entry is
+// hinted.
 const scheduleLua = `
+local sched_hint = false
 local function sched_parse(spec)
   if spec == '' then return {rm = {}, add = {}} end
   local ok, s = pcall(cjson.decode, spec)
@@ -34,27 +55,48 @@ local function sched_bad(kd, kl)
   if tl ~= 'none' and tl ~= 'hash' then return kl end
   return nil
 end
+local function sched_read(kd, kl, s)
+  local ms = {}
+  for _, m in ipairs(s['rm']) do table.insert(ms, m) end
+  for _, a in ipairs(s['add']) do table.insert(ms, a[1]) end
+  local got = {}
+  if #ms == 0 then return got end
+  local sc = redis.pcall('ZMSCORE', kd, unpack(ms))
+  if sc['err'] then return nil, kd end
+  local ls = redis.pcall('HMGET', kl, unpack(ms))
+  if ls['err'] then return nil, kl end
+  for i, m in ipairs(ms) do got[m] = {sc[i], ls[i]} end
+  return got
+end
 local function lease_until(l)
   if not l then return 0 end
   return tonumber(string.match(l, '/(%d+)$')) or 0
 end
-local function sched_apply(kd, kl, s, now, ttl)
+local function sched_apply(kd, kl, s, got, now, ttl, refresh)
+  local zrem, zadd, hdel = {}, {}, {}
   for _, m in ipairs(s['rm']) do
-    if lease_until(redis.call('HGET', kl, m)) <= now then
-      redis.call('ZREM', kd, m)
-      redis.call('HDEL', kl, m)
+    local g = got[m]
+    if lease_until(g[2]) <= now then
+      if g[1] then table.insert(zrem, m) end
+      if g[2] then table.insert(hdel, m) end
     end
   end
   for _, a in ipairs(s['add']) do
-    local cur = redis.call('ZSCORE', kd, a[1])
-    if not cur or tonumber(cur) ~= tonumber(a[2]) then
-      redis.call('ZADD', kd, a[2], a[1])
-      redis.call('HDEL', kl, a[1])
+    local g = got[a[1]]
+    if not g[1] or tonumber(g[1]) ~= tonumber(a[2]) then
+      table.insert(zadd, a[2])
+      table.insert(zadd, a[1])
+      if g[2] then table.insert(hdel, a[1]) end
+      if not g[1] or g[2] or tonumber(a[2]) < tonumber(g[1]) then sched_hint = true end
     end
   end
-  if #s['add'] > 0 then
+  if #zrem > 0 then redis.call('ZREM', kd, unpack(zrem)) end
+  local added = 0
+  if #zadd > 0 then added = redis.call('ZADD', kd, unpack(zadd)) end
+  if #hdel > 0 then redis.call('HDEL', kl, unpack(hdel)) end
+  if refresh or added > 0 then
     redis.call('PEXPIRE', kd, ttl)
-    if redis.call('EXISTS', kl) == 1 then redis.call('PEXPIRE', kl, ttl) end
+    redis.call('PEXPIRE', kl, ttl)
   end
 end
 `
@@ -156,14 +198,27 @@ return 1
 //
 // It returns {channel, generation, ...}; a bucket key of the wrong type is
 // removed (see bucketLua), so that the bucket works again from the next hint.
+// Every replica runs it on every bucket at every poll, so it checks the
+// keys' types with the reads it makes anyway (the TYPEs of bucket_mend only
+// when one of them is refused): the ZRANGEBYSCORE of the bucket and, when
+// channels need a look, one HMGET of their generations, before its writes.
 var claimBucketScript = redis.NewScript(bucketLua + `
-bucket_mend(KEYS[1], KEYS[2])
-local chans = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+local chans = redis.pcall('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+if chans['err'] then
+  bucket_mend(KEYS[1], KEYS[2])
+  return {}
+end
 local out = {}
-for _, c in ipairs(chans) do
+if #chans == 0 then return out end
+local gens = redis.pcall('HMGET', KEYS[2], unpack(chans))
+if gens['err'] then
+  bucket_mend(KEYS[1], KEYS[2])
+  gens = {}
+end
+for i, c in ipairs(chans) do
   redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), c)
   table.insert(out, c)
-  table.insert(out, redis.call('HGET', KEYS[2], c) or '0')
+  table.insert(out, gens[i] or '0')
 end
 return out
 `)
@@ -194,27 +249,48 @@ return 1
 
 // hintedLua wraps a record script's source (createLua, casLua) so that
 // it also hints the bucket, in the same step, when it wrote: it takes the
-// bucket's two keys and hintScript's four arguments off the front of KEYS
-// and ARGV, leaves KEYS and ARGV as the record script expects them, checks
-// the bucket's types before anything is written, runs the record script
-// and, when its reply says written ({1}; {2} is a resend of a write that
-// landed), writes the hint. Only where the bucket is on the channel's node:
-// a single server or Sentinel (see Redis.writeScript).
+// bucket's two keys and five arguments (hintScript's four, then "1" when the
+// bucket's expiries are due a refresh, see Redis.ttlRefresh) off the front
+// of KEYS and ARGV, leaves KEYS and ARGV as the record script expects them,
+// runs the record script and, when its reply says written ({1}; {2} is a
+// resend of a write that landed) and the write needs a hint (sched_hint,
+// see scheduleLua) or the refresh is due, writes the hint. Only where the
+// bucket is on the channel's node: a single server or Sentinel (see
+// Redis.writeScript). The hint written at each refresh keeps the bucket
+// alive while the channel has entries, without a hint on every move.
+//
+// The hint's writes come after the record's, so they must not fail: a
+// bucket key of the wrong type refuses the write, and is then mended (see
+// bucketLua) and written again, which costs the TYPE checks only on that
+// path; a generation that is not a whole number starts again at 1. A
+// bucket's expiry is set when the hint added the channel to it (its key may
+// be new) or the refresh is due.
 func hintedLua(record string) string {
-	return liveLua + scheduleLua + bucketLua + `
+	return liveLua + scheduleLua + headLua + bucketLua + `
 local hb, hg = table.remove(KEYS, 1), table.remove(KEYS, 1)
 local hargs = {}
-for i = 1, 4 do hargs[i] = table.remove(ARGV, 1) end
+for i = 1, 5 do hargs[i] = table.remove(ARGV, 1) end
 local function record()
 ` + record + `
 end
 local res = record()
-if type(res) == 'table' and (res[1] == 1 or res[1] == 2) then
-  bucket_mend(hb, hg)
-  redis.call('ZADD', hb, 'LT', hargs[2], hargs[1])
-  redis.call('PEXPIRE', hb, hargs[4])
-  redis.call('HINCRBY', hg, hargs[1], 1)
-  redis.call('PEXPIRE', hg, hargs[4])
+if type(res) == 'table' and (res[1] == 1 or res[1] == 2) and (sched_hint or hargs[5] == '1') then
+  local n = redis.pcall('ZADD', hb, 'LT', hargs[2], hargs[1])
+  if type(n) ~= 'number' then
+    bucket_mend(hb, hg)
+    n = redis.call('ZADD', hb, 'LT', hargs[2], hargs[1])
+  end
+  local g = redis.pcall('HINCRBY', hg, hargs[1], 1)
+  if type(g) ~= 'number' then
+    bucket_mend(hb, hg)
+    g = redis.pcall('HINCRBY', hg, hargs[1], 1)
+    if type(g) ~= 'number' then
+      redis.call('HSET', hg, hargs[1], 1)
+      g = 1
+    end
+  end
+  if hargs[5] == '1' or n > 0 then redis.call('PEXPIRE', hb, hargs[4]) end
+  if hargs[5] == '1' or g == 1 then redis.call('PEXPIRE', hg, hargs[4]) end
 end
 return res
 `

@@ -7,17 +7,43 @@ import "github.com/redis/go-redis/v9"
 // and "ai" of recordJSON, on the fields of indexEntry, and on the
 // numeric values of StatusPending (1) and StatusFinished (3). Every key they
 // touch is passed in KEYS and shares the channel's hash tag, so they run on a
-// cluster.
+// cluster. A move (casScript) does not decode the record: it reads the
+// write token, id and version from the head of the JSON (see headLua).
 //
 // Redis keeps the writes a script made before an error, so every script
 // checks all it depends on (the types of the keys, the fields it will
 // increment) before its first write, and answers a problem with a reply
-// code instead of an error: it does all of its writes or none.
+// code instead of an error: it does all of its writes or none. The check
+// costs a move nothing where it can be had from a command the move runs
+// anyway: a read that a key of the wrong type refuses (GET, HMGET, ZMSCORE,
+// run with redis.pcall) is the check of its key, and so is the script's
+// first write, since a refused write changes nothing. casScript is built so
+// that every key a move writes is either read first or written first (the
+// index); only a finishing move, once in a record's life, checks the
+// leaderboard's and ratings' keys with TYPE, and createScript, once per
+// record, checks every key it touches.
+
+// headLua reads the head of a stored record as encodeRecord writes it,
+// without decoding the JSON: record_head returns the write token, the id
+// and the version (a string of digits), or nil when the value does not
+// start as encodeRecord starts it (no token, another order of fields, a
+// character the pattern does not take), and the caller then decodes it
+// with cjson. It is sound because encoding/json writes the fields of
+// recordJSON in their order, "schema", "op", "key", "id", "version" first,
+// and the key object holds strings only, in which a quote is escaped, so
+// the first `},"id":"` closes it.
+const headLua = `
+local function record_head(s)
+  return string.match(s, '^{"schema":%d+,"op":"([^"\\]*)","key":{.-},"id":"([^"\\]*)","version":(%d+),')
+end
+`
 
 // liveLua is the rule, shared by the scripts, for whether an index entry
 // (see indexEntry) still stands for an active game at time now (Unix ms):
 // not finished, its record not past its TTL deadline, and not a challenge
-// past its expiry. It matches match.Record.Active.
+// past its expiry. It matches match.Record.Active. call_many runs one
+// command on a key and a list of arguments, 1000 to a call (Lua's unpack
+// takes only so many).
 const liveLua = `
 local function live(e, now)
   if type(e) ~= 'table' then return false end
@@ -32,6 +58,11 @@ local function entry(s)
   local ok, e = pcall(cjson.decode, s)
   if ok and type(e) == 'table' then return e end
   return nil
+end
+local function call_many(cmd, key, args)
+  for i = 1, #args, 1000 do
+    redis.call(cmd, key, unpack(args, i, math.min(i + 999, #args)))
+  end
 end
 `
 
@@ -62,16 +93,16 @@ end
 var createScript = redis.NewScript(liveLua + scheduleLua + createLua)
 
 const createLua = `
-local want = {'string', 'hash', 'hash'}
-for i = 1, 3 do
-  local t = redis.call('TYPE', KEYS[i]).ok
-  if t ~= 'none' and t ~= want[i] then return {-2, KEYS[i]} end
-end
-local bad = sched_bad(KEYS[4], KEYS[5])
-if bad then return {-2, bad} end
 local sched = sched_parse(ARGV[10])
 if not sched then return {-2, KEYS[4]} end
-local cur = redis.call('GET', KEYS[1])
+local cur = redis.pcall('GET', KEYS[1])
+if type(cur) == 'table' then return {-2, KEYS[1]} end
+local flat = redis.pcall('HGETALL', KEYS[2])
+if flat['err'] then return {-2, KEYS[2]} end
+local pf = redis.pcall('HGETALL', KEYS[3])
+if pf['err'] then return {-2, KEYS[3]} end
+local got, bad = sched_read(KEYS[4], KEYS[5], sched)
+if not got then return {-2, bad} end
 if cur then
   local r = entry(cur)
   if r and r['op'] == ARGV[4] then return {1} end
@@ -82,7 +113,6 @@ local now = tonumber(ARGV[3])
 local mine = {}
 for i = 11, #ARGV do mine[ARGV[i]] = true end
 local n, busy, alive, stale = 0, nil, {}, {}
-local flat = redis.call('HGETALL', KEYS[2])
 for i = 1, #flat, 2 do
   local e = entry(flat[i + 1])
   if live(e, now) then
@@ -99,18 +129,24 @@ for i = 1, #flat, 2 do
 end
 if busy then return {0, busy} end
 if n >= tonumber(ARGV[6]) then return {4, tostring(n)} end
-for _, id in ipairs(stale) do redis.call('HDEL', KEYS[2], id) end
-local pf = redis.call('HGETALL', KEYS[3])
+call_many('HDEL', KEYS[2], stale)
+local gone = {}
 for i = 1, #pf, 2 do
-  if not alive[pf[i + 1]] then redis.call('HDEL', KEYS[3], pf[i]) end
+  if not alive[pf[i + 1]] then table.insert(gone, pf[i]) end
 end
+call_many('HDEL', KEYS[3], gone)
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[7], ARGV[8])
-for i = 11, #ARGV do redis.call('HSET', KEYS[3], ARGV[i], ARGV[7]) end
+local bind = {}
+for i = 11, #ARGV do
+  table.insert(bind, ARGV[i])
+  table.insert(bind, ARGV[7])
+end
+if #bind > 0 then redis.call('HSET', KEYS[3], unpack(bind)) end
 redis.call('PEXPIRE', KEYS[2], ARGV[9])
 redis.call('PEXPIRE', KEYS[3], ARGV[9])
 if KEYS[6] then redis.call('SET', KEYS[6], '1', 'PX', ARGV[5]) end
-sched_apply(KEYS[4], KEYS[5], sched, now, ARGV[9])
+sched_apply(KEYS[4], KEYS[5], sched, got, now, ARGV[9], true)
 return {1}
 `
 
@@ -140,7 +176,8 @@ return {1}
 //	ARGV[26] the indexes' TTL in ms   ARGV[27] now in Unix ms
 //	ARGV[28] the further players of a tallied game of 3 or 4, who count like the loser: a JSON
 //	         array of [id, name] pairs, "" for none   ARGV[29] the schedule change
-//	ARGV[30..] the players of the record
+//	ARGV[30] "1" when the channel's keys are due a refresh of their expiries (see Redis.ttlRefresh)
+//	ARGV[31..] the players of the record; none when the write leaves the players' index alone (see Redis.cas)
 //
 // Replies:
 //
@@ -157,36 +194,42 @@ return {1}
 //	{-2, type}     the record key holds a non-string
 //	{-3, key}      a leaderboard, rating or index key holds the wrong type
 //	{-4, field}    a count to increment is not a whole number
-var casScript = redis.NewScript(liveLua + scheduleLua + casLua)
+var casScript = redis.NewScript(liveLua + scheduleLua + headLua + casLua)
 
 const casLua = `
-local t = redis.call('TYPE', KEYS[1]).ok
-if t == 'none' then return {-1} end
-if t ~= 'string' then return {-2, t} end
-local cur = redis.call('GET', KEYS[1])
-local ok, r = pcall(cjson.decode, cur)
-if not ok or type(r) ~= 'table' then return {0, cur} end
-if r['op'] == ARGV[4] then return {2} end
+local cur = redis.pcall('GET', KEYS[1])
+if type(cur) == 'table' then return {-2, redis.call('TYPE', KEYS[1]).ok} end
+if not cur then return {-1} end
+local op, id, version = record_head(cur)
+if not op then
+  local ok, r = pcall(cjson.decode, cur)
+  if not ok or type(r) ~= 'table' then return {0, cur} end
+  op, id, version = r['op'], r['id'], r['version']
+end
+if op == ARGV[4] then return {2} end
 if KEYS[12] and redis.call('EXISTS', KEYS[12]) == 1 then return {3} end
-local sbad = sched_bad(KEYS[10], KEYS[11])
-if sbad then return {-3, sbad} end
 local sched = sched_parse(ARGV[29])
 if not sched then return {-3, KEYS[10]} end
-if r['id'] ~= ARGV[11] or tonumber(r['version']) ~= tonumber(ARGV[1]) then return {0, cur} end
+if id ~= ARGV[11] or tonumber(version) ~= tonumber(ARGV[1]) then return {0, cur} end
+local got, sbad = sched_read(KEYS[10], KEYS[11], sched)
+if not got then return {-3, sbad} end
 local indexed = ARGV[25] ~= ''
-if indexed then
-  for i = 8, 9 do
-    local kt = redis.call('TYPE', KEYS[i]).ok
-    if kt ~= 'none' and kt ~= 'hash' then return {-3, KEYS[i]} end
-  end
-  if ARGV[25] ~= '-' then
-    local now = tonumber(ARGV[27])
-    for i = 30, #ARGV do
-      local g = redis.call('HGET', KEYS[9], ARGV[i])
-      if g and g ~= ARGV[11] then
-        local e = redis.call('HGET', KEYS[8], g)
-        if e and live(entry(e), now) then return {6, g} end
-      end
+local bind = indexed and ARGV[25] ~= '-'
+local players = {}
+for i = 31, #ARGV do table.insert(players, ARGV[i]) end
+local bound = {}
+if indexed and #players > 0 then
+  bound = redis.pcall('HMGET', KEYS[9], unpack(players))
+  if bound['err'] then return {-3, KEYS[9]} end
+end
+if bind then
+  local now = tonumber(ARGV[27])
+  for i, p in ipairs(players) do
+    local g = bound[i]
+    if g and g ~= ARGV[11] then
+      local e = redis.pcall('HGET', KEYS[8], g)
+      if type(e) == 'table' then return {-3, KEYS[8]} end
+      if e and live(entry(e), now) then return {6, g} end
     end
   end
 end
@@ -208,39 +251,63 @@ for _, p in ipairs(more) do
 end
 if rated then table.insert(counts, {6, ARGV[24]}) end
 if kind ~= '' then
-  local want = {[2] = 'hash', [3] = 'hash', [4] = 'zset', [5] = 'hash', [6] = 'hash', [7] = 'string'}
-  for i = 2, 7 do
-    local kt = redis.call('TYPE', KEYS[i]).ok
-    if kt ~= 'none' and kt ~= want[i] then return {-3, KEYS[i]} end
-  end
-  local gen = redis.call('GET', KEYS[7])
-  if gen and not string.match(gen, '^%d+$') then return {-4, KEYS[7]} end
+  local lbf = {}
   for _, c in ipairs(counts) do
-    local v = redis.call('HGET', KEYS[c[1]], c[2])
-    if v and (#v > 15 or not string.match(v, '^%d+$')) then return {-4, c[2]} end
+    if c[1] == 2 then table.insert(lbf, c[2]) end
   end
+  local v = redis.pcall('HMGET', KEYS[2], unpack(lbf))
+  if v['err'] then return {-3, KEYS[2]} end
+  for i, f in ipairs(lbf) do
+    if v[i] and (#v[i] > 15 or not string.match(v[i], '^%d+$')) then return {-4, f} end
+  end
+  local gen = redis.pcall('GET', KEYS[7])
+  if type(gen) == 'table' then return {-3, KEYS[7]} end
+  if gen and not string.match(gen, '^%d+$') then return {-4, KEYS[7]} end
   if rated then
-    if (redis.call('HGET', KEYS[3], ARGV[6]) or '') ~= ARGV[14] or (redis.call('HGET', KEYS[3], ARGV[8]) or '') ~= ARGV[15] or
-       (redis.call('HGET', KEYS[5], ARGV[6]) or '') ~= ARGV[20] or (redis.call('HGET', KEYS[5], ARGV[8]) or '') ~= ARGV[21] then
+    local h = redis.pcall('HGET', KEYS[6], ARGV[24])
+    if type(h) == 'table' then return {-3, KEYS[6]} end
+    if h and (#h > 15 or not string.match(h, '^%d+$')) then return {-4, ARGV[24]} end
+    local zt = redis.call('TYPE', KEYS[4]).ok
+    if zt ~= 'none' and zt ~= 'zset' then return {-3, KEYS[4]} end
+    local rt = redis.pcall('HMGET', KEYS[3], ARGV[6], ARGV[8])
+    if rt['err'] then return {-3, KEYS[3]} end
+    local rh = redis.pcall('HMGET', KEYS[5], ARGV[6], ARGV[8])
+    if rh['err'] then return {-3, KEYS[5]} end
+    if (rt[1] or '') ~= ARGV[14] or (rt[2] or '') ~= ARGV[15] or (rh[1] or '') ~= ARGV[20] or (rh[2] or '') ~= ARGV[21] then
       return {5}
     end
   end
 end
+-- The first write: the index's. A key of the wrong type refuses it, and
+-- then nothing has been written (see the top of this file).
+local added = 0
+if bind then
+  added = redis.pcall('HSET', KEYS[8], ARGV[11], ARGV[25])
+elseif indexed then
+  added = redis.pcall('HDEL', KEYS[8], ARGV[11])
+end
+if type(added) ~= 'number' then return {-3, KEYS[8]} end
+local refresh = ARGV[30] == '1'
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 if KEYS[12] then redis.call('SET', KEYS[12], '1', 'PX', ARGV[12]) end
-sched_apply(KEYS[10], KEYS[11], sched, tonumber(ARGV[27]), ARGV[26])
-if indexed then
-  if ARGV[25] == '-' then
-    redis.call('HDEL', KEYS[8], ARGV[11])
-    for i = 30, #ARGV do
-      if redis.call('HGET', KEYS[9], ARGV[i]) == ARGV[11] then redis.call('HDEL', KEYS[9], ARGV[i]) end
+sched_apply(KEYS[10], KEYS[11], sched, got, tonumber(ARGV[27]), ARGV[26], refresh)
+if bind then
+  local hset = {}
+  for i, p in ipairs(players) do
+    if bound[i] ~= ARGV[11] then
+      table.insert(hset, p)
+      table.insert(hset, ARGV[11])
     end
-  else
-    redis.call('HSET', KEYS[8], ARGV[11], ARGV[25])
-    for i = 30, #ARGV do redis.call('HSET', KEYS[9], ARGV[i], ARGV[11]) end
-    redis.call('PEXPIRE', KEYS[8], ARGV[26])
-    redis.call('PEXPIRE', KEYS[9], ARGV[26])
   end
+  if #hset > 0 then redis.call('HSET', KEYS[9], unpack(hset)) end
+  if refresh or added > 0 then redis.call('PEXPIRE', KEYS[8], ARGV[26]) end
+  if refresh or #hset > 0 then redis.call('PEXPIRE', KEYS[9], ARGV[26]) end
+elseif indexed then
+  local hdel = {}
+  for i, p in ipairs(players) do
+    if bound[i] == ARGV[11] then table.insert(hdel, p) end
+  end
+  if #hdel > 0 then redis.call('HDEL', KEYS[9], unpack(hdel)) end
 end
 if kind ~= '' then
   for _, c in ipairs(counts) do redis.call('HINCRBY', KEYS[c[1]], c[2], 1) end

@@ -2,9 +2,13 @@ package sessions_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"maps"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -210,4 +214,206 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 		})
 	}
 	c.Del(ctx, lbKey, rtKey, rtzKey, rthKey, h2hKey, genKey, indexKey, playersKey, legacyKey)
+}
+
+// TestRedisMoveOverOtherJSON shows the move script's compare on a record
+// whose JSON is not in the form this version writes (its fields in another
+// order, as another writer may store them): the script decodes it instead
+// of reading its head, lands a move at the stored version and refuses one
+// from a replica that is behind.
+func TestRedisMoveOverOtherJSON(t *testing.T) {
+	c := storetest.Redis(t)
+	prefix := storetest.Prefix(t, c)
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
+	behind := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
+	ctx := t.Context()
+	k := storetest.Channel
+	rec := storetest.Playing(t, k)
+	if err := s.Create(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := behind.Load(ctx, k, rec.ID); err != nil { // caches version 1
+		t.Fatal(err)
+	}
+	gameKey := prefix + "{" + k.String() + "}:game:" + rec.ID
+	resort := func() {
+		raw, err := c.Get(ctx, gameKey).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fields map[string]any
+		d := json.NewDecoder(strings.NewReader(raw))
+		d.UseNumber()
+		if err := d.Decode(&fields); err != nil {
+			t.Fatal(err)
+		}
+		sorted, _ := json.Marshal(fields) // "challenger" first, "version" late
+		if string(sorted) == raw {
+			t.Fatal("re-sorting the fields left the JSON as it was")
+		}
+		if err := c.Set(ctx, gameKey, sorted, time.Hour).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resort()
+	got, err := s.Update(ctx, k, rec.ID, moveFn(storetest.Alice.ID, 0, 3))
+	if err != nil || got.Version != 2 {
+		t.Fatalf("move over re-sorted JSON = %v, %v; want version 2", got, err)
+	}
+	resort()
+	// The replica behind starts from version 1: the script refuses it and
+	// returns the stored record, on which its retry lands.
+	got, err = behind.Update(ctx, k, rec.ID, moveFn(storetest.Bob.ID, 1, 4))
+	if err != nil || got.Version != 3 || got.Game.Moves() != 2 {
+		t.Fatalf("move from a replica behind = %v, %v; want version 3 with 2 moves", got, err)
+	}
+}
+
+// TestRedisMoveExpiries shows when a move sets the expiries of the
+// channel's keys beside the records: not on every move, but when a key is
+// created again (here, deleted behind the store's back) and at the first
+// move of each slot of time, which also binds the players again.
+func TestRedisMoveExpiries(t *testing.T) {
+	c, prefix, clk, s, rec := clockedGame(t)
+	ctx := t.Context()
+	k := storetest.Channel
+	key := func(name string) string { return prefix + "{" + k.String() + "}:" + name }
+	index, players, due := key("games"), key("players"), key("due")
+	pttl := func(key string) time.Duration {
+		t.Helper()
+		d, err := c.PTTL(ctx, key).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	lives := func(when, key string) {
+		t.Helper()
+		if d := pttl(key); d <= sessions.DefaultIdleTTL-time.Minute || d > sessions.DefaultIdleTTL+2*time.Minute {
+			t.Errorf("%s: %s expires in %v, want about the idle TTL %v", when, key, d, sessions.DefaultIdleTTL)
+		}
+	}
+	timed := func(n int) func(r *match.Record) (match.Tally, error) { return timedMove(n, clk.Now().Add(time.Hour)) }
+	if _, err := s.Update(ctx, k, rec.ID, timed(0)); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{index, players, due} {
+		lives("after the first move", key)
+	}
+	// Keys lost behind the store's back: the next move (same slot) creates
+	// the index and the schedule again, each with its expiry.
+	c.Del(ctx, index, due, players)
+	clk.Advance(time.Second)
+	if _, err := s.Update(ctx, k, rec.ID, timed(1)); err != nil {
+		t.Fatal(err)
+	}
+	lives("index written again", index)
+	lives("schedule written again", due)
+	// Shorten the expiries by hand: a move in the same slot leaves them...
+	for _, key := range []string{index, due} {
+		c.PExpire(ctx, key, time.Hour)
+	}
+	clk.Advance(time.Second)
+	if _, err := s.Update(ctx, k, rec.ID, timed(2)); err != nil {
+		t.Fatal(err)
+	}
+	if d := pttl(index); d > time.Hour {
+		t.Errorf("a move in the same slot set the index's expiry: %v", d)
+	}
+	// ...and the first move of the next slot sets them, and binds the
+	// players again.
+	clk.Advance(time.Minute)
+	if _, err := s.Update(ctx, k, rec.ID, timed(3)); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{index, players, due} {
+		lives("after the first move of a slot", key)
+	}
+	if got, err := s.PlayerGame(ctx, k, storetest.Bob.ID); err != nil || got.ID != rec.ID {
+		t.Errorf("Bob's game after the refresh = %v, %v; want %s", got, err, rec.ID)
+	}
+}
+
+// TestRedisPutOffTimerNeedsNoHint shows that a move that only puts off a
+// timer leaves the schedule's bucket alone, and that the entry is still
+// claimed when its new time comes; a later move that brings it forward
+// hints the bucket again.
+func TestRedisPutOffTimerNeedsNoHint(t *testing.T) {
+	c, prefix, clk, s, rec := clockedGame(t)
+	ctx := t.Context()
+	k := storetest.Channel
+	// The bucket's writes, as INFO commandstats counts them on this shared
+	// server, can't be told from others'; its generations hash can.
+	gens := func() map[string]string {
+		t.Helper()
+		out := map[string]string{}
+		for n := range sessions.ScheduleBuckets {
+			g, err := c.HGetAll(ctx, prefix+"{sched:"+strconv.Itoa(n)+"}:gen").Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for ch, v := range g {
+				out[strconv.Itoa(n)+"/"+ch] = v
+			}
+		}
+		return out
+	}
+	start := clk.Now()
+	if _, err := s.Update(ctx, k, rec.ID, timedMove(0, start.Add(time.Hour))); err != nil {
+		t.Fatal(err)
+	}
+	hinted := gens()
+	if len(hinted) != 1 {
+		t.Fatalf("bucket generations after a new timer: %v, want the channel's", hinted)
+	}
+	clk.Advance(time.Second)
+	if _, err := s.Update(ctx, k, rec.ID, timedMove(1, start.Add(2*time.Hour))); err != nil {
+		t.Fatal(err)
+	}
+	if got := gens(); !maps.Equal(got, hinted) {
+		t.Errorf("putting a timer off hinted the bucket: generations %v, then %v", hinted, got)
+	}
+	clk.Advance(2*time.Hour - time.Second)
+	if got, err := s.Claim(ctx, 10, time.Minute); err != nil || len(got) != 1 || got[0].GameID != rec.ID || got[0].Kind != match.TimerTimeout {
+		t.Fatalf("Claim when the put-off timer is due = %+v, %v; want its entry", got, err)
+	}
+	// Brought forward, over the lease Claim took, in a new slot of time:
+	// each of the three calls for a hint.
+	if _, err := s.Update(ctx, k, rec.ID, timedMove(2, clk.Now().Add(time.Minute))); err != nil {
+		t.Fatal(err)
+	}
+	if got := gens(); maps.Equal(got, hinted) {
+		t.Errorf("bringing a timer forward left the bucket's generations at %v", got)
+	}
+}
+
+// clockedGame returns a store on a private prefix, run by a clock of its
+// own, holding a new game between Alice and Bob. The clock starts on a
+// whole minute, the start of a slot of time for the expiries (see
+// Redis.ttlRefresh), so that moves a few seconds apart share their slot.
+func clockedGame(t *testing.T) (redis.UniversalClient, string, *storetest.Clock, *sessions.Redis, *match.Record) {
+	t.Helper()
+	c := storetest.Redis(t)
+	prefix := storetest.Prefix(t, c)
+	clk := storetest.NewClock(time.Now().Truncate(time.Minute))
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Now: clk.Now})
+	rec := storetest.Playing(t, storetest.Channel)
+	if err := s.Create(t.Context(), rec); err != nil {
+		t.Fatal(err)
+	}
+	return c, prefix, clk, s, rec
+}
+
+// timedMove plays move n (Alice on even moves, Bob on odd, in column n % 7)
+// and sets the turn's timeout to due.
+func timedMove(n int, due time.Time) func(r *match.Record) (match.Tally, error) {
+	return func(r *match.Record) (match.Tally, error) {
+		who := storetest.Alice.ID
+		if n%2 == 1 {
+			who = storetest.Bob.ID
+		}
+		tl, err := moveFn(who, n, n%7)(r)
+		r.Timers = []match.Timer{{Kind: match.TimerTimeout, Due: due}}
+		return tl, err
+	}
 }
