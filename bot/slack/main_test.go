@@ -4,9 +4,9 @@ import (
 	"os"
 	"testing"
 
-	"github.com/connect4/connect4/bot/internal/adaptertest"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // TestMain runs up to 8 parallel tests at once unless -parallel is given:
 // they wait (a hung store, a slow Slack), not compute.
-func TestMain(m *testing.M) { os.Exit(adaptertest.Main(m, 8)) }
+func TestMain(m *testing.M) { os.Exit(storetest.RunParallel(m, 8)) }

@@ -146,18 +146,7 @@ func testPlayerLimit(t *testing.T, s Store, clk *Clock) {
 	}
 	close(start)
 	wg.Wait()
-	won := -1
-	for i, err := range errs {
-		if err == nil {
-			if won >= 0 {
-				t.Fatalf("creates %d and %d both landed with Alice in each", won, i)
-			}
-			won = i
-		}
-	}
-	if won < 0 {
-		t.Fatalf("no create landed: %v", errs[0])
-	}
+	won := onlyOne(t, "create with Alice in it", errs)
 	for i, err := range errs {
 		var busy *match.BusyError
 		if i != won && (!errors.As(err, &busy) || busy.Existing.ID != recs[won].ID || busy.Player != Alice.ID) {

@@ -162,18 +162,7 @@ func testRaceChallenges(t *testing.T, s Store, clk *Clock) {
 	}
 	close(start)
 	wg.Wait()
-	winner := -1
-	for i, err := range errs {
-		if err == nil {
-			if winner >= 0 {
-				t.Fatalf("two challenges won: %d and %d", winner, i)
-			}
-			winner = i
-		}
-	}
-	if winner < 0 {
-		t.Fatalf("no challenge won: %v", errs[0])
-	}
+	winner := onlyOne(t, "challenge", errs)
 	for i, err := range errs {
 		var busy *match.BusyError
 		if i != winner && (!errors.As(err, &busy) || busy.Existing.ID != recs[winner].ID) {
@@ -240,4 +229,23 @@ func testRaceFinish(t *testing.T, s Store, clk *Clock) {
 			}
 		}
 	}
+}
+
+// onlyOne returns the index of the one racing call of what that
+// succeeded, and fails the test unless exactly one did.
+func onlyOne(t *testing.T, what string, errs []error) int {
+	t.Helper()
+	won := -1
+	for i, err := range errs {
+		if err == nil {
+			if won >= 0 {
+				t.Fatalf("%s %d and %d both landed", what, won, i)
+			}
+			won = i
+		}
+	}
+	if won < 0 {
+		t.Fatalf("no %s landed: %v", what, errs[0])
+	}
+	return won
 }

@@ -7,11 +7,9 @@ package adaptertest
 import (
 	"bytes"
 	"context"
-	"flag"
 	"image"
 	"io"
 	"net"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -142,18 +140,4 @@ func trickle(ctx context.Context, c net.Conn, h string, every time.Duration) {
 			}
 		}
 	}
-}
-
-// Main runs m with up to parallel parallel tests at once unless -parallel
-// is given, and returns its exit code, for a TestMain whose parallel tests
-// wait (on timeouts, backoffs, heartbeats) rather than compute: the
-// default, GOMAXPROCS, would make them wait in turn for nothing.
-func Main(m *testing.M, parallel int) int {
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		_ = flag.Set("test.parallel", strconv.Itoa(parallel))
-	}
-	return m.Run()
 }
