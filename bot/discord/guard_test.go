@@ -231,20 +231,8 @@ func stalledUploads(t *testing.T, maxBodies, uploads int) int64 {
 	runtime.ReadMemStats(&during)
 
 	start := time.Now()
-	ping := []byte(`{"id":"1","application_id":"` + appID + `","type":1,"token":"tok","version":1}`)
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL+InteractionsPath, bytes.NewReader(ping))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header = sign(f.priv, strconv.FormatInt(time.Now().Unix(), 10), ping)
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(got), `"type":1`) {
-		t.Fatalf("PING under attack: %d %q, want 200 and a PONG", resp.StatusCode, got)
+	if status, got := signedPing(t, f, srv); status != http.StatusOK || !strings.Contains(got, `"type":1`) {
+		t.Fatalf("PING under attack: %d %q, want 200 and a PONG", status, got)
 	}
 	if d := time.Since(start); d > 3*time.Second {
 		t.Fatalf("PING under attack took %v", d)
@@ -299,3 +287,22 @@ func TestNonce(t *testing.T) {
 
 func inUseAll(s *bodies.Slots) int   { n, _ := s.InUse(); return n }
 func inUseLarge(s *bodies.Slots) int { _, n := s.InUse(); return n }
+
+// signedPing sends srv a PING signed with f's key and returns the status
+// and body of the answer.
+func signedPing(t *testing.T, f *fixture, srv *httptest.Server) (int, string) {
+	t.Helper()
+	ping := []byte(`{"id":"1","application_id":"` + appID + `","type":1,"token":"tok","version":1}`)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL+InteractionsPath, bytes.NewReader(ping))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header = sign(f.priv, strconv.FormatInt(time.Now().Unix(), 10), ping)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, string(got)
+}

@@ -3,7 +3,6 @@ package discord
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -44,20 +43,8 @@ func TestSignedAnsweredAmongStalledBodies(t *testing.T) {
 
 	const signed = 30
 	answered := 0
-	ping := []byte(`{"id":"1","application_id":"` + appID + `","type":1,"token":"tok","version":1}`)
 	for range signed {
-		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL+InteractionsPath, strings.NewReader(string(ping)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header = sign(f.priv, strconv.FormatInt(time.Now().Unix(), 10), ping)
-		resp, err := srv.Client().Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode == http.StatusOK && strings.Contains(string(got), `"type":1`) {
+		if status, got := signedPing(t, f, srv); status == http.StatusOK && strings.Contains(got, `"type":1`) {
 			answered++
 		}
 		time.Sleep(50 * time.Millisecond)
