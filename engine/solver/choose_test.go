@@ -295,22 +295,25 @@ func TestHardBeatsMedium(t *testing.T) {
 // TestOtherSizes plays whole games on boards other than the standard one: every
 // move must be legal, and hard must beat easy on the whole.
 func TestOtherSizes(t *testing.T) {
-	t.Parallel() // every move spends its budget: it waits for the clock
+	t.Parallel() // every move spends its budget: CPU the package's pure tests do not need at once
 	sizes := []struct{ rows, cols, connect int }{
 		{4, 4, 3}, {4, 4, 4}, {5, 4, 4}, {4, 10, 4}, {10, 4, 5}, {7, 8, 4}, {8, 9, 5}, {10, 10, 5}, {10, 10, 10}, {6, 7, 3}, {6, 7, 5},
 	}
+	// Full size (CONNECT4_TEST_FULL, .ci/run's own step): 6 games of hard
+	// and 2 of medium a size, and 10 on 10 x 10; half of that otherwise.
+	hardGames, mediumGames, bigGames := samples(6, 3, 3), samples(2, 1, 1), samples(10, 4, 4)
 	for _, sz := range sizes {
-		hard, easy, draws := match(t, sz.rows, sz.cols, sz.connect, Hard, Easy, 6, 5*time.Millisecond, uint64(sz.rows*100+sz.cols*10+sz.connect))
+		hard, easy, draws := match(t, sz.rows, sz.cols, sz.connect, Hard, Easy, hardGames, 5*time.Millisecond, uint64(sz.rows*100+sz.cols*10+sz.connect))
 		t.Logf("%dx%d connect %d: hard %d, easy %d, draws %d", sz.rows, sz.cols, sz.connect, hard, easy, draws)
 		if hard < easy {
 			t.Errorf("%dx%d connect %d: hard won %d, easy %d", sz.rows, sz.cols, sz.connect, hard, easy)
 		}
 		// medium and easy just have to play legal moves to the end
-		match(t, sz.rows, sz.cols, sz.connect, Medium, Easy, 2, 5*time.Millisecond, 3)
+		match(t, sz.rows, sz.cols, sz.connect, Medium, Easy, mediumGames, 5*time.Millisecond, 3)
 	}
-	hard, easy, _ := match(t, 10, 10, 5, Hard, Easy, 10, 10*time.Millisecond, 5)
-	if hard < 9 {
-		t.Errorf("10x10 connect 5: hard won %d of 10 against easy (easy %d)", hard, easy)
+	hard, easy, _ := match(t, 10, 10, 5, Hard, Easy, bigGames, 10*time.Millisecond, 5)
+	if hard < bigGames-1 {
+		t.Errorf("10x10 connect 5: hard won %d of %d against easy (easy %d)", hard, bigGames, easy)
 	}
 }
 
