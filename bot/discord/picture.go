@@ -143,7 +143,7 @@ func (a *Adapter) deliverPicture(ctx context.Context, s restAPI, in *discordgo.I
 			AllowedMentions: allowed(r)}
 		uctx, cancel := context.WithTimeout(ctx, uploadBudget)
 		err = retry404(uctx, func(ctx context.Context) error {
-			return sendMultipart(ctx, s, in, followUp, msg, &discordgo.File{Name: boardFile, ContentType: "image/png", Reader: bytes.NewReader(png.Bytes())})
+			return sendMultipart(ctx, s, in, followUp, msg, &upload{name: boardFile, contentType: "image/png", data: png.Bytes()})
 		})
 		cancel()
 		if err == nil {
@@ -153,7 +153,7 @@ func (a *Adapter) deliverPicture(ctx context.Context, s restAPI, in *discordgo.I
 	a.log.Warn("board picture not delivered; sending the emoji board", "channel", in.ChannelID, "err", err)
 	msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, false, ""),
 		Attachments: []v2Attachment{}, AllowedMentions: allowed(r)}
-	return retry404(ctx, func(ctx context.Context) error { return sendMultipart(ctx, s, in, followUp, msg) })
+	return retry404(ctx, func(ctx context.Context) error { return sendMultipart(ctx, s, in, followUp, msg, nil) })
 }
 
 // postReplay sends the replay of r's finished game as a GIF in a follow-up
@@ -177,7 +177,7 @@ func (a *Adapter) postReplay(ctx context.Context, s restAPI, in *discordgo.Inter
 		}}},
 		Attachments:     []v2Attachment{{ID: 0, Filename: replayFile, Description: clip.Runes(desc, maxDescription)}},
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}}
-	err := sendMultipart(ctx, s, in, true, msg, &discordgo.File{Name: replayFile, ContentType: "image/gif", Reader: bytes.NewReader(gif.Bytes())})
+	err := sendMultipart(ctx, s, in, true, msg, &upload{name: replayFile, contentType: "image/gif", data: gif.Bytes()})
 	if err != nil {
 		a.log.Warn("replay not posted", "channel", in.ChannelID, "err", err)
 	}
@@ -185,10 +185,16 @@ func (a *Adapter) postReplay(ctx context.Context, s restAPI, in *discordgo.Inter
 
 func ptr[T any](v T) *T { return &v }
 
-// sendMultipart sends msg with files (none: a JSON body) to the
+// upload is a file sent with a message.
+type upload struct {
+	name, contentType string
+	data              []byte
+}
+
+// sendMultipart sends msg with file (nil: a JSON body) to the
 // interaction webhook: PATCH of the original message, or with followUp a
 // POST of a new message.
-func sendMultipart(ctx context.Context, s restAPI, in *discordgo.Interaction, followUp bool, msg v2Message, files ...*discordgo.File) error {
+func sendMultipart(ctx context.Context, s restAPI, in *discordgo.Interaction, followUp bool, msg v2Message, file *upload) error {
 	method, uri := "PATCH", discordgo.EndpointWebhookMessage(in.AppID, in.Token, "@original")
 	bucket := discordgo.EndpointWebhookToken("", "")
 	if followUp {
@@ -196,19 +202,16 @@ func sendMultipart(ctx context.Context, s restAPI, in *discordgo.Interaction, fo
 		bucket = uri
 	}
 	opt := discordgo.WithContext(ctx)
-	var err error
-	if len(files) == 0 {
-		_, err = s.RequestWithBucketID(method, uri, msg, bucket, opt)
+	ct, body, err := "application/json", []byte(nil), error(nil)
+	if file == nil {
+		body, err = appendV2Message(nil, msg)
 	} else {
-		var ct string
-		var body []byte
-		ct, body, err = discordgo.MultipartBodyWithJSON(msg, files)
-		if err != nil {
-			return fmt.Errorf("multipart body: %w", err)
-		}
-		_, err = s.RequestRaw(method, uri, ct, body, bucket, 0, opt)
+		ct, body, err = multipartBody(msg, file.name, file.contentType, file.data)
 	}
 	if err != nil {
+		return fmt.Errorf("message body: %w", err)
+	}
+	if _, err = s.RequestRaw(method, uri, ct, body, bucket, 0, opt); err != nil {
 		return fmt.Errorf("%s interaction message: %w", strings.ToLower(method), err)
 	}
 	return nil
@@ -261,7 +264,7 @@ func (a *Adapter) deliverLate(ctx context.Context, s restAPI, in *interaction, r
 	case fromButton && r.Visibility == bot.Update && in.v2():
 		msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, false, ""),
 			Attachments: []v2Attachment{}, AllowedMentions: allowed(r)}
-		err = retry404(dctx, func(ctx context.Context) error { return sendMultipart(ctx, s, in.ref(), false, msg) })
+		err = retry404(dctx, func(ctx context.Context) error { return sendMultipart(ctx, s, in.ref(), false, msg, nil) })
 	default:
 		err = deliver(dctx, s, in.ref(), r, fromButton)
 	}
