@@ -109,6 +109,10 @@ type Config struct {
 	// not chosen emoji, and posts the replay GIF when a game ends; false
 	// keeps the emoji board everywhere. cmd/connect4 serve turns it on.
 	Pictures bool
+	// Painter draws the pictures; nil means one of the adapter's own.
+	// cmd/connect4 serve gives both adapters the same one, so that the
+	// canvases and bands it keeps are drawn once, within one budget.
+	Painter *render.Painter
 }
 
 // Adapter serves Discord interactions with a bot.Service. It is safe for
@@ -176,6 +180,9 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	if cfg.MaxBodies == 0 {
 		cfg.MaxBodies = DefaultMaxBodies
 	}
+	if cfg.Painter == nil {
+		cfg.Painter = render.NewPainter(0)
+	}
 	log = log.With("platform", Platform)
 	gateway := link.NewTracker()
 	return &Adapter{svc: svc, cfg: cfg, pub: pub, session: rest, rest: rest, log: log,
@@ -183,7 +190,7 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 		timeout: cfg.Timeout, work: bg.New(), bodies: bodies.NewSlots(cfg.MaxBodies), deferAfter: deferAfter,
 		gateway: gateway, keeper: &link.Keeper{Tracker: gateway, Backoff: link.Backoff{Max: cfg.ReconnectMax}, Log: log,
 			Name: "discord gateway", Token: "discord: DISCORD_BOT_TOKEN", Refusal: refusal},
-		openTimeout: openTimeout, painter: render.NewPainter(0)}, nil
+		openTimeout: openTimeout, painter: cfg.Painter}, nil
 }
 
 // Close stops taking new background work (later slow commands run before
