@@ -24,7 +24,7 @@ func encodeResponse(resp *discordgo.InteractionResponse) ([]byte, error) {
 		d.Attachments != nil || d.Poll != nil {
 		return json.Marshal(resp)
 	}
-	b := make([]byte, 0, 1024)
+	b := make([]byte, 0, responseSize+len(d.Content))
 	b = append(b, `{"type":`...)
 	b = strconv.AppendInt(b, int64(resp.Type), 10)
 	b = append(b, `,"data":{"tts":false,"content":`...)
@@ -47,6 +47,10 @@ func encodeResponse(resp *discordgo.InteractionResponse) ([]byte, error) {
 	}
 	return append(b, "}}"...), nil
 }
+
+// responseSize is room for a response's JSON besides its content: a
+// board's seven column buttons and the others take about 1.2 KB.
+const responseSize = 2 << 10
 
 // appendComponents appends cs as a JSON array (null when nil), as
 // encoding/json writes it, or reports false when a component is of a kind
