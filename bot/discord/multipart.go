@@ -15,17 +15,31 @@ import (
 // mime/multipart.Writer into a growing buffer. The bytes are those of a
 // multipart.Writer: TestMultipartBody compares them.
 
+// upload is a file sent with a message: files[0] of a multipart body.
+type upload struct {
+	name, contentType string
+	// size is about how many bytes appendTo appends, for the body's
+	// first allocation.
+	size int
+	// appendTo appends the file to b, or returns an error.
+	appendTo func(b []byte) ([]byte, error)
+}
+
+// pngSize is about a board's PNG at the default size (8 KB for a 7 × 6
+// board; a bigger board grows the body once).
+const pngSize = 12 << 10
+
 // multipartBody returns the Content-Type and the body of a multipart
-// upload of msg (as payload_json) and of one file, files[0], named name,
-// of type contentType, holding data. It returns an error only when msg
-// holds a value encoding/json cannot marshal.
-func multipartBody(msg v2Message, name, contentType string, data []byte) (string, []byte, error) {
+// upload of msg (as payload_json) and of file. It returns the error of
+// file.appendTo, or an error when msg holds a value encoding/json cannot
+// marshal.
+func multipartBody(msg v2Message, file upload) (string, []byte, error) {
 	var rnd [30]byte // as mime/multipart's random boundary
 	if _, err := rand.Read(rnd[:]); err != nil {
 		return "", nil, fmt.Errorf("boundary: %w", err)
 	}
 	boundary := hex.EncodeToString(rnd[:])
-	b, err := appendMultipart(make([]byte, 0, len(data)+multipartSlack), boundary, msg, name, contentType, data)
+	b, err := appendMultipart(make([]byte, 0, file.size+multipartSlack), boundary, msg, file)
 	if err != nil {
 		return "", nil, err
 	}
@@ -38,7 +52,7 @@ func multipartBody(msg v2Message, name, contentType string, data []byte) (string
 const multipartSlack = 4 << 10
 
 // appendMultipart appends the body of multipartBody with boundary.
-func appendMultipart(b []byte, boundary string, msg v2Message, name, contentType string, data []byte) ([]byte, error) {
+func appendMultipart(b []byte, boundary string, msg v2Message, file upload) ([]byte, error) {
 	b = append(b, "--"...)
 	b = append(b, boundary...)
 	b = append(b, "\r\nContent-Disposition: form-data; name=\"payload_json\"\r\nContent-Type: application/json\r\n\r\n"...)
@@ -50,16 +64,18 @@ func appendMultipart(b []byte, boundary string, msg v2Message, name, contentType
 	b = append(b, boundary...)
 	b = append(b, "\r\nContent-Disposition: form-data; name=\"files[0]\"; filename="...)
 	b = append(b, '"')
-	for i := 0; i < len(name); i++ { // escaped as discordgo does
-		if name[i] == '"' || name[i] == '\\' {
+	for i := 0; i < len(file.name); i++ { // escaped as discordgo does
+		if file.name[i] == '"' || file.name[i] == '\\' {
 			b = append(b, '\\')
 		}
-		b = append(b, name[i])
+		b = append(b, file.name[i])
 	}
 	b = append(b, "\"\r\nContent-Type: "...)
-	b = append(b, contentType...)
+	b = append(b, file.contentType...)
 	b = append(b, "\r\n\r\n"...)
-	b = append(b, data...)
+	if b, err = file.appendTo(b); err != nil {
+		return nil, err
+	}
 	b = append(b, "\r\n--"...)
 	b = append(b, boundary...)
 	return append(b, "--\r\n"...), nil

@@ -3,6 +3,7 @@ package discord
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -96,7 +97,9 @@ func TestAppendV2Message(t *testing.T) {
 func TestMultipartBody(t *testing.T) {
 	m := v2Messages(t)["picture"]
 	png := []byte("\x89PNG\r\n\x1a\n--not a boundary\r\n\x00\xff")
-	ct, body, err := multipartBody(m, boardFile, "image/png", png)
+	file := upload{name: boardFile, contentType: "image/png", size: 1,
+		appendTo: func(b []byte) ([]byte, error) { return append(b, png...), nil }}
+	ct, body, err := multipartBody(m, file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,9 +154,14 @@ func TestMultipartBody(t *testing.T) {
 	if _, err := r.NextPart(); err != io.EOF {
 		t.Errorf("after the file: %v, want io.EOF", err)
 	}
-	_, again, _ := multipartBody(m, boardFile, "image/png", png)
+	_, again, _ := multipartBody(m, file)
 	if bytes.Equal(again, body) {
 		t.Error("two bodies share a boundary; want a random one each")
+	}
+	bad := errors.New("no picture")
+	file.appendTo = func(b []byte) ([]byte, error) { return b, bad }
+	if _, _, err := multipartBody(m, file); !errors.Is(err, bad) {
+		t.Errorf("multipartBody with a file that fails: %v, want %v", err, bad)
 	}
 }
 
@@ -169,7 +177,8 @@ func BenchmarkMultipartBody(b *testing.B) {
 	})
 	b.Run("multipartBody", func(b *testing.B) {
 		for b.Loop() {
-			_, _, _ = multipartBody(m, boardFile, "image/png", png)
+			_, _, _ = multipartBody(m, upload{name: boardFile, contentType: "image/png", size: len(png),
+				appendTo: func(b []byte) ([]byte, error) { return append(b, png...), nil }})
 		}
 	})
 }

@@ -134,26 +134,25 @@ func v2Response(r bot.Reply) *discordgo.InteractionResponse {
 // is logged at Warn.
 func (a *Adapter) deliverPicture(ctx context.Context, s restAPI, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
 	followUp := r.Visibility == bot.Public && fromButton
-	var png bytes.Buffer
-	err := a.painter.PNG(&png, r.Game, r.ImageOptions())
+	alt := r.AltText()
+	msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, true, alt),
+		Attachments:     []v2Attachment{{ID: 0, Filename: boardFile, Description: clip.Runes(alt, maxDescription)}},
+		AllowedMentions: allowed(r)}
+	// The PNG is drawn straight into the body.
+	ct, body, err := multipartBody(msg, upload{name: boardFile, contentType: "image/png", size: pngSize,
+		appendTo: func(b []byte) ([]byte, error) { return a.painter.AppendPNG(b, r.Game, r.ImageOptions()) }})
 	if err == nil {
-		alt := r.AltText()
-		msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, true, alt),
-			Attachments:     []v2Attachment{{ID: 0, Filename: boardFile, Description: clip.Runes(alt, maxDescription)}},
-			AllowedMentions: allowed(r)}
 		uctx, cancel := context.WithTimeout(ctx, uploadBudget)
-		err = retry404(uctx, func(ctx context.Context) error {
-			return sendMultipart(ctx, s, in, followUp, msg, &upload{name: boardFile, contentType: "image/png", data: png.Bytes()})
-		})
+		err = retry404(uctx, func(ctx context.Context) error { return sendBody(ctx, s, in, followUp, ct, body) })
 		cancel()
 		if err == nil {
 			return nil
 		}
 	}
 	a.log.Warn("board picture not delivered; sending the emoji board", "channel", in.ChannelID, "err", err)
-	msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, false, ""),
+	emoji := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, false, ""),
 		Attachments: []v2Attachment{}, AllowedMentions: allowed(r)}
-	return retry404(ctx, func(ctx context.Context) error { return sendMultipart(ctx, s, in, followUp, msg, nil) })
+	return retry404(ctx, func(ctx context.Context) error { return sendJSON(ctx, s, in, followUp, emoji) })
 }
 
 // postReplay sends the replay of r's finished game as a GIF in a follow-up
@@ -177,7 +176,11 @@ func (a *Adapter) postReplay(ctx context.Context, s restAPI, in *discordgo.Inter
 		}}},
 		Attachments:     []v2Attachment{{ID: 0, Filename: replayFile, Description: clip.Runes(desc, maxDescription)}},
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}}
-	err := sendMultipart(ctx, s, in, true, msg, &upload{name: replayFile, contentType: "image/gif", data: gif.Bytes()})
+	ct, body, err := multipartBody(msg, upload{name: replayFile, contentType: "image/gif", size: gif.Len(),
+		appendTo: func(b []byte) ([]byte, error) { return append(b, gif.Bytes()...), nil }})
+	if err == nil {
+		err = sendBody(ctx, s, in, true, ct, body)
+	}
 	if err != nil {
 		a.log.Warn("replay not posted", "channel", in.ChannelID, "err", err)
 	}
@@ -185,33 +188,27 @@ func (a *Adapter) postReplay(ctx context.Context, s restAPI, in *discordgo.Inter
 
 func ptr[T any](v T) *T { return &v }
 
-// upload is a file sent with a message.
-type upload struct {
-	name, contentType string
-	data              []byte
+// sendJSON sends msg alone, as JSON, to the interaction webhook: see
+// sendBody.
+func sendJSON(ctx context.Context, s restAPI, in *discordgo.Interaction, followUp bool, msg v2Message) error {
+	body, err := appendV2Message(nil, msg)
+	if err != nil {
+		return fmt.Errorf("message body: %w", err)
+	}
+	return sendBody(ctx, s, in, followUp, "application/json", body)
 }
 
-// sendMultipart sends msg with file (nil: a JSON body) to the
-// interaction webhook: PATCH of the original message, or with followUp a
-// POST of a new message.
-func sendMultipart(ctx context.Context, s restAPI, in *discordgo.Interaction, followUp bool, msg v2Message, file *upload) error {
+// sendBody sends body, a message of Content-Type ct, to the interaction
+// webhook: PATCH of the original message, or with followUp a POST of a new
+// message.
+func sendBody(ctx context.Context, s restAPI, in *discordgo.Interaction, followUp bool, ct string, body []byte) error {
 	method, uri := "PATCH", discordgo.EndpointWebhookMessage(in.AppID, in.Token, "@original")
 	bucket := discordgo.EndpointWebhookToken("", "")
 	if followUp {
 		method, uri = "POST", discordgo.EndpointWebhookToken(in.AppID, in.Token)
 		bucket = uri
 	}
-	opt := discordgo.WithContext(ctx)
-	ct, body, err := "application/json", []byte(nil), error(nil)
-	if file == nil {
-		body, err = appendV2Message(nil, msg)
-	} else {
-		ct, body, err = multipartBody(msg, file.name, file.contentType, file.data)
-	}
-	if err != nil {
-		return fmt.Errorf("message body: %w", err)
-	}
-	if _, err = s.RequestRaw(method, uri, ct, body, bucket, 0, opt); err != nil {
+	if _, err := s.RequestRaw(method, uri, ct, body, bucket, 0, discordgo.WithContext(ctx)); err != nil {
 		return fmt.Errorf("%s interaction message: %w", strings.ToLower(method), err)
 	}
 	return nil
@@ -264,7 +261,7 @@ func (a *Adapter) deliverLate(ctx context.Context, s restAPI, in *interaction, r
 	case fromButton && r.Visibility == bot.Update && in.v2():
 		msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, false, ""),
 			Attachments: []v2Attachment{}, AllowedMentions: allowed(r)}
-		err = retry404(dctx, func(ctx context.Context) error { return sendMultipart(ctx, s, in.ref(), false, msg, nil) })
+		err = retry404(dctx, func(ctx context.Context) error { return sendJSON(ctx, s, in.ref(), false, msg) })
 	default:
 		err = deliver(dctx, s, in.ref(), r, fromButton)
 	}
