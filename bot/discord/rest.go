@@ -26,15 +26,18 @@ func (t *rewriteTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if r.URL.Host != discordHost {
 		return t.next.RoundTrip(r)
 	}
-	r = r.Clone(r.Context())
+	// A shallow copy with its own URL, as http.StripPrefix makes: the
+	// headers are only read, so they need no deep copy.
+	r2 := new(http.Request)
+	*r2 = *r
 	u := *r.URL
 	u.Scheme, u.Host = t.base.Scheme, t.base.Host
 	if prefix := strings.TrimSuffix(t.base.Path, "/"); prefix != "" {
 		u.Path = prefix + u.Path
 		u.RawPath = ""
 	}
-	r.URL, r.Host = &u, ""
-	return t.next.RoundTrip(r)
+	r2.URL, r2.Host = &u, ""
+	return t.next.RoundTrip(r2)
 }
 
 // CloseIdleConnections closes the idle connections of the transport it
