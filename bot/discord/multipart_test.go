@@ -2,13 +2,11 @@ package discord
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"mime"
 	"mime/multipart"
 	"net/textproto"
-	"reflect"
 	"testing"
 
 	discordgo "github.com/bwmarrin/discordgo"
@@ -72,21 +70,7 @@ func TestAppendV2Message(t *testing.T) {
 		if !bytes.HasPrefix(fast, []byte("prefix")) {
 			t.Fatalf("%s: appendV2Message lost what b held: %q", name, fast)
 		}
-		fast = fast[len("prefix"):]
-		slow, err := json.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var a, b any
-		if err := json.Unmarshal(fast, &a); err != nil {
-			t.Fatalf("%s: appendV2Message wrote invalid JSON %s: %v", name, fast, err)
-		}
-		if err := json.Unmarshal(slow, &b); err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(a, b) {
-			t.Errorf("%s:\n fast %s\n json %s", name, fast, slow)
-		}
+		sameJSON(t, name, "appendV2Message", fast[len("prefix"):], m)
 	}
 }
 
