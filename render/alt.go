@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -34,6 +35,16 @@ func AltText(g *engine.Game, n Names, pal ImagePalette) string {
 	return sb.String()
 }
 
+// writeText writes before, n in decimal and after: what fmt.Fprintf(sb,
+// "before%dafter", n) writes, without its formatting machinery, for the
+// text of every picture.
+func writeText(sb *strings.Builder, before string, n int, after string) {
+	var buf [20]byte
+	sb.WriteString(before)
+	sb.Write(strconv.AppendInt(buf[:0], int64(n), 10))
+	sb.WriteString(after)
+}
+
 // writeColumns writes the discs of each column, bottom up, for AltText.
 func writeColumns(sb *strings.Builder, g *engine.Game, pal ImagePalette) {
 	b := g.Board()
@@ -53,16 +64,18 @@ func writeColumns(sb *strings.Builder, g *engine.Game, pal ImagePalette) {
 			}
 			switch end - c {
 			case 1:
-				fmt.Fprintf(sb, "column %d: empty", c+1)
+				writeText(sb, "column ", c+1, ": empty")
 			case 2:
-				fmt.Fprintf(sb, "columns %d and %d: empty", c+1, end)
+				writeText(sb, "columns ", c+1, " and ")
+				writeText(sb, "", end, ": empty")
 			default:
-				fmt.Fprintf(sb, "columns %d to %d: empty", c+1, end)
+				writeText(sb, "columns ", c+1, " to ")
+				writeText(sb, "", end, ": empty")
 			}
 			c = end
 			continue
 		}
-		fmt.Fprintf(sb, "column %d: ", c+1)
+		writeText(sb, "column ", c+1, ": ")
 		for r := 0; r < b.Height(c); {
 			p := b.At(r, c)
 			run := 1
@@ -73,7 +86,7 @@ func writeColumns(sb *strings.Builder, g *engine.Game, pal ImagePalette) {
 				sb.WriteString(", ")
 			}
 			if run > 1 {
-				fmt.Fprintf(sb, "%d ", run)
+				writeText(sb, "", run, " ")
 			}
 			sb.WriteString(pal.PlayerColour(p))
 			r += run

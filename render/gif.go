@@ -5,7 +5,6 @@ import (
 	"image"
 	"image/color"
 	"io"
-	"slices"
 	"time"
 
 	"github.com/connect4/connect4/engine"
@@ -55,11 +54,12 @@ func encodeGIF(w io.Writer, cv *canvas, g *engine.Game, o ImageOptions) error {
 		return centiseconds(o.Delay)
 	}
 	enc := gifWriter{transparent: clear}
-	b := enc.header(nil, pal, cv.out.Rect.Dx(), cv.out.Rect.Dy(), len(history)+1)
 	first := cv.emptyLZW
 	if first == nil {
 		first = enc.lzw.encode(cv.out.Pix)
 	}
+	b := make([]byte, 0, len(first)+gifHeaderSize+len(history)*gifMoveSize)
+	b = enc.header(b, pal, cv.out.Rect.Dx(), cv.out.Rect.Dy(), len(history)+1)
 	b = enc.frame(b, cv.out.Rect, first, delay(0))
 	shown := looks(pos)
 	var changed []image.Rectangle
@@ -83,7 +83,11 @@ func encodeGIF(w io.Writer, cv *canvas, g *engine.Game, o ImageOptions) error {
 		}
 		shown = next
 		w := bounds.Dx()
-		pix = slices.Grow(pix[:0], bounds.Dx()*bounds.Dy())[:bounds.Dx()*bounds.Dy()]
+		if n := bounds.Dx() * bounds.Dy(); cap(pix) < n {
+			pix = make([]byte, n, max(n, 2*cap(pix))) // frames differ in size: grow by doubling
+		} else {
+			pix = pix[:n]
+		}
 		pix[0] = clear
 		for i := 1; i < len(pix); i *= 2 {
 			copy(pix[i:], pix[:i])
@@ -101,6 +105,14 @@ func encodeGIF(w io.Writer, cv *canvas, g *engine.Game, o ImageOptions) error {
 	}
 	return nil
 }
+
+// Room a replay's bytes get at first: the header with its colour table,
+// and for each move a frame of one or two cells, which a 7 × 6 board at
+// the default size compresses to about 2 KB. A larger replay grows once.
+const (
+	gifHeaderSize = 1 << 10
+	gifMoveSize   = 5 << 9
+)
 
 // gifWriter writes the GIF file of a replay: one global colour table, a
 // loop forever, and frames that each name the table's transparent colour

@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"image"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/klauspost/compress/flate"
@@ -88,14 +89,29 @@ func (p *Painter) Budget() int64 { return p.budget }
 // PNG. It returns an *OptionError if o is out of range, or the error
 // writing to w.
 func (p *Painter) PNG(w io.Writer, g *engine.Game, o ImageOptions) error {
-	o, err := o.withDefaults()
+	b, err := p.AppendPNG(nil, g, o)
 	if err != nil {
 		return err
+	}
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("render: encode png: %w", err)
+	}
+	return nil
+}
+
+// AppendPNG appends to b the PNG that PNG writes, and returns the
+// extended slice: a caller building a message around the picture (a
+// multipart body) holds it in one buffer, without copies. It returns b
+// and an *OptionError if o is out of range.
+func (p *Painter) AppendPNG(b []byte, g *engine.Game, o ImageOptions) ([]byte, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return b, err
 	}
 	cfg := g.Config()
 	cv, ckey, err := p.canvas(cfg, o)
 	if err != nil {
-		return err
+		return b, err
 	}
 	ls := looks(g)
 	n := cfg.Rows + 2 // the top margin, a band per row of cells from the top, the labels
@@ -116,7 +132,8 @@ func (p *Painter) PNG(w io.Writer, g *engine.Game, o ImageOptions) error {
 	if len(missing) > 0 {
 		bw := p.flate.Get().(*bandWriter)
 		for _, i := range missing {
-			bands[i] = bw.deflate(cv.bandRows(i, ls))
+			bw.raw = cv.appendBandRows(bw.raw[:0], i, ls)
+			bands[i] = bw.deflate(bw.raw)
 		}
 		p.flate.Put(bw)
 		p.mu.Lock()
@@ -128,10 +145,7 @@ func (p *Painter) PNG(w io.Writer, g *engine.Game, o ImageOptions) error {
 		}
 		p.mu.Unlock()
 	}
-	if _, err := w.Write(encodePNG(cv, bands)); err != nil {
-		return fmt.Errorf("render: encode png: %w", err)
-	}
-	return nil
+	return appendPNG(b, cv, bands), nil
 }
 
 // GIF writes to w the replay of g that the package's GIF writes, drawn on
@@ -263,11 +277,11 @@ func (cv *canvas) clone() *canvas {
 	return &c
 }
 
-// bandRows returns the filtered PNG rows of band i of a frozen canvas
-// showing ls: each pixel row is a filter byte (0, none) and the row's
-// palette indices. Band 0 is the top margin, 1 to Rows the rows of cells
-// from the top, Rows+1 the labels and the bottom margin.
-func (cv *canvas) bandRows(i int, ls []look) []byte {
+// appendBandRows appends to raw the filtered PNG rows of band i of a
+// frozen canvas showing ls: each pixel row is a filter byte (0, none) and
+// the row's palette indices. Band 0 is the top margin, 1 to Rows the rows
+// of cells from the top, Rows+1 the labels and the bottom margin.
+func (cv *canvas) appendBandRows(raw []byte, i int, ls []look) []byte {
 	w := cv.out.Rect.Dx()
 	y0, y1 := 0, cv.pad
 	switch {
@@ -277,9 +291,11 @@ func (cv *canvas) bandRows(i int, ls []look) []byte {
 		y0 = cv.pad + (i-1)*cv.s
 		y1 = y0 + cv.s
 	}
-	raw := make([]byte, (y1-y0)*(w+1))
+	raw = slices.Grow(raw, (y1-y0)*(w+1))
+	base := len(raw)
 	for y := y0; y < y1; y++ {
-		copy(raw[(y-y0)*(w+1)+1:], cv.out.Pix[y*cv.out.Stride:y*cv.out.Stride+w])
+		raw = append(raw, 0) // filter: none
+		raw = append(raw, cv.out.Pix[y*cv.out.Stride:y*cv.out.Stride+w]...)
 	}
 	if i < 1 || i > cv.cfg.Rows {
 		return raw
@@ -287,7 +303,7 @@ func (cv *canvas) bandRows(i int, ls []look) []byte {
 	r := cv.cfg.Rows - i
 	for c, l := range ls[r*cv.cfg.Cols : (r+1)*cv.cfg.Cols] {
 		t := cv.tiles[l]
-		x := 1 + cv.pad + c*cv.s
+		x := base + 1 + cv.pad + c*cv.s
 		for y := range cv.s {
 			copy(raw[y*(w+1)+x:y*(w+1)+x+cv.s], t.Pix[y*t.Stride:])
 		}
@@ -309,6 +325,7 @@ const pngLevel = 1
 type bandWriter struct {
 	buf bytesBuffer
 	zw  *flate.Writer
+	raw []byte // the rows of the band being compressed
 }
 
 func newBandWriter() *bandWriter {
@@ -345,16 +362,17 @@ func adlerCombine(a, b uint32, lenB int) uint32 {
 	return uint32(s2<<16 | s1)
 }
 
-// encodePNG returns the PNG of cv's size and palette whose pixel rows are
-// bands, in order: an 8-bit paletted image, one IDAT chunk holding a zlib
-// stream of the bands' deflate parts and a final empty block.
-func encodePNG(cv *canvas, bands []band) []byte {
+// appendPNG appends to out the PNG of cv's size and palette whose pixel
+// rows are bands, in order: an 8-bit paletted image, one IDAT chunk
+// holding a zlib stream of the bands' deflate parts and a final empty
+// block.
+func appendPNG(out []byte, cv *canvas, bands []band) []byte {
 	size := 0
 	for _, b := range bands {
 		size += len(b.deflated)
 	}
 	pal := cv.out.Palette
-	out := make([]byte, 0, 8+25+12+3*len(pal)+12+2+size+2+4+12)
+	out = slices.Grow(out, 8+25+12+3*len(pal)+12+2+size+2+4+12)
 	out = append(out, "\x89PNG\r\n\x1a\n"...)
 	var ihdr [13]byte
 	binary.BigEndian.PutUint32(ihdr[0:], uint32(cv.out.Rect.Dx()))

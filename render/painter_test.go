@@ -71,6 +71,31 @@ func TestPainterSamePixels(t *testing.T) {
 	}
 }
 
+// TestPainterAppendPNG checks that AppendPNG appends PNG's bytes after
+// what the slice holds, and leaves it as it was on a bad option.
+func TestPainterAppendPNG(t *testing.T) {
+	p := NewPainter(0)
+	for k, pos := range prefixes(t, randomGame(t, engine.DefaultConfig(), 3)) {
+		var want bytes.Buffer
+		if err := p.PNG(&want, pos, ImageOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		prefix := []byte("before the picture")
+		got, err := p.AppendPNG(prefix, pos, ImageOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(got, prefix) || !bytes.Equal(got[len(prefix):], want.Bytes()) {
+			t.Fatalf("move %d: AppendPNG wrote %d bytes after %q, want PNG's %d", k, len(got)-len(prefix), got[:min(len(got), len(prefix))], want.Len())
+		}
+	}
+	g, _ := engine.New(engine.DefaultConfig())
+	got, err := p.AppendPNG([]byte("x"), g, ImageOptions{CellSize: MaxCellSize + 1})
+	if err == nil || string(got) != "x" {
+		t.Errorf("AppendPNG with a cell size over the maximum = %q, %v; want \"x\" and an error", got, err)
+	}
+}
+
 // TestPainterDefaultLook checks the picture chat shows most, at the
 // default size, against the golden file.
 func TestPainterDefaultLook(t *testing.T) {

@@ -109,6 +109,10 @@ type Config struct {
 	// not chosen emoji, and posts the replay GIF when a game ends; false
 	// keeps the emoji board everywhere. cmd/connect4 serve turns it on.
 	Pictures bool
+	// Painter draws the pictures; nil means one of the adapter's own.
+	// cmd/connect4 serve gives both adapters the same one, so that the
+	// canvases and bands it keeps are drawn once, within one budget.
+	Painter *render.Painter
 }
 
 // Adapter serves Discord interactions with a bot.Service. It is safe for
@@ -120,14 +124,17 @@ type Adapter struct {
 	pub ed25519.PublicKey // nil: no HTTP endpoint
 	// session is the Gateway connection, and the REST client behind rest.
 	session *discordgo.Session
-	rest    restAPI      // every REST call goes through it
-	log     *slog.Logger // with platform=discord
-	timeout time.Duration
-	work    *bg.Work // commands still running or delivering after their first response
-	bodies  *bodies.Slots
-	rec     inbound.Recorder
-	gateway *link.Tracker // the Gateway connection, for Connection
-	keeper  *link.Keeper  // reconnects the Gateway
+	rest    restAPI // every REST call goes through it
+	// ownClient is the REST calls' HTTP client when the adapter made it
+	// (Config.HTTPClient nil): Close closes its idle connections.
+	ownClient *http.Client
+	log       *slog.Logger // with platform=discord
+	timeout   time.Duration
+	work      *bg.Work // commands still running or delivering after their first response
+	bodies    *bodies.Slots
+	rec       inbound.Recorder
+	gateway   *link.Tracker // the Gateway connection, for Connection
+	keeper    *link.Keeper  // reconnects the Gateway
 	// openTimeout bounds the reads of one Gateway Open (Hello, then READY
 	// or RESUMED); the package constant, shortened by tests.
 	openTimeout time.Duration
@@ -166,9 +173,14 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	rest, err := newSession(cfg.BotToken, restClient(cfg.HTTPClient, apiURL))
+	client := restClient(cfg.HTTPClient, apiURL)
+	rest, err := newSession(cfg.BotToken, client)
 	if err != nil {
 		return nil, err
+	}
+	var own *http.Client
+	if cfg.HTTPClient == nil {
+		own = client
 	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = DefaultTimeout
@@ -176,24 +188,32 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	if cfg.MaxBodies == 0 {
 		cfg.MaxBodies = DefaultMaxBodies
 	}
+	if cfg.Painter == nil {
+		cfg.Painter = render.NewPainter(0)
+	}
 	log = log.With("platform", Platform)
 	gateway := link.NewTracker()
-	return &Adapter{svc: svc, cfg: cfg, pub: pub, session: rest, rest: rest, log: log,
+	return &Adapter{svc: svc, cfg: cfg, pub: pub, session: rest, rest: rest, ownClient: own, log: log,
 		rec:     inbound.Recorder{Log: log, Observe: cfg.Observe, Message: "discord interaction"},
 		timeout: cfg.Timeout, work: bg.New(), bodies: bodies.NewSlots(cfg.MaxBodies), deferAfter: deferAfter,
 		gateway: gateway, keeper: &link.Keeper{Tracker: gateway, Backoff: link.Backoff{Max: cfg.ReconnectMax}, Log: log,
 			Name: "discord gateway", Token: "discord: DISCORD_BOT_TOKEN", Refusal: refusal},
-		openTimeout: openTimeout, painter: render.NewPainter(0)}, nil
+		openTimeout: openTimeout, painter: cfg.Painter}, nil
 }
 
 // Close stops taking new background work (later slow commands run before
 // their interaction is answered) and waits for the work in flight: the
 // Gateway interactions and the deferred commands with the delivery of
 // their replies. When ctx ends first it cancels that work, waits for it to
-// stop, and returns ctx.Err(). Call it after the HTTP server and
-// RunGateway have stopped. Closing twice is harmless.
+// stop, and returns ctx.Err(). It then closes the idle connections of the
+// REST client it made (none of Config.HTTPClient's). Call it after the
+// HTTP server and RunGateway have stopped. Closing twice is harmless.
 func (a *Adapter) Close(ctx context.Context) error {
-	return a.work.Close(ctx)
+	err := a.work.Close(ctx)
+	if a.ownClient != nil {
+		a.ownClient.CloseIdleConnections()
+	}
+	return err
 }
 
 // Kinds of interaction that are not commands, for Config.Observe and the log.

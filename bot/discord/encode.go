@@ -13,7 +13,7 @@ import (
 // MarshalJSON methods that encoding/json then validates and compacts again:
 // the largest cost of a click after the signature check. For the shape
 // every reply of the bot has (content, flags, allowed mentions, and rows of
-// buttons) this writes the same JSON directly; anything else goes through
+// buttons or a Components V2 container: see appendComponents) this writes the same JSON directly; anything else goes through
 // json.Marshal. TestEncodeResponse checks the two agree on every layout.
 func encodeResponse(resp *discordgo.InteractionResponse) ([]byte, error) {
 	d := resp.Data
@@ -24,51 +24,142 @@ func encodeResponse(resp *discordgo.InteractionResponse) ([]byte, error) {
 		d.Attachments != nil || d.Poll != nil {
 		return json.Marshal(resp)
 	}
-	b := make([]byte, 0, 1024)
+	b := make([]byte, 0, responseSize+len(d.Content))
 	b = append(b, `{"type":`...)
 	b = strconv.AppendInt(b, int64(resp.Type), 10)
 	b = append(b, `,"data":{"tts":false,"content":`...)
 	b = appendString(b, d.Content)
-	b = append(b, `,"components":[`...)
-	for i, c := range d.Components {
-		row, ok := c.(discordgo.ActionsRow)
-		if !ok {
-			return json.Marshal(resp)
-		}
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"type":1,"components":[`...)
-		for j, c := range row.Components {
-			btn, ok := c.(discordgo.Button)
-			if !ok || btn.Emoji != nil || btn.URL != "" || btn.SKUID != "" || btn.ID != 0 {
-				return json.Marshal(resp)
-			}
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"type":2,"label":`...)
-			b = appendString(b, btn.Label)
-			b = append(b, `,"style":`...)
-			b = strconv.AppendInt(b, int64(btn.Style), 10)
-			b = append(b, `,"disabled":`...)
-			b = strconv.AppendBool(b, btn.Disabled)
-			b = append(b, `,"custom_id":`...)
-			b = appendString(b, btn.CustomID)
-			b = append(b, '}')
-		}
-		b = append(b, "]}"...)
+	b = append(b, `,"components":`...)
+	b, ok := appendComponents(b, d.Components)
+	if !ok {
+		return json.Marshal(resp)
 	}
-	b = append(b, `],"embeds":null`...)
+	b = append(b, `,"embeds":null`...)
 	if d.Flags != 0 {
 		b = append(b, `,"flags":`...)
 		b = strconv.AppendInt(b, int64(d.Flags), 10)
 	}
 	if am := d.AllowedMentions; am != nil {
-		if len(am.Roles) > 0 || am.RepliedUser {
+		b = append(b, `,"allowed_mentions":`...)
+		if b, ok = appendAllowed(b, am); !ok {
 			return json.Marshal(resp)
 		}
-		b = append(b, `,"allowed_mentions":{"parse":[`...)
+	}
+	return append(b, "}}"...), nil
+}
+
+// responseSize is room for a response's JSON besides its content: a
+// board's seven column buttons and the others take about 1.2 KB.
+const responseSize = 2 << 10
+
+// appendComponents appends cs as a JSON array (null when nil), as
+// encoding/json writes it, or reports false when a component is of a kind
+// or has a field it does not write: action rows, buttons with a custom id
+// and no emoji, containers, text displays and media galleries.
+func appendComponents(b []byte, cs []discordgo.MessageComponent) ([]byte, bool) {
+	if cs == nil {
+		return append(b, "null"...), true
+	}
+	b = append(b, '[')
+	for i, c := range cs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var ok bool
+		if b, ok = appendComponent(b, c); !ok {
+			return b, false
+		}
+	}
+	return append(b, ']'), true
+}
+
+// appendComponent appends c as a JSON object, or reports false: see
+// appendComponents.
+func appendComponent(b []byte, c discordgo.MessageComponent) ([]byte, bool) {
+	b = append(b, `{"type":`...)
+	b = strconv.AppendInt(b, int64(c.Type()), 10)
+	ok := true
+	switch c := c.(type) {
+	case discordgo.ActionsRow:
+		if c.ID != 0 {
+			return b, false
+		}
+		b = append(b, `,"components":`...)
+		b, ok = appendComponents(b, c.Components)
+	case discordgo.Button:
+		if c.Emoji != nil || c.URL != "" || c.SKUID != "" || c.ID != 0 || c.CustomID == "" {
+			return b, false
+		}
+		style := c.Style
+		if style == 0 {
+			style = discordgo.PrimaryButton // as Button's MarshalJSON does
+		}
+		b = append(b, `,"label":`...)
+		b = appendString(b, c.Label)
+		b = append(b, `,"style":`...)
+		b = strconv.AppendInt(b, int64(style), 10)
+		b = append(b, `,"disabled":`...)
+		b = strconv.AppendBool(b, c.Disabled)
+		b = append(b, `,"custom_id":`...)
+		b = appendString(b, c.CustomID)
+	case discordgo.Container:
+		if c.ID != 0 || c.AccentColor != nil {
+			return b, false
+		}
+		b = append(b, `,"spoiler":`...)
+		b = strconv.AppendBool(b, c.Spoiler)
+		b = append(b, `,"components":`...)
+		b, ok = appendComponents(b, c.Components)
+	case discordgo.TextDisplay:
+		b = append(b, `,"content":`...)
+		b = appendString(b, c.Content)
+	case discordgo.MediaGallery:
+		if c.ID != 0 {
+			return b, false
+		}
+		b = appendGallery(b, c.Items)
+	default:
+		return b, false
+	}
+	return append(b, '}'), ok
+}
+
+// appendGallery appends the "items" field of a media gallery.
+func appendGallery(b []byte, items []discordgo.MediaGalleryItem) []byte {
+	b = append(b, `,"items":`...)
+	if items == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, it := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"media":{"url":`...)
+		b = appendString(b, it.Media.URL)
+		b = append(b, '}')
+		if it.Description != nil {
+			b = append(b, `,"description":`...)
+			b = appendString(b, *it.Description)
+		}
+		b = append(b, `,"spoiler":`...)
+		b = strconv.AppendBool(b, it.Spoiler)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// appendAllowed appends am as a JSON object, or reports false for roles or
+// a replied user, which the bot never sets.
+func appendAllowed(b []byte, am *discordgo.MessageAllowedMentions) ([]byte, bool) {
+	if len(am.Roles) > 0 || am.RepliedUser {
+		return b, false
+	}
+	b = append(b, `{"parse":`...)
+	if am.Parse == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
 		for i, p := range am.Parse {
 			if i > 0 {
 				b = append(b, ',')
@@ -76,19 +167,18 @@ func encodeResponse(resp *discordgo.InteractionResponse) ([]byte, error) {
 			b = appendString(b, string(p))
 		}
 		b = append(b, ']')
-		if len(am.Users) > 0 {
-			b = append(b, `,"users":[`...)
-			for i, u := range am.Users {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = appendString(b, u)
-			}
-			b = append(b, ']')
-		}
-		b = append(b, `,"replied_user":false}`...)
 	}
-	return append(b, "}}"...), nil
+	if len(am.Users) > 0 {
+		b = append(b, `,"users":[`...)
+		for i, u := range am.Users {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, u)
+		}
+		b = append(b, ']')
+	}
+	return append(b, `,"replied_user":false}`...), true
 }
 
 // appendString appends s as a JSON string, escaped as encoding/json does:

@@ -58,13 +58,20 @@ func check(t *testing.T, name string, resp *discordgo.InteractionResponse) {
 	if err != nil {
 		t.Fatalf("%s: encodeResponse: %v", name, err)
 	}
-	slow, err := json.Marshal(resp)
+	sameJSON(t, name, "encodeResponse", fast, resp)
+}
+
+// sameJSON checks that fast, written by the direct encoder enc, is the
+// JSON encoding/json writes for v, field order aside.
+func sameJSON(t *testing.T, name, enc string, fast []byte, v any) {
+	t.Helper()
+	slow, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var a, b any
 	if err := json.Unmarshal(fast, &a); err != nil {
-		t.Fatalf("%s: encodeResponse wrote invalid JSON %s: %v", name, fast, err)
+		t.Fatalf("%s: %s wrote invalid JSON %s: %v", name, enc, fast, err)
 	}
 	if err := json.Unmarshal(slow, &b); err != nil {
 		t.Fatal(err)

@@ -62,7 +62,11 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		a.log.Error("encode interaction response", "err", err)
 		out = []byte(`{"type":6}`)
 	}
-	w.Header().Set("Content-Type", "application/json")
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	// With its length the response leaves whole at the Flush below,
+	// rather than as a chunk now and the chunked encoding's end later.
+	h.Set("Content-Length", strconv.Itoa(len(out)))
 	w.Write(out)
 	if later == nil {
 		a.done(rep)

@@ -217,6 +217,9 @@ func canManage(in *interaction) bool {
 	if in.Member == nil {
 		return in.GuildID == ""
 	}
+	if in.Member.Permissions == "" { // no error to build and drop
+		return false
+	}
 	p, err := strconv.ParseUint(in.Member.Permissions, 10, 64)
 	return err == nil && p&(permAdministrator|permManageChannels|permManageGuild) != 0
 }

@@ -134,26 +134,25 @@ func v2Response(r bot.Reply) *discordgo.InteractionResponse {
 // is logged at Warn.
 func (a *Adapter) deliverPicture(ctx context.Context, s restAPI, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
 	followUp := r.Visibility == bot.Public && fromButton
-	var png bytes.Buffer
-	err := a.painter.PNG(&png, r.Game, r.ImageOptions())
+	alt := r.AltText()
+	msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, true, alt),
+		Attachments:     []v2Attachment{{ID: 0, Filename: boardFile, Description: clip.Runes(alt, maxDescription)}},
+		AllowedMentions: allowed(r)}
+	// The PNG is drawn straight into the body.
+	ct, body, err := multipartBody(msg, upload{name: boardFile, contentType: "image/png", size: pngSize,
+		appendTo: func(b []byte) ([]byte, error) { return a.painter.AppendPNG(b, r.Game, r.ImageOptions()) }})
 	if err == nil {
-		alt := r.AltText()
-		msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, true, alt),
-			Attachments:     []v2Attachment{{ID: 0, Filename: boardFile, Description: clip.Runes(alt, maxDescription)}},
-			AllowedMentions: allowed(r)}
 		uctx, cancel := context.WithTimeout(ctx, uploadBudget)
-		err = retry404(uctx, func(ctx context.Context) error {
-			return sendMultipart(ctx, s, in, followUp, msg, &discordgo.File{Name: boardFile, ContentType: "image/png", Reader: bytes.NewReader(png.Bytes())})
-		})
+		err = retry404(uctx, func(ctx context.Context) error { return sendBody(ctx, s, in, followUp, ct, body) })
 		cancel()
 		if err == nil {
 			return nil
 		}
 	}
 	a.log.Warn("board picture not delivered; sending the emoji board", "channel", in.ChannelID, "err", err)
-	msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, false, ""),
+	emoji := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, false, ""),
 		Attachments: []v2Attachment{}, AllowedMentions: allowed(r)}
-	return retry404(ctx, func(ctx context.Context) error { return sendMultipart(ctx, s, in, followUp, msg) })
+	return retry404(ctx, func(ctx context.Context) error { return sendJSON(ctx, s, in, followUp, emoji) })
 }
 
 // postReplay sends the replay of r's finished game as a GIF in a follow-up
@@ -177,7 +176,11 @@ func (a *Adapter) postReplay(ctx context.Context, s restAPI, in *discordgo.Inter
 		}}},
 		Attachments:     []v2Attachment{{ID: 0, Filename: replayFile, Description: clip.Runes(desc, maxDescription)}},
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}}
-	err := sendMultipart(ctx, s, in, true, msg, &discordgo.File{Name: replayFile, ContentType: "image/gif", Reader: bytes.NewReader(gif.Bytes())})
+	ct, body, err := multipartBody(msg, upload{name: replayFile, contentType: "image/gif", size: gif.Len(),
+		appendTo: func(b []byte) ([]byte, error) { return append(b, gif.Bytes()...), nil }})
+	if err == nil {
+		err = sendBody(ctx, s, in, true, ct, body)
+	}
 	if err != nil {
 		a.log.Warn("replay not posted", "channel", in.ChannelID, "err", err)
 	}
@@ -185,30 +188,27 @@ func (a *Adapter) postReplay(ctx context.Context, s restAPI, in *discordgo.Inter
 
 func ptr[T any](v T) *T { return &v }
 
-// sendMultipart sends msg with files (none: a JSON body) to the
-// interaction webhook: PATCH of the original message, or with followUp a
-// POST of a new message.
-func sendMultipart(ctx context.Context, s restAPI, in *discordgo.Interaction, followUp bool, msg v2Message, files ...*discordgo.File) error {
+// sendJSON sends msg alone, as JSON, to the interaction webhook: see
+// sendBody.
+func sendJSON(ctx context.Context, s restAPI, in *discordgo.Interaction, followUp bool, msg v2Message) error {
+	body, err := appendV2Message(nil, msg)
+	if err != nil {
+		return fmt.Errorf("message body: %w", err)
+	}
+	return sendBody(ctx, s, in, followUp, "application/json", body)
+}
+
+// sendBody sends body, a message of Content-Type ct, to the interaction
+// webhook: PATCH of the original message, or with followUp a POST of a new
+// message.
+func sendBody(ctx context.Context, s restAPI, in *discordgo.Interaction, followUp bool, ct string, body []byte) error {
 	method, uri := "PATCH", discordgo.EndpointWebhookMessage(in.AppID, in.Token, "@original")
 	bucket := discordgo.EndpointWebhookToken("", "")
 	if followUp {
 		method, uri = "POST", discordgo.EndpointWebhookToken(in.AppID, in.Token)
 		bucket = uri
 	}
-	opt := discordgo.WithContext(ctx)
-	var err error
-	if len(files) == 0 {
-		_, err = s.RequestWithBucketID(method, uri, msg, bucket, opt)
-	} else {
-		var ct string
-		var body []byte
-		ct, body, err = discordgo.MultipartBodyWithJSON(msg, files)
-		if err != nil {
-			return fmt.Errorf("multipart body: %w", err)
-		}
-		_, err = s.RequestRaw(method, uri, ct, body, bucket, 0, opt)
-	}
-	if err != nil {
+	if _, err := s.RequestRaw(method, uri, ct, body, bucket, 0, discordgo.WithContext(ctx)); err != nil {
 		return fmt.Errorf("%s interaction message: %w", strings.ToLower(method), err)
 	}
 	return nil
@@ -261,7 +261,7 @@ func (a *Adapter) deliverLate(ctx context.Context, s restAPI, in *interaction, r
 	case fromButton && r.Visibility == bot.Update && in.v2():
 		msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, false, ""),
 			Attachments: []v2Attachment{}, AllowedMentions: allowed(r)}
-		err = retry404(dctx, func(ctx context.Context) error { return sendMultipart(ctx, s, in.ref(), false, msg) })
+		err = retry404(dctx, func(ctx context.Context) error { return sendJSON(ctx, s, in.ref(), false, msg) })
 	default:
 		err = deliver(dctx, s, in.ref(), r, fromButton)
 	}

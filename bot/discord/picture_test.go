@@ -472,3 +472,20 @@ func TestPictureUploadHangs(t *testing.T) {
 		t.Fatalf("after a hung upload: texts %q media %v, want the emoji board", texts, media)
 	}
 }
+
+// TestSharedPainter: the adapter draws with the Painter of its Config,
+// which keeps the canvas of the first picture it delivers.
+func TestSharedPainter(t *testing.T) {
+	p := render.NewPainter(0)
+	st := storetest.NewMemory(t, sessions.Options{})
+	f := newFixtureWith(t, st, 0, func(c *Config) { c.Pictures, c.Painter = true, p })
+	if n := p.Size(); n != 0 {
+		t.Fatalf("a new Painter keeps %d bytes, want 0", n)
+	}
+	c := f.challenge("UA", "UB")
+	f.click("UB", c, "Accept")
+	parseV2(t, f.webhookCall(t))
+	if p.Size() == 0 {
+		t.Fatal("the Painter of the Config keeps nothing after a picture was delivered; want its canvas")
+	}
+}

@@ -343,7 +343,8 @@ func layout(r bot.Reply) (string, []discordgo.MessageComponent) {
 // 5 + 5), then the other buttons in rows of their own. It never returns
 // more than Discord's 5 rows, nor nil.
 func components(buttons []bot.Button) []discordgo.MessageComponent {
-	var cols, others []discordgo.MessageComponent
+	cols := make([]discordgo.MessageComponent, 0, len(buttons))
+	var others []discordgo.MessageComponent
 	for _, b := range buttons {
 		if b.Value == "" || len(b.Value) > maxCustomID {
 			continue

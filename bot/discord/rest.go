@@ -26,15 +26,26 @@ func (t *rewriteTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if r.URL.Host != discordHost {
 		return t.next.RoundTrip(r)
 	}
-	r = r.Clone(r.Context())
+	// A shallow copy with its own URL, as http.StripPrefix makes: the
+	// headers are only read, so they need no deep copy.
+	r2 := new(http.Request)
+	*r2 = *r
 	u := *r.URL
 	u.Scheme, u.Host = t.base.Scheme, t.base.Host
 	if prefix := strings.TrimSuffix(t.base.Path, "/"); prefix != "" {
 		u.Path = prefix + u.Path
 		u.RawPath = ""
 	}
-	r.URL, r.Host = &u, ""
-	return t.next.RoundTrip(r)
+	r2.URL, r2.Host = &u, ""
+	return t.next.RoundTrip(r2)
+}
+
+// CloseIdleConnections closes the idle connections of the transport it
+// wraps, when that one can.
+func (t *rewriteTransport) CloseIdleConnections() {
+	if c, ok := t.next.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
 }
 
 // parseAPIURL checks DISCORD_API_URL: empty, or an absolute http(s) URL.
@@ -52,11 +63,27 @@ func parseAPIURL(s string) (*url.URL, error) {
 	return u, nil
 }
 
+// Connections of the REST client the adapter makes when Config.HTTPClient
+// is nil.
+const (
+	// restIdleConns is how many idle connections to Discord the client
+	// keeps: every move shown with a picture is a REST call, and with
+	// http.DefaultTransport's 2, uploads in flight beyond two each
+	// opened (and then closed) a connection of their own, a TLS
+	// handshake each against Discord.
+	restIdleConns = 32
+	// restWriteBuffer is the size of a connection's write buffer: a
+	// request's headers and a picture's multipart body (about 10 KB)
+	// leave in one write, rather than the headers alone first and the
+	// body after them with the default 4 KB.
+	restWriteBuffer = 32 << 10
+)
+
 // restClient returns the HTTP client for discordgo's REST calls: base (or a
-// client with discordgo's default 20 s timeout), sending discord.com
-// requests to apiURL when it is set.
+// client with discordgo's default 20 s timeout, keeping restIdleConns
+// connections), sending discord.com requests to apiURL when it is set.
 func restClient(base *http.Client, apiURL *url.URL) *http.Client {
-	c := &http.Client{Timeout: restTimeout}
+	c := &http.Client{Timeout: restTimeout, Transport: restTransport()}
 	if base != nil {
 		c = new(http.Client)
 		*c = *base
@@ -70,6 +97,20 @@ func restClient(base *http.Client, apiURL *url.URL) *http.Client {
 	}
 	c.Transport = &rewriteTransport{base: apiURL, next: next}
 	return c
+}
+
+// restTransport returns http.DefaultTransport's settings with
+// restIdleConns idle connections per host and a write buffer of
+// restWriteBuffer.
+func restTransport() http.RoundTripper {
+	d, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return http.DefaultTransport
+	}
+	t := d.Clone()
+	t.MaxIdleConnsPerHost = restIdleConns
+	t.WriteBufferSize = restWriteBuffer
+	return t
 }
 
 // newSession returns a discordgo session for REST calls (and, once opened,

@@ -121,6 +121,10 @@ type Config struct {
 	// ImageTTL is how long a signed picture URL is served; 0 means
 	// DefaultImageTTL.
 	ImageTTL time.Duration
+	// Painter draws the pictures; nil means one of the adapter's own.
+	// cmd/connect4 serve gives both adapters the same one, so that the
+	// canvases and bands it keeps are drawn once, within one budget.
+	Painter *render.Painter
 }
 
 // webAPI is the part of the Slack Web API client the adapter calls.
@@ -240,7 +244,10 @@ func checkTokens(cfg Config) []error {
 func (p *pictures) init(cfg Config, c *slackapi.Client, publicURL string) {
 	p.now, p.ttl = time.Now, cfg.ImageTTL
 	p.gallery = gallery.New(galleryBytes, runtime.GOMAXPROCS(0), galleryQueue)
-	p.painter = render.NewPainter(0)
+	p.painter = cfg.Painter
+	if p.painter == nil {
+		p.painter = render.NewPainter(0)
+	}
 	if p.ttl <= 0 {
 		p.ttl = DefaultImageTTL
 	}

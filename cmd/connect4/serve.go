@@ -12,6 +12,7 @@ import (
 	"github.com/connect4/connect4/bot/discord"
 	"github.com/connect4/connect4/bot/ops"
 	"github.com/connect4/connect4/bot/slack"
+	"github.com/connect4/connect4/render"
 	"github.com/connect4/connect4/sessions"
 )
 
@@ -93,11 +94,12 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 	if !slackOn && !discordOn {
 		log.Warn("no chat platform configured: set SLACK_SIGNING_SECRET, SLACK_APP_TOKEN, DISCORD_PUBLIC_KEY or DISCORD_BOT_TOKEN")
 	}
+	painter := render.NewPainter(0) // one for both adapters
 	if slackOn {
 		a, err := slack.New(svc, slack.Config{
 			SigningSecret: cfg.SlackSigningSecret, BotToken: cfg.SlackBotToken, AppToken: cfg.SlackAppToken,
 			APIURL: cfg.SlackAPIURL, Observe: m.Observe("slack"), ReconnectMax: cfg.ReconnectMax, PostReplies: true,
-			Pictures: true, PublicURL: cfg.PublicURL,
+			Pictures: true, PublicURL: cfg.PublicURL, Painter: painter,
 		}, log)
 		if err != nil {
 			return nil, err
@@ -130,7 +132,7 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 		a, err := discord.New(svc, discord.Config{
 			PublicKey: cfg.DiscordPublicKey, BotToken: cfg.DiscordBotToken, ApplicationID: cfg.DiscordAppID,
 			GuildID: cfg.DiscordGuildID, APIURL: cfg.DiscordAPIURL, Observe: m.Observe("discord"),
-			ReconnectMax: cfg.ReconnectMax, Pictures: true,
+			ReconnectMax: cfg.ReconnectMax, Pictures: true, Painter: painter,
 		}, log)
 		if err != nil {
 			return nil, err
