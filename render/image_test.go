@@ -255,6 +255,7 @@ func toRGBA(m image.Image) *image.RGBA {
 }
 
 func TestGIFReplaysTheGame(t *testing.T) {
+	t.Parallel() // CPU-bound and shares nothing: the suite's other slot is often waiting
 	for i, cfg := range sizes {
 		g := randomGame(t, cfg, 3)
 		pal := []ImagePalette{ImageStandard, ImageColourBlind}[i%2]

@@ -38,6 +38,7 @@ func prefixes(t testing.TB, g *engine.Game) []*engine.Game {
 // palettes, at several cell sizes, for 2 to 4 players, drawn in the order
 // of play so that the kept bands are reused.
 func TestPainterSamePixels(t *testing.T) {
+	t.Parallel()                                   // CPU-bound and shares nothing: the suite's other slot is often waiting
 	cfgs := append([]engine.Config(nil), sizes...) // and the default look below
 	cfgs = append(cfgs, engine.Config{Rows: 7, Cols: 9, Connect: 4, Players: 3},
 		engine.Config{Rows: 7, Cols: 9, Connect: 4, Players: 4})
@@ -126,6 +127,7 @@ func TestPainterDefaultLook(t *testing.T) {
 // TestPainterGIF checks that a Painter's replays show, frame by frame, what
 // the package's GIF shows, twice on the same Painter.
 func TestPainterGIF(t *testing.T) {
+	t.Parallel() // CPU-bound and shares nothing: the suite's other slot is often waiting
 	p := NewPainter(0)
 	for seed := uint64(1); seed <= 4; seed++ {
 		for _, cfg := range sizes {
@@ -160,6 +162,7 @@ func TestPainterGIF(t *testing.T) {
 // and that it keeps something: a budget the size of a few canvases, so
 // that bands and canvases are dropped and drawn again many times.
 func TestPainterBudget(t *testing.T) {
+	t.Parallel() // CPU-bound and shares nothing: the suite's other slot is often waiting
 	const budget = 1 << 20
 	p := NewPainter(budget)
 	seen := make(map[string]bool, 10000)
@@ -211,6 +214,7 @@ func TestPainterTinyBudget(t *testing.T) {
 // goroutines sharing one Painter, for the race detector, and checks each
 // picture.
 func TestPainterConcurrent(t *testing.T) {
+	t.Parallel()               // CPU-bound and shares nothing: the suite's other slot is often waiting
 	p := NewPainter(300 << 10) // small, so that goroutines evict each other's bands
 	var wg sync.WaitGroup
 	for i := range 4 {

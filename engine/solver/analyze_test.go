@@ -43,8 +43,13 @@ func TestAnalyzeAgreesWithSolve(t *testing.T) {
 		}
 		g := newGame(t, engine.DefaultConfig(), history)
 		// The opening would take minutes: the budget proves the later
-		// moves, and every proven verdict is checked.
-		a, err := Analyze(t.Context(), g, time.Second)
+		// moves, and every proven verdict is checked. Half a second proves
+		// plenty of them; a second at full size and under the race detector.
+		budget := 500 * time.Millisecond
+		if fullSamples || raceEnabled {
+			budget = time.Second
+		}
+		a, err := Analyze(t.Context(), g, budget)
 		if err != nil {
 			t.Fatalf("line %d: Analyze: %v", tc.line, err)
 		}

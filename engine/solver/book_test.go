@@ -264,6 +264,7 @@ func TestEmbeddedBook(t *testing.T) {
 // TestHardUsesBook checks that hard plays the book's move in every book
 // position (or an immediate win, which it takes first).
 func TestHardUsesBook(t *testing.T) {
+	t.Parallel() // CPU-bound and shares nothing: runs beside the tests that wait
 	b, err := EmbeddedBook()
 	if err != nil || b.Depth() == 0 {
 		t.Skipf("no embedded book (%v)", err)

@@ -34,8 +34,9 @@ type ScheduleEnv struct {
 // with load average 15 on 2 cores).
 const Tick = 150 * time.Millisecond
 
-// Schedule runs the suite every store's schedule must pass. newEnv is
-// called once per subtest and must return an empty backend.
+// Schedule runs the suite every store's schedule must pass, its cases in
+// parallel. newEnv is called once per subtest and must return an empty
+// backend of its own.
 func Schedule(t *testing.T, newEnv func(t *testing.T) ScheduleEnv) {
 	for _, tc := range []struct {
 		name string
@@ -48,7 +49,10 @@ func Schedule(t *testing.T, newEnv func(t *testing.T) ScheduleEnv) {
 		{"Race3", func(t *testing.T, env ScheduleEnv) { testRace(t, env, 3) }},
 		{"Channels", testChannels},
 	} {
-		t.Run(tc.name, func(t *testing.T) { tc.f(t, newEnv(t)) })
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each on an empty backend of its own; they wait, on real time or a fake clock
+			tc.f(t, newEnv(t))
+		})
 	}
 }
 
