@@ -99,7 +99,13 @@ func sendAndReceive(t *testing.T, f *Server, c *client, id string) *discordgo.In
 	if err := f.SendInteraction(interactionJSON(id)); err != nil {
 		t.Fatalf("SendInteraction(%s) = %v", id, err)
 	}
-	ic := waitFor(t, c.interactions, "INTERACTION_CREATE "+id, 3*time.Second)
+	var ic *discordgo.InteractionCreate
+	select {
+	case ic = <-c.interactions:
+	case <-time.After(3 * time.Second):
+		t.Fatalf("no INTERACTION_CREATE %s within 3s (Connected %v, Connections %d, Identifies %d, Resumes %d)",
+			id, f.Connected(), f.Connections(), f.Identifies(), f.Resumes())
+	}
 	if ic.ID != id || ic.Type != discordgo.InteractionApplicationCommand || ic.ApplicationCommandData().Name != "connect4" ||
 		ic.Member == nil || ic.Member.User.ID != "500" {
 		t.Fatalf("interaction %+v, want id %s, a /connect4 command from user 500", ic.Interaction, id)
