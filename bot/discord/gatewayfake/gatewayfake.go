@@ -20,8 +20,9 @@
 // Websocket, at /gateway/: Hello (op 10, heartbeat_interval), then Identify
 // (op 2: the token is recorded; READY with a user and a session_id follows,
 // or close code 4004 "Authentication failed" while RefuseToken(true)),
-// Resume (op 6: RESUMED for the session it knows, Invalid Session op 9
-// otherwise), Heartbeat (op 1, answered with op 11) and dispatches sent by
+// Resume (op 6: for the session it knows, the dispatches after the resume's
+// sequence number are sent again, as Discord replays missed events, then
+// RESUMED; Invalid Session op 9 otherwise), Heartbeat (op 1, answered with op 11) and dispatches sent by
 // the test (SendInteraction, Dispatch) with increasing sequence numbers.
 //
 // # Pointing discordgo at it
@@ -160,7 +161,8 @@ type Server struct {
 	heartbeats int
 	tokens     []string
 	sessions   int
-	seq        int64 // sequence of the current session
+	seq        int64     // sequence of the current session
+	sent       []payload // the session's last dispatches, for a resume to replay
 	session    string
 	requests   []Request
 	messages   int // message ids handed out by REST
@@ -169,6 +171,9 @@ type Server struct {
 	dmu        sync.Mutex    // serialises dispatches, so that sequence numbers arrive in order
 	wg         sync.WaitGroup
 }
+
+// maxReplay is how many of a session's dispatches a resume can replay.
+const maxReplay = 256
 
 // conn is one websocket connection.
 type conn struct {
@@ -356,6 +361,10 @@ func (s *Server) Dispatch(t string, d json.RawMessage) error {
 	}
 	s.seq++
 	p := payload{Op: 0, T: t, S: s.seq, D: d}
+	if len(s.sent) == maxReplay {
+		s.sent = append(s.sent[:0], s.sent[1:]...)
+	}
+	s.sent = append(s.sent, p)
 	s.mu.Unlock()
 	if err := c.WriteJSON(p); err != nil {
 		return fmt.Errorf("gatewayfake: dispatch %s: %w", t, err)
@@ -455,6 +464,7 @@ func (s *Server) handle(c *conn, p payload) bool {
 		s.sessions++
 		s.session = "fake-session-" + strconv.Itoa(s.sessions)
 		s.seq = 1
+		s.sent = nil
 		ready, _ := json.Marshal(map[string]any{
 			"v":                  9,
 			"session_id":         s.session,
@@ -487,20 +497,27 @@ func (s *Server) handle(c *conn, p payload) bool {
 			// Invalid Session, not resumable: the client identifies again.
 			return c.WriteJSON(payload{Op: 9, D: json.RawMessage("false")}) == nil
 		}
+		var missed []payload
+		for _, d := range s.sent {
+			if d.S > rp.Seq {
+				missed = append(missed, d)
+			}
+		}
 		s.seq++
 		p := payload{Op: 0, T: "RESUMED", S: s.seq, D: json.RawMessage("{}")}
 		s.mu.Unlock()
-		return s.ready(c, p)
+		return s.ready(c, append(missed, p)...)
 	default:
 		return true // presence updates and the like are accepted and ignored
 	}
 }
 
 // ready makes c the live connection, unless it was dropped meanwhile, and
-// sends it READY or RESUMED (p). c is live before p is written, so that a
-// client that returns from Open finds the fake ready; dmu keeps dispatches
-// behind p. It returns false when c is unusable.
-func (s *Server) ready(c *conn, p payload) bool {
+// sends it ps: READY, or the replayed dispatches and RESUMED. c is live
+// before ps are written, so that a client that returns from Open finds the
+// fake ready; dmu keeps dispatches behind ps. It returns false when c is
+// unusable.
+func (s *Server) ready(c *conn, ps ...payload) bool {
 	s.dmu.Lock()
 	defer s.dmu.Unlock()
 	s.mu.Lock()
@@ -511,14 +528,16 @@ func (s *Server) ready(c *conn, p payload) bool {
 	s.live = c
 	s.changed.NotifyLocked()
 	s.mu.Unlock()
-	if err := c.WriteJSON(p); err != nil {
-		s.mu.Lock()
-		if s.live == c {
-			s.live = nil
-			s.changed.NotifyLocked()
+	for _, p := range ps {
+		if err := c.WriteJSON(p); err != nil {
+			s.mu.Lock()
+			if s.live == c {
+				s.live = nil
+				s.changed.NotifyLocked()
+			}
+			s.mu.Unlock()
+			return false
 		}
-		s.mu.Unlock()
-		return false
 	}
 	return true
 }

@@ -405,3 +405,72 @@ func TestRESTRoutes(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeReplaysMissedDispatches speaks the Gateway protocol itself: a
+// resume carrying the last sequence number the client saw gets the
+// dispatches after it again, in order, then RESUMED, as Discord replays
+// missed events; so an event written to a connection the client was
+// closing is not lost to a client that resumes.
+func TestResumeReplaysMissedDispatches(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	dial := func() *websocket.Conn {
+		ws, _, err := websocket.DefaultDialer.DialContext(t.Context(), f.GatewayURL()+"?v=9&encoding=json", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ws.Close() })
+		var hello payload
+		if err := ws.ReadJSON(&hello); err != nil || hello.Op != 10 {
+			t.Fatalf("first frame %+v, %v; want Hello (op 10)", hello, err)
+		}
+		return ws
+	}
+	read := func(ws *websocket.Conn) payload {
+		t.Helper()
+		_ = ws.SetReadDeadline(time.Now().Add(3 * time.Second))
+		var p payload
+		if err := ws.ReadJSON(&p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ws := dial()
+	if err := ws.WriteJSON(map[string]any{"op": 2, "d": map[string]any{"token": "Bot secret", "intents": 0, "properties": map[string]string{}}}); err != nil {
+		t.Fatal(err)
+	}
+	ready := read(ws)
+	var session struct {
+		ID string `json:"session_id"`
+	}
+	if err := json.Unmarshal(ready.D, &session); err != nil || ready.T != "READY" || session.ID == "" {
+		t.Fatalf("after Identify %+v (%v), want READY with a session_id", ready, err)
+	}
+	for _, n := range []string{"1", "2", "3"} {
+		if err := f.Dispatch("TEST_EVENT", json.RawMessage(`{"n":`+n+`}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seen := read(ws) // the client saw the first, not the two after it
+	f.Drop()
+
+	ws = dial()
+	if err := ws.WriteJSON(map[string]any{"op": 6, "d": map[string]any{"token": "Bot secret", "session_id": session.ID, "seq": seen.S}}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for {
+		p := read(ws)
+		if p.T == "RESUMED" {
+			break
+		}
+		got = append(got, fmt.Sprintf("%s %d %s", p.T, p.S, p.D))
+	}
+	want := []string{
+		fmt.Sprintf(`TEST_EVENT %d {"n":2}`, seen.S+1),
+		fmt.Sprintf(`TEST_EVENT %d {"n":3}`, seen.S+2),
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("resumed after sequence %d: replayed %q, want %q", seen.S, got, want)
+	}
+}
