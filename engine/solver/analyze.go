@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/connect4/connect4/engine"
@@ -179,7 +178,7 @@ func analyzeExact(a *Analysis, sv *Solver, history []int, deadline time.Time, do
 			a.Moves[i] = MoveVerdict{Column: history[i], Verdict: KeptWin, Best: history[i]}
 			continue
 		}
-		out, ok := columnOutcomes(sv, analysisBook(), p)
+		out, ok := columnOutcomes(sv, embeddedBook(), p)
 		if !ok {
 			return // out of time: this move and the earlier ones stay unknown
 		}
@@ -187,13 +186,6 @@ func analyzeExact(a *Analysis, sv *Solver, history []int, deadline time.Time, do
 	}
 }
 
-// analysisBook is the embedded opening book, loaded on first use, nil if it
-// does not load (which its test rules out): its exact values spare the
-// analysis the solving of the early positions it holds.
-var analysisBook = sync.OnceValue(func() *Book {
-	b, _ := EmbeddedBook()
-	return b
-})
 
 // columnOutcomes returns the outcome of each column of p for the player to
 // move, from book where it holds the position a column leads to, else by

@@ -322,7 +322,7 @@ func FuzzAnalysisText(f *testing.F) {
 // time at all, the first move's columns still get their known outcomes
 // (the centre wins, its neighbours draw, the rest lose).
 func TestColumnOutcomesFromBook(t *testing.T) {
-	book := analysisBook()
+	book := embeddedBook()
 	if book == nil {
 		t.Fatal("the embedded book does not load")
 	}

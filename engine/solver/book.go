@@ -134,8 +134,18 @@ func LoadBook(data []byte) (*Book, error) {
 var bookData []byte
 
 // EmbeddedBook returns the book embedded in the binary, checked (see
-// LoadBook). Each call decodes it afresh; AI keeps the one it loads.
+// LoadBook). Each call decodes it afresh; the AI and the analysis share the
+// one embeddedBook loads.
 func EmbeddedBook() (*Book, error) { return LoadBook(bookData) }
+
+// embeddedBook is the embedded book, decoded once on first use and read
+// only after that; nil if it does not load (which its test rules out). Its
+// moves and exact values serve hard's opening and spare the analysis the
+// solving of the early positions it holds.
+var embeddedBook = sync.OnceValue(func() *Book {
+	b, _ := EmbeddedBook()
+	return b
+})
 
 // BookProgress is where BuildBook keeps what it has solved, so that an
 // interrupted build goes on where it stopped: one line per position, the

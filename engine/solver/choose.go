@@ -34,20 +34,6 @@ const (
 // on the standard board allocates its own tables.
 type AI struct {
 	small, large sync.Pool // *Solver with a far table of 2^18 and 2^20 entries
-
-	bookOnce sync.Once
-	book     *Book // the embedded opening book, nil if it does not load
-}
-
-// openingBook returns the embedded book, loaded on first use; nil when it
-// does not load (which its test rules out) or a is nil.
-func (a *AI) openingBook() *Book {
-	if a == nil {
-		b, _ := EmbeddedBook()
-		return b
-	}
-	a.bookOnce.Do(func() { a.book, _ = EmbeddedBook() })
-	return a.book
 }
 
 // NewAI returns an AI with no solvers yet; it is the same as new(AI).
@@ -191,7 +177,7 @@ func (a *AI) chooseHard(b *board, history []int, start, deadline time.Time, done
 		}
 		// In the opening, where the solver takes longest, the book knows,
 		// in microseconds, whatever the time left.
-		if col, _, ok := a.openingBook().Lookup(p); ok && p.CanPlay(col) {
+		if col, _, ok := embeddedBook().Lookup(p); ok && p.CanPlay(col) {
 			return col
 		}
 	}
