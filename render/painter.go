@@ -118,9 +118,11 @@ func (p *Painter) AppendPNG(b []byte, g *engine.Game, o ImageOptions) ([]byte, e
 	bands := make([]band, n)
 	var missing []int
 	keys := make([]string, n)
-	p.mu.Lock()
 	for i := range n {
 		keys[i] = bandKey(ckey, i, cfg, ls)
+	}
+	p.mu.Lock()
+	for i := range n {
 		if e, ok := p.kept[keys[i]]; ok {
 			p.lru.MoveToFront(e)
 			bands[i] = e.Value.(*kept).band

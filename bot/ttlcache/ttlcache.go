@@ -41,12 +41,13 @@ func (c *Cache[K, V]) Get(k K, now time.Time) (V, bool) {
 	return e.v, true
 }
 
-// Put keeps v as k's value until ttl after now. When full it drops the
-// stale entries, or all of them when none is stale.
+// Put keeps v as k's value until ttl after now. When a new key finds it
+// full it drops the stale entries, or all of them when none is stale; a key
+// already kept is replaced in place.
 func (c *Cache[K, V]) Put(k K, v V, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.m) >= c.max {
+	if _, ok := c.m[k]; !ok && len(c.m) >= c.max {
 		for key, e := range c.m {
 			if !now.Before(e.until) {
 				delete(c.m, key)

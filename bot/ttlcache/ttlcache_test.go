@@ -31,3 +31,20 @@ func TestCache(t *testing.T) {
 		t.Fatalf("Get(d) = %d, %v, want 4, true", v, ok)
 	}
 }
+
+// TestPutKeptKeyWhenFull: refreshing a key the full cache already keeps
+// replaces it and drops nothing else (the settings cache refreshes the
+// channels it keeps).
+func TestPutKeptKeyWhenFull(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	c := New[string, int](10*time.Second, 2)
+	c.Put("a", 1, now)
+	c.Put("b", 2, now)
+	c.Put("a", 3, now.Add(time.Second))
+	if v, ok := c.Get("b", now.Add(time.Second)); !ok || v != 2 {
+		t.Errorf("Get(b) after refreshing a in a full cache = %d, %v, want 2, true", v, ok)
+	}
+	if v, ok := c.Get("a", now.Add(time.Second)); !ok || v != 3 {
+		t.Errorf("Get(a) after refreshing it = %d, %v, want 3, true", v, ok)
+	}
+}

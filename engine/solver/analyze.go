@@ -186,7 +186,6 @@ func analyzeExact(a *Analysis, sv *Solver, history []int, deadline time.Time, do
 	}
 }
 
-
 // columnOutcomes returns the outcome of each column of p for the player to
 // move, from book where it holds the position a column leads to, else by
 // solving; ok is false when the deadline came first.
