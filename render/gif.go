@@ -82,8 +82,8 @@ func encodeGIF(w io.Writer, cv *canvas, g *engine.Game, o ImageOptions) error {
 			bounds = bounds.Union(sq)
 		}
 		shown = next
-		w := bounds.Dx()
-		if n := bounds.Dx() * bounds.Dy(); cap(pix) < n {
+		stride := bounds.Dx()
+		if n := stride * bounds.Dy(); cap(pix) < n {
 			pix = make([]byte, n, max(n, 2*cap(pix))) // frames differ in size: grow by doubling
 		} else {
 			pix = pix[:n]
@@ -94,7 +94,7 @@ func encodeGIF(w io.Writer, cv *canvas, g *engine.Game, o ImageOptions) error {
 		}
 		for _, sq := range changed {
 			for y := sq.Min.Y; y < sq.Max.Y; y++ {
-				at := (y-bounds.Min.Y)*w + sq.Min.X - bounds.Min.X
+				at := (y-bounds.Min.Y)*stride + sq.Min.X - bounds.Min.X
 				copy(pix[at:at+sq.Dx()], cv.out.Pix[cv.out.PixOffset(sq.Min.X, y):cv.out.PixOffset(sq.Max.X, y)])
 			}
 		}

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/connect4/connect4/bot/discord/discordtest"
 )
@@ -33,7 +32,6 @@ type fakeAPI struct {
 type delivery struct {
 	msg  discordtest.Message
 	file string // the uploaded file's name, or ""
-	at   time.Time
 }
 
 // apiStats count what the fake API received.
@@ -84,7 +82,6 @@ func (f *fakeAPI) snapshot() apiStats {
 const maxUpload = 10 << 20
 
 func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	at := time.Now()
 	w.Header().Set("Content-Type", "application/json")
 	token, edit, ok := webhookToken(r.URL.Path)
 	if !ok || (r.Method != http.MethodPatch && r.Method != http.MethodPost) {
@@ -95,7 +92,6 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d, pic, err := readDelivery(r)
-	d.at = at
 	f.mu.Lock()
 	if edit {
 		f.stats.Edits++

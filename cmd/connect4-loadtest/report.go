@@ -48,9 +48,8 @@ type report struct {
 	RedisCalls      int64            // commands but our own INFO, those run by scripts included (INFO commandstats)
 	RedisCommands   map[string]int64 // calls by command
 	RedisRoundTrips int64            // replies written to clients (INFO stats total_writes_processed)
-	RedisCPU        float64          // Redis's CPU seconds (INFO cpu used_cpu_sys + used_cpu_user), when HaveRedisCPU
-	HaveRedisCPU    bool
-	Samples         []string // the first few error descriptions
+	RedisCPU        float64          // Redis's CPU seconds (INFO cpu used_cpu_sys + used_cpu_user), with RedisCommands
+	Samples         []string         // the first few error descriptions
 }
 
 // percentile returns the nearest-rank p-th percentile (0 < p ≤ 100) of
@@ -115,8 +114,6 @@ func (r report) print(w io.Writer) {
 		r.RedisRoundTrips, per(float64(r.RedisRoundTrips), r.Moves), per(float64(r.RedisRoundTrips), r.Requests))
 	fmt.Fprintf(w, "redis      %d calls (commands run by scripts included): %.2f per move [%s]\n",
 		r.RedisCalls, per(float64(r.RedisCalls), r.Moves), strings.Join(parts, ", "))
-	if r.HaveRedisCPU {
-		fmt.Fprintf(w, "redis cpu  %.3fs: %.0fµs per move (INFO cpu, used_cpu_sys + used_cpu_user)\n",
-			r.RedisCPU, per(r.RedisCPU*1e6, r.Moves))
-	}
+	fmt.Fprintf(w, "redis cpu  %.3fs: %.0fµs per move (INFO cpu, used_cpu_sys + used_cpu_user)\n",
+		r.RedisCPU, per(r.RedisCPU*1e6, r.Moves))
 }
