@@ -25,7 +25,6 @@ type Slots struct {
 	waiting atomic.Int64
 	maxWait int64         // most callers queued for a slot
 	wait    time.Duration // longest a caller waits for a slot
-	running atomic.Int64
 }
 
 // New returns n slots (at least 1), in front of which up to 4n callers
@@ -42,7 +41,6 @@ func New(n int, wait time.Duration) *Slots {
 func (s *Slots) Acquire(ctx context.Context) error {
 	select {
 	case s.run <- struct{}{}:
-		s.running.Add(1)
 		return nil
 	default:
 	}
@@ -55,7 +53,6 @@ func (s *Slots) Acquire(ctx context.Context) error {
 	defer t.Stop()
 	select {
 	case s.run <- struct{}{}:
-		s.running.Add(1)
 		return nil
 	case <-t.C:
 		return ErrBusy
@@ -66,9 +63,8 @@ func (s *Slots) Acquire(ctx context.Context) error {
 
 // Release gives back a slot taken by Acquire.
 func (s *Slots) Release() {
-	s.running.Add(-1)
 	<-s.run
 }
 
 // Running returns how many slots are taken now, for tests and metrics.
-func (s *Slots) Running() int { return int(s.running.Load()) }
+func (s *Slots) Running() int { return len(s.run) }
