@@ -339,12 +339,12 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 	}
 	now := s.cfg.now()
 	ttl := s.cfg.ttl(next)
-	recKey, entry := s.gameKey(k, cur.ID), "-"
+	entry := "-"
 	if next.Active(now) {
 		entry = newIndexEntry(next, now, ttl)
 	}
 	sched := newScheduleChange(cur, next)
-	keys := append(append([]string{recKey}, s.tallyKeys(k)...), s.indexKey(k), s.playersKey(k), s.dueKey(k), s.leaseKey(k))
+	keys := append(append([]string{s.gameKey(k, cur.ID)}, s.tallyKeys(k)...), s.indexKey(k), s.playersKey(k), s.dueKey(k), s.leaseKey(k))
 	args := []any{cur.Version, b, ttl.Milliseconds(), op, tallyKind(t),
 		t.Winner.ID, t.Winner.Name, t.Loser.ID, t.Loser.Name, s.cfg.lbTTL.Milliseconds(), cur.ID, replayWindow.Milliseconds()}
 	if n := match.Nonce(ctx); n != "" {

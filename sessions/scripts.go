@@ -172,7 +172,7 @@ return {1}
 //	ARGV[16..17] their new ratings   ARGV[18..19] the new ratings' values, for the sorted set
 //	ARGV[20..21] their stored histories as read   ARGV[22..23] their new histories
 //	ARGV[24] the head-to-head count to increment
-//	ARGV[25] the new index entry, "-" to remove it, "" to leave the indexes alone
+//	ARGV[25] the new index entry, "-" to remove it
 //	ARGV[26] the indexes' TTL in ms   ARGV[27] now in Unix ms
 //	ARGV[28] the further players of a tallied game of 3 or 4, who count like the loser: a JSON
 //	         array of [id, name] pairs, "" for none   ARGV[29] the schedule change
@@ -213,12 +213,11 @@ if not sched then return {-3, KEYS[10]} end
 if id ~= ARGV[11] or tonumber(version) ~= tonumber(ARGV[1]) then return {0, cur} end
 local got, sbad = sched_read(KEYS[10], KEYS[11], sched)
 if not got then return {-3, sbad} end
-local indexed = ARGV[25] ~= ''
-local bind = indexed and ARGV[25] ~= '-'
+local bind = ARGV[25] ~= '-'
 local players = {}
 for i = 31, #ARGV do table.insert(players, ARGV[i]) end
 local bound = {}
-if indexed and #players > 0 then
+if #players > 0 then
   bound = redis.pcall('HMGET', KEYS[9], unpack(players))
   if bound['err'] then return {-3, KEYS[9]} end
 end
@@ -283,7 +282,7 @@ end
 local added = 0
 if bind then
   added = redis.pcall('HSET', KEYS[8], ARGV[11], ARGV[25])
-elseif indexed then
+else
   added = redis.pcall('HDEL', KEYS[8], ARGV[11])
 end
 if type(added) ~= 'number' then return {-3, KEYS[8]} end
@@ -302,7 +301,7 @@ if bind then
   if #hset > 0 then redis.call('HSET', KEYS[9], unpack(hset)) end
   if refresh or added > 0 then redis.call('PEXPIRE', KEYS[8], ARGV[26]) end
   if refresh or #hset > 0 then redis.call('PEXPIRE', KEYS[9], ARGV[26]) end
-elseif indexed then
+else
   local hdel = {}
   for i, p in ipairs(players) do
     if bound[i] == ARGV[11] then table.insert(hdel, p) end
