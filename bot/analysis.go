@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/connect4/connect4/bot/lang"
 	"slices"
 	"strconv"
 	"strings"
@@ -237,6 +238,9 @@ func countText(n int, what string) string {
 		return "no " + what
 	case 1:
 		return "1 " + what
+	}
+	if what == "move" {
+		return lang.English.Say("unit.moves", lang.Args{"Count": n})
 	}
 	return strconv.Itoa(n) + " " + what + "s"
 }

@@ -184,6 +184,16 @@ type Command struct {
 	// where there is no signed request (the terminal); at most 128
 	// URL-safe characters.
 	Nonce string
+	// Locale is the language the person asked in, as the platform gives
+	// it (Discord: the interaction's locale; Slack: users.info's locale;
+	// the terminal: -lang, LC_ALL or LANG); empty where unknown. Replies to
+	// them alone are in it. Malformed or unknown reads as English.
+	Locale string
+	// ChannelLocale is the language the platform gives for the channel
+	// (Discord: the server's guild_locale); empty where it gives none.
+	// Messages the whole channel sees are in the channel's language
+	// setting, else this, else the game creator's Locale.
+	ChannelLocale string
 	Request
 }
 
