@@ -152,6 +152,11 @@ type Record struct {
 	Finish  Finish // how the whole record finished, when Status is StatusFinished
 
 	Challenger, Opponent Player
+	// Lang is the code of the language the game was created in (the
+	// channel's at the time, else its creator's): timed messages, with no
+	// command to tell, use it where the channel has no language setting.
+	// Empty for games created before languages; unknown reads as English.
+	Lang string
 	// Others are the third and fourth players of a game of 3 or 4, in the
 	// order they were invited; nil in a two-player game. The players move
 	// in the order Challenger, Opponent, Others, starting from RedID and
