@@ -15,11 +15,12 @@ import (
 // afterHuman finishes a reply after a human's action on rec (round g): in an
 // AI game where it is now the AI's turn, the AI moves first, so that its
 // answer lands in the same message update.
-func (s *Service) afterHuman(ctx context.Context, cmd Command, rec *match.Record, vis Visibility, text string) (Reply, error) {
+func (s *Service) afterHuman(ctx context.Context, cmd Command, rec *match.Record, vis Visibility, text speech) (Reply, error) {
 	g := rec.Game
 	if rec.AILevel == solver.LevelNone || rec.Status != match.StatusPlaying || g.State().Over() ||
 		rec.PlayerOf(g.Turn()).ID != rec.Opponent.ID {
-		return gameView(rec, vis, text), nil
+		l := s.channelLang(ctx, cmd, rec)
+		return gameView(l, rec, vis, text.in(l)), nil
 	}
 	next, aiText, err := s.aiTurn(ctx, cmd, rec)
 	if err != nil {
@@ -27,38 +28,41 @@ func (s *Service) afterHuman(ctx context.Context, cmd Command, rec *match.Record
 		switch {
 		case errors.Is(err, slots.ErrBusy):
 			s.log.Warn("AI busy", "channel", cmd.Key.String())
-			return gameView(rec, vis, text+"\nI'm thinking about many games at once: try again in a moment with `/connect4 board`."), nil
+			l := s.channelLang(ctx, cmd, rec)
+			return gameView(l, rec, vis, text.line(words("game.ai.busy", nil)).in(l)), nil
 		case ctx.Err() != nil:
 			// The caller gave up (shutdown, or the platform's deadline): not a fault.
 			s.log.Info("AI move abandoned", "channel", cmd.Key.String(), "err", err)
 		default:
 			s.log.Error("AI move failed", "channel", cmd.Key.String(), "err", err)
 		}
-		return gameView(rec, vis, text+"\nI couldn't think of a move just now; use `/connect4 board` to wake me."), nil
+		l := s.channelLang(ctx, cmd, rec)
+		return gameView(l, rec, vis, text.line(words("game.ai.failed", nil)).in(l)), nil
 	}
-	return gameView(next, vis, text+"\n"+aiText), nil
+	l := s.channelLang(ctx, cmd, next)
+	return gameView(l, next, vis, text.line(aiText).in(l)), nil
 }
 
 // aiTurn computes and stores the AI's move in rec's current round.
-func (s *Service) aiTurn(ctx context.Context, cmd Command, rec *match.Record) (*match.Record, string, error) {
+func (s *Service) aiTurn(ctx context.Context, cmd Command, rec *match.Record) (*match.Record, speech, error) {
 	budget := s.opt.AIBudget
 	if dl, ok := ctx.Deadline(); ok {
 		// Leave room to store the move and answer before the caller's deadline.
 		budget = min(budget, time.Until(dl)*2/3)
 	}
 	if err := s.slots.Acquire(ctx); err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	col, err := s.opt.AI(ctx, rec.Game, rec.AILevel, budget)
 	s.slots.Release()
 	if err != nil {
-		return nil, "", fmt.Errorf("choose move: %w", err)
+		return nil, nil, fmt.Errorf("choose move: %w", err)
 	}
 	// The human's write recorded the request's nonce; this second write
 	// of the same request must not be taken for its replay.
 	ctx = match.WithNonce(ctx, "")
 	at := rec.Game.Moves()
-	var text string
+	var text speech
 	next, err := s.store.Update(ctx, cmd.Key, rec.ID, func(r *match.Record) (match.Tally, error) {
 		if r.ID != rec.ID || r.Status != match.StatusPlaying {
 			return match.Tally{}, userErr(ProblemStale)
@@ -73,14 +77,14 @@ func (s *Service) aiTurn(ctx context.Context, cmd Command, rec *match.Record) (*
 		text = moveText(r.Opponent, col)
 		var tally match.Tally
 		if cur.State().Over() {
-			var end string
+			var end speech
 			tally, end = settle(r, match.FinishNone, false)
-			text += "\n" + end
+			text = text.line(end)
 		}
 		return tally, nil
 	})
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	s.moved(cmd)
 	if next.Status == match.StatusFinished {

@@ -127,7 +127,7 @@ func AnalysisText(a solver.Analysis, g *engine.Game, red, yellow match.Player) s
 	if cfg := g.Config(); a.Exact {
 		b.WriteString(": exact, by the solver that plays 7 × 6 perfectly.\n")
 	} else {
-		fmt.Fprintf(&b, " on a board of %s.\nThe solver is exact only on 7 columns × 6 rows with a line of 4: here it can only prove the forced wins and losses it finds within a few moves, and says nothing of the rest.\n", sizeText(cfg))
+		fmt.Fprintf(&b, " on a board of %s.\nThe solver is exact only on 7 columns × 6 rows with a line of 4: here it can only prove the forced wins and losses it finds within a few moves, and says nothing of the rest.\n", sizeText(lang.English, cfg))
 	}
 	switch {
 	case a.Proven < n && !a.Exact:

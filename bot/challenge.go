@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 
 	"github.com/connect4/connect4/engine"
@@ -27,7 +28,7 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 	switch {
 	case cmd.Kind == KindOpen:
 	case opp.ID == "":
-		return Reply{}, userErr(ProblemUsage, "whom do you want to challenge?")
+		return Reply{}, userErr(ProblemUsage, lang.Args{"Detail": phrase{"grammar.whom", nil}})
 	case opp.ID == cmd.User.ID:
 		return Reply{}, userErr(ProblemSelfChallenge)
 	case cmd.Self.ID != "" && opp.ID == cmd.Self.ID && len(cmd.invited()) > 0:
@@ -35,7 +36,7 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 	case cmd.Self.ID != "" && opp.ID == cmd.Self.ID:
 		return s.startAI(ctx, cmd, solver.LevelNone)
 	case cmd.OpponentIsBot:
-		return Reply{}, userErr(ProblemBotChallenge, opp.ID)
+		return Reply{}, userErr(ProblemBotChallenge, lang.Args{"Player": "<@" + opp.ID + ">"})
 	}
 	var others []match.Player
 	if cmd.Kind == KindChallenge {
@@ -53,17 +54,19 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	l := s.channelLang(ctx, cmd, nil)
 	rec := &match.Record{
 		Key: cmd.Key, Status: match.StatusPending,
 		Challenger: cmd.User, Opponent: opp, Others: others,
 		Game: g, FirstTo: v.FirstTo,
 		Message:   cmd.Message,
 		ExpiresAt: s.opt.Now().Add(s.opt.ChallengeTTL),
+		Lang:      l.String(),
 	}
 	if err := s.store.Create(ctx, rec); err != nil {
 		return Reply{}, busy(cmd, err)
 	}
-	return challengeView(rec, Public, duration(s.opt.ChallengeTTL)), nil
+	return challengeView(l, rec, Public, s.opt.ChallengeTTL), nil
 }
 
 // busy turns a *match.BusyError into a refusal naming the game the busy
@@ -72,7 +75,7 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 func busy(cmd Command, err error) error {
 	var fe *match.FullError
 	if errors.As(err, &fe) {
-		return userErr(ProblemChannelFull, fe.Max)
+		return userErr(ProblemChannelFull, lang.Args{"Count": fe.Max})
 	}
 	var be *match.BusyError
 	if !errors.As(err, &be) || be.Existing == nil {
@@ -86,30 +89,31 @@ func busy(cmd Command, err error) error {
 		p = e.Challenger
 	}
 	you := p.ID == cmd.User.ID
-	var what string
+	var id string
+	args := lang.Args{"Player": mention(p), "Players": people(othersOf(e, p.ID)), "Challenger": mention(e.Challenger)}
 	switch {
 	case e.Status == match.StatusPending && e.Opponent.ID == "":
-		what = "You have an open challenge"
-		if !you {
-			what = mention(p) + " has an open challenge"
+		id = "problem.busy.theyOpen"
+		if you {
+			id = "problem.busy.youOpen"
 		}
 	case e.Status == match.StatusPending && p.ID == e.Challenger.ID:
-		what = "You've challenged " + mentions(othersOf(e, p.ID))
-		if !you {
-			what = mention(p) + " has challenged " + mentions(othersOf(e, p.ID))
+		id = "problem.busy.theyChallenged"
+		if you {
+			id = "problem.busy.youChallenged"
 		}
 	case e.Status == match.StatusPending:
-		what = "You've a challenge from " + mention(e.Challenger) + " to answer"
-		if !you {
-			what = mention(p) + " has a challenge from " + mention(e.Challenger) + " to answer"
+		id = "problem.busy.theyAnswer"
+		if you {
+			id = "problem.busy.youAnswer"
 		}
 	default:
-		what = "You're playing " + mentions(othersOf(e, p.ID))
-		if !you {
-			what = mention(p) + " is playing " + mentions(othersOf(e, p.ID))
+		id = "problem.busy.theyPlay"
+		if you {
+			id = "problem.busy.youPlay"
 		}
 	}
-	return userErr(ProblemBusy, what)
+	return &UserError{Problem: ProblemBusy, ID: id, Args: args}
 }
 
 // aiID is the id the AI plays under where the platform does not say who
@@ -162,17 +166,19 @@ func (s *Service) startAI(ctx context.Context, cmd Command, level solver.Level) 
 	if ai.ID == cmd.User.ID {
 		return Reply{}, userErr(ProblemSelfChallenge)
 	}
+	l := s.channelLang(ctx, cmd, nil)
 	rec := &match.Record{
 		Key: cmd.Key, Status: match.StatusPlaying,
 		Challenger: cmd.User, Opponent: ai, RedID: cmd.User.ID,
 		Game: g, FirstTo: 1, AILevel: level, Message: cmd.Message,
+		Lang: l.String(),
 	}
 	if err := s.store.Create(ctx, rec); err != nil {
 		return Reply{}, busy(cmd, err)
 	}
 	s.started(cmd, true)
-	text := fmt.Sprintf("<@%s> takes on the AI (%s). You're red and you go first.", cmd.User.ID, level)
-	return gameView(rec, Public, text), nil
+	text := say(l, "game.start.ai", lang.Args{"Player": "<@" + cmd.User.ID + ">", "Level": level.String()})
+	return gameView(l, rec, Public, text), nil
 }
 
 // answer accepts, declines or cancels a pending challenge: the one cmd's
@@ -202,12 +208,13 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 	if cmd.FromButton() {
 		vis = Update
 	}
+	l := s.channelLang(ctx, cmd, rec)
 	if expired {
 		s.finished(cmd, match.FinishExpired)
-		return Reply{Visibility: vis, Problem: ProblemExpired,
-			Text: expiredText(rec)}, nil
+		return Reply{Visibility: vis, Problem: ProblemExpired, Lang: l,
+			Text: expiredText(rec).in(l)}, nil
 	}
-	return s.answered(cmd, rec, vis)
+	return s.answered(l, cmd, rec, vis)
 }
 
 // answerable returns why cmd cannot answer r, or nil when r is a pending
@@ -262,11 +269,11 @@ func (s *Service) answerChallenge(r *match.Record, cmd Command, now time.Time) (
 			isOpponent = true
 		}
 		if !isOpponent {
-			return false, userErr(ProblemNotForYou, r.Opponent.ID)
+			return false, userErr(ProblemNotForYou, lang.Args{"Player": "<@" + r.Opponent.ID + ">"})
 		}
 	case KindCancel:
 		if !isChallenger {
-			return false, userErr(ProblemOnlyChallenger, r.Challenger.ID)
+			return false, userErr(ProblemOnlyChallenger, lang.Args{"Player": "<@" + r.Challenger.ID + ">"})
 		}
 	}
 	if cmd.Message != (match.MessageRef{}) {
@@ -286,25 +293,27 @@ func (s *Service) answerChallenge(r *match.Record, cmd Command, now time.Time) (
 	return false, nil
 }
 
-// answered is the reply to cmd, which answered the challenge rec.
-func (s *Service) answered(cmd Command, rec *match.Record, vis Visibility) (Reply, error) {
+// answered is the reply in l to cmd, which answered the challenge rec.
+func (s *Service) answered(l lang.Lang, cmd Command, rec *match.Record, vis Visibility) (Reply, error) {
 	if rec.Multi() && cmd.Kind != KindCancel {
-		return s.answeredMulti(cmd, rec, vis)
+		return s.answeredMulti(l, cmd, rec, vis)
 	}
 	switch rec.Finish {
 	case match.FinishDeclined:
 		s.finished(cmd, rec.Finish)
-		return Reply{Visibility: vis, Text: fmt.Sprintf("<@%s> declined the challenge from <@%s>.", rec.Opponent.ID, rec.Challenger.ID)}, nil
+		return Reply{Visibility: vis, Lang: l, Text: l.Say("offer.challenge.declined",
+			lang.Args{"Opponent": "<@" + rec.Opponent.ID + ">", "Challenger": "<@" + rec.Challenger.ID + ">"})}, nil
 	case match.FinishCancelled:
 		s.finished(cmd, rec.Finish)
 		if rec.Opponent.ID == "" {
-			return Reply{Visibility: vis, Text: fmt.Sprintf("%s withdrew their open challenge.", mention(rec.Challenger))}, nil
+			return Reply{Visibility: vis, Lang: l, Text: l.Say("offer.challenge.withdrawnOpen", lang.Args{"Challenger": mention(rec.Challenger)})}, nil
 		}
-		return Reply{Visibility: vis, Text: fmt.Sprintf("%s withdrew the challenge to %s.", mention(rec.Challenger), mentions(othersOf(rec, rec.Challenger.ID)))}, nil
+		return Reply{Visibility: vis, Lang: l, Text: say(l, "offer.challenge.withdrawn",
+			lang.Args{"Challenger": mention(rec.Challenger), "Players": people(othersOf(rec, rec.Challenger.ID))})}, nil
 	}
 	s.started(cmd, false)
 	red, _ := rec.Colors()
-	return gameView(rec, vis, fmt.Sprintf("%s accepted! %s is red and goes first.", mention(rec.Opponent), mention(red))), nil
+	return gameView(l, rec, vis, l.Say("game.start.accepted", lang.Args{"Opponent": mention(rec.Opponent), "Red": mention(red)})), nil
 }
 
 // answerMulti records cmd.User's accept or decline of r, a pending
@@ -313,11 +322,11 @@ func (s *Service) answered(cmd Command, rec *match.Record, vis Visibility) (Repl
 func (s *Service) answerMulti(r *match.Record, cmd Command) error {
 	seat, ok := r.PlayerByID(cmd.User.ID)
 	if !ok {
-		return userErr(ProblemNotInvited, mentions(othersOf(r, r.Challenger.ID)))
+		return userErr(ProblemNotInvited, lang.Args{"Players": people(othersOf(r, r.Challenger.ID))})
 	}
 	if slices.Contains(r.Accepted, cmd.User.ID) {
 		if cmd.Kind == KindAccept {
-			return userErr(ProblemAlreadyAccepted, mentions(r.Invited()))
+			return userErr(ProblemAlreadyAccepted, lang.Args{"Players": people(r.Invited())})
 		}
 		// Declining after accepting still calls it off: nobody is held to a game they no longer want.
 	}
@@ -347,21 +356,21 @@ func (s *Service) answerMulti(r *match.Record, cmd Command) error {
 
 // answeredMulti is the reply to an accept or decline of a challenge of 3
 // or 4 players, now rec.
-func (s *Service) answeredMulti(cmd Command, rec *match.Record, vis Visibility) (Reply, error) {
+func (s *Service) answeredMulti(l lang.Lang, cmd Command, rec *match.Record, vis Visibility) (Reply, error) {
 	switch {
 	case rec.Finish == match.FinishDeclined:
 		s.finished(cmd, rec.Finish)
-		return Reply{Visibility: vis, Text: fmt.Sprintf("%s declined, so the challenge from %s to %s is off.",
-			mention(cmd.User), mention(rec.Challenger), mentions(othersOf(rec, rec.Challenger.ID)))}, nil
+		return Reply{Visibility: vis, Lang: l, Text: say(l, "offer.challenge.declinedMulti", lang.Args{"Player": mention(cmd.User),
+			"Challenger": mention(rec.Challenger), "Players": people(othersOf(rec, rec.Challenger.ID))})}, nil
 	case rec.Status == match.StatusPending:
-		reply := challengeView(rec, vis, duration(rec.ExpiresAt.Sub(s.opt.Now())))
-		reply.Text = mention(cmd.User) + " accepted.\n" + reply.Text
+		reply := challengeView(l, rec, vis, rec.ExpiresAt.Sub(s.opt.Now()))
+		reply.Text = l.Say("offer.challenge.oneAccepted", lang.Args{"Player": mention(cmd.User)}) + "\n" + reply.Text
 		reply.Notify = nil // an edit, or a re-post after an accept: the invitation pinged them already
 		return reply, nil
 	}
 	s.started(cmd, false)
-	return gameView(rec, vis, fmt.Sprintf("%s accepted: everyone is in! %s is red and goes first, then %s.",
-		mention(cmd.User), mention(rec.PlayerOf(engine.Red)), mentions(inTurnOrder(rec)[1:]))), nil
+	return gameView(l, rec, vis, say(l, "game.start.everyone", lang.Args{"Player": mention(cmd.User),
+		"Red": mention(rec.PlayerOf(engine.Red)), "Players": people(inTurnOrder(rec)[1:])})), nil
 }
 
 // rematch starts a new game between the players of the finished game cmd's
@@ -408,6 +417,7 @@ func (s *Service) startRematch(ctx context.Context, cmd Command, old *match.Reco
 		Challenger: old.Challenger, Opponent: old.Opponent, Others: old.Others, RedID: lastYellow.ID,
 		Game: g, FirstTo: old.FirstTo, AILevel: old.AILevel,
 		Rematches: old.Rematches + 1, Message: cmd.Message,
+		Lang: s.channelLang(ctx, cmd, old).String(),
 	}
 	if err := s.store.Create(ctx, rec); err != nil {
 		return Reply{}, busy(cmd, err)
@@ -417,28 +427,26 @@ func (s *Service) startRematch(ctx context.Context, cmd Command, old *match.Reco
 	if cmd.FromButton() {
 		vis = Update
 	}
-	text := fmt.Sprintf("Rematch! %s is red and goes first this time.", mention(lastYellow))
+	text := words("game.start.rematch", lang.Args{"Red": mention(lastYellow)})
 	if rec.Multi() {
-		text = fmt.Sprintf("Rematch! %s is red and goes first this time, then %s.", mention(lastYellow), mentions(inTurnOrder(rec)[1:]))
+		text = words("game.start.rematchMulti", lang.Args{"Red": mention(lastYellow), "Players": people(inTurnOrder(rec)[1:])})
 	}
 	return s.afterHuman(ctx, cmd, rec, vis, text)
 }
 
 // duration says d in words, for challenge expiry and claim times.
-func duration(d time.Duration) string {
+func duration(d time.Duration) phrase {
 	d = d.Round(time.Minute)
 	h, m := int(d.Hours()), int(d.Minutes())%60
 	switch {
 	case h == 0 && m <= 1:
-		return "a minute"
+		return phrase{"timer.aMinute", nil}
 	case h == 0:
-		return fmt.Sprintf("%d minutes", m)
-	case m == 0 && h == 1:
-		return "1 hour"
+		return phrase{"timer.minutes", lang.Args{"Count": m}}
 	case m == 0:
-		return fmt.Sprintf("%d hours", h)
+		return phrase{"timer.hours", lang.Args{"Count": h}}
 	}
-	return fmt.Sprintf("%dh %02dm", h, m)
+	return phrase{"timer.hoursMinutes", lang.Args{"Hours": h, "Minutes": fmt.Sprintf("%02d", m)}}
 }
 
 func (s *Service) started(cmd Command, ai bool) {
@@ -454,12 +462,12 @@ func (s *Service) finished(cmd Command, f match.Finish) {
 }
 
 // expiredText says a challenge lapsed unanswered.
-func expiredText(r *match.Record) string {
+func expiredText(r *match.Record) phrase {
 	if r.Multi() {
-		return fmt.Sprintf("The challenge from %s expired before %s accepted it.", mention(r.Challenger), mentions(r.Invited()))
+		return phrase{"offer.challenge.expiredMulti", lang.Args{"Challenger": mention(r.Challenger), "Players": people(r.Invited())}}
 	}
 	if r.Opponent.ID == "" {
-		return fmt.Sprintf("The open challenge from %s expired before anyone accepted it.", mention(r.Challenger))
+		return phrase{"offer.challenge.expiredOpen", lang.Args{"Challenger": mention(r.Challenger)}}
 	}
-	return fmt.Sprintf("The challenge from %s to %s expired before it was answered.", mention(r.Challenger), mention(r.Opponent))
+	return phrase{"offer.challenge.expired", lang.Args{"Challenger": mention(r.Challenger), "Opponent": mention(r.Opponent)}}
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"errors"
+	"github.com/connect4/connect4/bot/lang"
 	"strconv"
 
 	"github.com/connect4/connect4/bot/match"
@@ -109,15 +110,15 @@ func (v Variant) validate() error {
 	if err := v.config().Validate(); err != nil {
 		var ce *engine.ConfigError
 		if errors.As(err, &ce) && ce.Rule != "" {
-			return userErr(ProblemBoardTooSmall, ce.Rule)
+			return userErr(ProblemBoardTooSmall, lang.Args{"Rule": ce.Rule})
 		}
 		if errors.As(err, &ce) {
-			return userErr(ProblemBadVariant, ce.Field, ce.Value, ce.Min, ce.Max)
+			return badVariant(ce.Field, ce.Value, ce.Min, ce.Max)
 		}
 		return err
 	}
 	if v.FirstTo < 1 || v.FirstTo > MaxFirstTo {
-		return userErr(ProblemBadVariant, "first-to", v.FirstTo, 1, MaxFirstTo)
+		return badVariant("first-to", v.FirstTo, 1, MaxFirstTo)
 	}
 	if v.Players > 2 && v.FirstTo > 1 {
 		return userErr(ProblemMultiMatch)

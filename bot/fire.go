@@ -4,10 +4,9 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 )
 
@@ -38,9 +37,9 @@ func (n Notice) IsZero() bool { return n.Edit == nil && n.Post == nil }
 func (s *Service) Fire(ctx context.Context, d match.Due) (Notice, error) {
 	now := s.opt.Now()
 	var fired, again bool
-	var text string
+	var text speech
 	rec, err := s.raw.Update(ctx, d.Key, d.GameID, func(r *match.Record) (match.Tally, error) {
-		fired, again, text = false, false, ""
+		fired, again, text = false, false, nil
 		t, ok := r.Timer(d.Kind)
 		if !ok || t.Due.UnixMilli() != d.Due.UnixMilli() {
 			return match.Tally{}, match.ErrNoChange // stale
@@ -70,78 +69,79 @@ func (s *Service) Fire(ctx context.Context, d match.Due) (Notice, error) {
 	if fired && rec.Status == match.StatusFinished {
 		s.finished(Command{Key: d.Key}, rec.Finish)
 	}
-	return s.notice(rec, d.Kind, text), nil
+	return s.notice(s.timedLang(ctx, rec), rec, d.Kind, text), nil
 }
 
 // fire changes r for a due timer of kind k and returns the words of the
 // notice; ok is false when there is nothing to do (what the timer was for
 // is already over).
-func (s *Service) fire(r *match.Record, k match.TimerKind, now time.Time) (string, bool) {
+func (s *Service) fire(r *match.Record, k match.TimerKind, now time.Time) (speech, bool) {
 	switch k {
 	case match.TimerExpire:
 		switch {
 		case r.Status == match.StatusPending:
 			r.Status, r.Finish = match.StatusFinished, match.FinishExpired
 			r.Timers = nil
-			return expiredText(r), true
+			return speech{{p: expiredText(r)}}, true
 		case r.Offer != nil && !now.Before(r.Offer.ExpiresAt):
-			what := "rematch"
+			id := "timer.offerExpired.rematch"
 			if r.Offer.Kind == match.OfferNextRound {
-				what = "next round"
+				id = "timer.offerExpired.nextRound"
 			}
 			from, _ := r.PlayerByID(r.Offer.From)
 			r.Offer = nil
-			return fmt.Sprintf("%s's %s offer expired.", mention(from), what), true
+			return words(id, lang.Args{"Player": mention(from)}), true
 		case r.Takeback != nil:
 			from, _ := r.PlayerByID(r.Takeback.From)
 			r.Takeback = nil
-			return fmt.Sprintf("%s's takeback request expired.", mention(from)), true
+			return words("timer.takebackExpired", lang.Args{"Player": mention(from)}), true
 		}
 	case match.TimerRemind:
 		if turnOf(r).playing {
-			return "", true
+			return nil, true
 		}
 	case match.TimerTimeout:
 		if turnOf(r).playing {
-			return "", true
+			return nil, true
 		}
 	case match.TimerAbandon:
 		if r.Status == match.StatusPlaying {
 			r.Status, r.Finish, r.Offer, r.Takeback = match.StatusFinished, match.FinishCancelled, nil, nil
-			return fmt.Sprintf("This game was abandoned: nobody played for %s.", duration(s.opt.IdleAfter)), true
+			return words("timer.abandoned", lang.Args{"Time": duration(s.opt.IdleAfter)}), true
 		}
 	}
-	return "", false
+	return nil, false
 }
 
-// notice is what to show for r's fired timer of kind k; text is what fire
-// said, "" when the timer fired before (a worker died before its notice).
-func (s *Service) notice(r *match.Record, k match.TimerKind, text string) Notice {
+// notice is what to show, in l, for r's fired timer of kind k; text is
+// what fire said, nothing when the timer fired before (a worker died
+// before its notice).
+func (s *Service) notice(l lang.Lang, r *match.Record, k match.TimerKind, text speech) Notice {
 	n := Notice{Message: r.Message}
 	switch k {
 	case match.TimerExpire:
 		var v Reply
 		if r.Status == match.StatusFinished && r.Finish == match.FinishExpired && !r.Started() {
-			v = Reply{Visibility: Update, Text: expiredText(r), People: []match.Player{r.Challenger, r.Opponent}}
+			v = Reply{Visibility: Update, Text: expiredText(r).in(l), People: []match.Player{r.Challenger, r.Opponent}, Lang: l}
 		} else {
-			v = gameView(r, Update, text)
+			v = gameView(l, r, Update, text.in(l))
 			if r.Status == match.StatusFinished {
 				v.Buttons = columnsOnly(v.Buttons) // the rematch was offered once: no Rematch button
 			}
 		}
-		if text == "" { // fired before, by a worker that died: say it again
-			v.Text = "This expired."
+		if len(text) == 0 { // fired before, by a worker that died: say it again
+			v.Text = l.Say("timer.expired", nil)
 		}
 		n.Edit = &v
 	case match.TimerRemind:
 		mover := r.PlayerOf(r.Game.Turn())
 		opps := othersOf(r, mover.ID)
-		names := make([]string, len(opps))
+		ns := make(names, len(opps))
 		for i, p := range opps {
-			names[i] = cmp.Or(p.Name, p.ID)
+			ns[i] = cmp.Or(p.Name, p.ID)
 		}
-		v := Reply{Visibility: Public, Notify: []string{mover.ID}, People: append([]match.Player{mover}, opps...),
-			Text: fmt.Sprintf("%s, it's your move in your Connect Four game against %s%s.", mention(mover), strings.Join(names, " and "), variantText(r))}
+		v := Reply{Visibility: Public, Notify: []string{mover.ID}, People: append([]match.Player{mover}, opps...), Lang: l,
+			Text: say(l, "timer.remind", lang.Args{"Player": mention(mover), "Opponents": ns, "Variant": variant(r)})}
 		n.Post = &v
 	case match.TimerTimeout:
 		idle := r.PlayerOf(r.Game.Turn())
@@ -149,15 +149,15 @@ func (s *Service) notice(r *match.Record, k match.TimerKind, text string) Notice
 		if r.Multi() { // the one waiting on the idle player is the next to move
 			waiting = r.PlayerOf(nextAfter(r.Game, r.Game.Turn()))
 		}
-		v := gameView(r, Update, fmt.Sprintf("%s has not moved for %s: %s may claim the game.", mention(idle), duration(s.opt.TurnTimeout), mention(waiting)))
-		v.Buttons = append(v.Buttons, Button{Label: "Claim", Style: StyleDanger,
+		v := gameView(l, r, Update, say(l, "timer.timeout", lang.Args{"Idle": mention(idle), "Time": duration(s.opt.TurnTimeout), "Waiting": mention(waiting)}))
+		v.Buttons = append(v.Buttons, Button{Label: l.Say("button.claim", nil), Style: StyleDanger,
 			Value: Action{Kind: KindClaim, GameID: r.ID, Move: r.Game.Moves()}.String()})
 		n.Edit = &v
 	case match.TimerAbandon:
-		if text == "" {
-			text = "This game was abandoned."
+		if len(text) == 0 {
+			text = words("timer.abandonedAgain", nil)
 		}
-		v := gameView(r, Update, text)
+		v := gameView(l, r, Update, text.in(l))
 		v.Buttons = nil
 		n.Edit = &v
 	}

@@ -365,6 +365,9 @@ func (f failing) Update(context.Context, match.Key, string, func(*match.Record) 
 	return nil, f.err
 }
 func (f failing) Active(context.Context, match.Key) ([]*match.Record, error) { return nil, f.err }
+func (f failing) Settings(context.Context, match.Key) (match.Settings, error) {
+	return match.Settings{}, f.err
+}
 func (f failing) PlayerGame(context.Context, match.Key, string) (*match.Record, error) {
 	return nil, f.err
 }

@@ -3,9 +3,9 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 )
 
@@ -41,27 +41,31 @@ func (s *Service) target(ctx context.Context, cmd Command) (string, error) {
 // gamesHere lists the channel's active games for someone who has none of
 // their own, in plain names so that a look pings nobody; ProblemNoGame when
 // there are none.
-func (s *Service) gamesHere(ctx context.Context, k match.Key) (Reply, error) {
-	recs, err := s.store.Active(ctx, k)
+func (s *Service) gamesHere(ctx context.Context, cmd Command) (Reply, error) {
+	recs, err := s.store.Active(ctx, cmd.Key)
 	if err != nil {
 		return Reply{}, err
 	}
 	if len(recs) == 0 {
 		return Reply{}, userErr(ProblemNoGame)
 	}
+	l := s.userLang(cmd) // a note to the one asking
 	parts := make([]string, len(recs))
 	for i, r := range recs {
-		names := make([]string, 0, r.NumPlayers())
+		ns := make([]string, 0, r.NumPlayers())
 		for _, p := range r.Seats() {
-			names = append(names, "@"+plainName(p))
+			ns = append(ns, "@"+plainName(p))
 		}
 		if r.Status == match.StatusPending {
-			parts[i] = fmt.Sprintf("%s has challenged %s", names[0], strings.Join(names[1:], ", "))
-		} else {
-			parts[i] = strings.Join(names, " vs ")
+			parts[i] = l.Say("game.here.challenge", lang.Args{"Challenger": ns[0], "Players": strings.Join(ns[1:], l.Say("game.here.comma", nil))})
+			continue
+		}
+		parts[i] = ns[0]
+		for _, n := range ns[1:] {
+			parts[i] = l.Say("game.players.vs", lang.Args{"Left": parts[i], "Right": n})
 		}
 	}
-	return Reply{Visibility: Ephemeral, Text: "Games here: " + strings.Join(parts, "; ")}, nil
+	return Reply{Visibility: Ephemeral, Lang: l, Text: l.Say("game.here.list", lang.Args{"Games": strings.Join(parts, l.Say("game.here.separator", nil))})}, nil
 }
 
 // ownGame returns the caller's active game or open challenge, or, when
@@ -69,7 +73,7 @@ func (s *Service) gamesHere(ctx context.Context, k match.Key) (Reply, error) {
 func (s *Service) ownGame(ctx context.Context, cmd Command) (*match.Record, *Reply, error) {
 	rec, err := s.store.PlayerGame(ctx, cmd.Key, cmd.User.ID)
 	if errors.Is(err, match.ErrNoGame) {
-		r, err := s.gamesHere(ctx, cmd.Key)
+		r, err := s.gamesHere(ctx, cmd)
 		if err != nil {
 			return nil, nil, err
 		}

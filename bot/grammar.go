@@ -1,11 +1,11 @@
 package bot
 
 import (
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/engine/solver"
@@ -48,7 +48,7 @@ func ParseText(text string) (Request, error) {
 	}
 	if k, ok := simpleWords[head]; ok {
 		if len(words) > 0 {
-			return Request{}, userErr(ProblemUsage, text)
+			return Request{}, userErr(ProblemUsage, lang.Args{"Detail": text})
 		}
 		return Request{Kind: k}, nil
 	}
@@ -79,7 +79,7 @@ func ParseText(text string) (Request, error) {
 		ok = false
 	}
 	if !ok {
-		return Request{}, userErr(ProblemUsage, text)
+		return Request{}, userErr(ProblemUsage, lang.Args{"Detail": text})
 	}
 	return req, err
 }
@@ -160,7 +160,7 @@ func parseChallenge(words []string) (Request, bool, error) {
 		return Request{}, false, nil
 	}
 	if len(ps) > 1+MaxOthers {
-		return Request{}, true, userErr(ProblemTooManyPlayers, engine.MaxPlayers)
+		return Request{}, true, userErr(ProblemTooManyPlayers, lang.Args{"Max": engine.MaxPlayers})
 	}
 	v, err := parseVariant(rest)
 	if err != nil {
@@ -190,7 +190,7 @@ func leadingMentions(words []string) ([]match.Player, []string) {
 func ParseLevel(s string) (solver.Level, error) {
 	l, err := solver.ParseLevel(s)
 	if err != nil {
-		return solver.LevelNone, userErr(ProblemBadLevel, strings.ToLower(s))
+		return solver.LevelNone, userErr(ProblemBadLevel, lang.Args{"Level": strconv.Quote(strings.ToLower(s))})
 	}
 	return l, nil
 }
@@ -212,10 +212,10 @@ func parseVariant(words []string) (Variant, error) {
 			v.Cols, _ = strconv.Atoi(m[1])
 			v.Rows, _ = strconv.Atoi(m[2])
 			if v.Rows == 0 {
-				return Variant{}, userErr(ProblemBadVariant, "rows", 0, engine.MinSize, engine.MaxSize)
+				return Variant{}, badVariant("rows", 0, engine.MinSize, engine.MaxSize)
 			}
 			if v.Cols == 0 {
-				return Variant{}, userErr(ProblemBadVariant, "cols", 0, engine.MinSize, engine.MaxSize)
+				return Variant{}, badVariant("cols", 0, engine.MinSize, engine.MaxSize)
 			}
 			continue
 		case w == "connect" || w == "line":
@@ -226,53 +226,81 @@ func parseVariant(words []string) (Variant, error) {
 			field, dst = "first-to", &v.FirstTo
 			i++
 		default:
-			return Variant{}, userErr(ProblemUsage, fmt.Sprintf("unknown option %q", words[i]))
+			return Variant{}, userErr(ProblemUsage, lang.Args{"Detail": phrase{"grammar.unknownOption", lang.Args{"Option": strconv.Quote(words[i])}}})
 		}
 		i++
 		if i >= len(words) {
-			return Variant{}, userErr(ProblemUsage, field+" needs a number")
+			return Variant{}, userErr(ProblemUsage, lang.Args{"Detail": phrase{"grammar.needsNumber", lang.Args{"Option": field}}})
 		}
 		n, err := strconv.Atoi(words[i])
 		if err != nil || n < 1 || n > 99 {
 			if err != nil {
-				return Variant{}, userErr(ProblemUsage, fmt.Sprintf("%q is not a number for %s", words[i], field))
+				return Variant{}, userErr(ProblemUsage, lang.Args{"Detail": phrase{"grammar.notANumber", lang.Args{"Value": strconv.Quote(words[i]), "Option": field}}})
 			}
 			lo, hi := engine.MinConnect, engine.MaxSize
 			if field == "first-to" {
 				lo, hi = 1, MaxFirstTo
 			}
-			return Variant{}, userErr(ProblemBadVariant, field, n, lo, hi)
+			return Variant{}, badVariant(field, n, lo, hi)
 		}
 		*dst = n
 	}
 	return v, nil
 }
 
-// parseSettings reads "board image|emoji" and "palette
-// standard|colourblind", in any order, after "settings"; nothing after it
-// asks to see the channel's settings.
+// parseSettings reads "board image|emoji", "palette
+// standard|colourblind" and "language CODE|default", in any order, after
+// "settings"; nothing after it asks to see the channel's settings.
 func parseSettings(text string, words []string) (Request, error) {
 	req := Request{Kind: KindSettings}
 	if len(words)%2 != 0 {
-		return Request{Kind: KindSettings}, userErr(ProblemUsage, text)
+		return Request{Kind: KindSettings}, userErr(ProblemUsage, lang.Args{"Detail": text})
 	}
 	for i := 0; i < len(words); i += 2 {
 		switch strings.ToLower(words[i]) {
 		case "board":
 			b, err := match.ParseBoardStyle(words[i+1])
 			if err != nil {
-				return Request{Kind: KindSettings}, userErr(ProblemUsage, fmt.Sprintf("board %q: choose image or emoji", words[i+1]))
+				return Request{Kind: KindSettings}, userErr(ProblemUsage, lang.Args{"Detail": phrase{"grammar.board", lang.Args{"Value": strconv.Quote(words[i+1])}}})
 			}
 			req.Settings.Board = b
 		case "palette", "colours", "colors":
 			p, err := match.ParsePalette(words[i+1])
 			if err != nil {
-				return Request{Kind: KindSettings}, userErr(ProblemUsage, fmt.Sprintf("palette %q: choose standard or colourblind", words[i+1]))
+				return Request{Kind: KindSettings}, userErr(ProblemUsage, lang.Args{"Detail": phrase{"grammar.palette", lang.Args{"Value": strconv.Quote(words[i+1])}}})
 			}
 			req.Settings.Palette = p
+		case "language", "lang":
+			code, err := parseLanguage(words[i+1])
+			if err != nil {
+				return Request{Kind: KindSettings}, err
+			}
+			req.Settings.Language = code
 		default:
-			return Request{Kind: KindSettings}, userErr(ProblemUsage, text)
+			return Request{Kind: KindSettings}, userErr(ProblemUsage, lang.Args{"Detail": text})
 		}
 	}
 	return req, nil
+}
+
+// badVariant is the refusal of value n for field (an option as typed:
+// rows, cols, connect, first-to), which takes lo to hi.
+func badVariant(field string, n, lo, hi int) error {
+	return userErr(ProblemBadVariant, lang.Args{"Field": field, "Value": n, "Min": lo, "Max": hi})
+}
+
+// parseLanguage reads the language of "settings language": a locale the
+// bot speaks in any form lang.Parse reads ("de", "pt-BR", "de_DE", "ja-JP"),
+// stored as its code, or "default" (also "none", "auto") to clear it;
+// anything else is ProblemBadLanguage, listing the codes.
+func parseLanguage(s string) (string, error) {
+	switch strings.ToLower(s) {
+	case match.LanguageDefault, "none", "auto":
+		return match.LanguageDefault, nil
+	}
+	l, ok := lang.Parse(s)
+	if !ok {
+		return "", badLanguage(s)
+	}
+	return l.String(), nil
 }

@@ -55,10 +55,21 @@ func (s *Service) timedLang(ctx context.Context, rec *match.Record) lang.Lang {
 	return l.Or(lang.English)
 }
 
-// settingLang is the channel's language setting, or Unset.
-// (Until the setting exists: always Unset.)
+// settingLang is the channel's language setting, or Unset. It reads the
+// settings through look, the cache the board's look is read through: on a
+// hit no store read; on a miss the one read serves the look as well. A
+// store that fails leaves Unset (the platform's choice), as an unknown
+// stored code does.
 func (s *Service) settingLang(ctx context.Context, k match.Key) lang.Lang {
-	return lang.Unset
+	st, ok := s.look(ctx, k)
+	if !ok || st.Language == "" {
+		return lang.Unset
+	}
+	l, ok := lang.ParseCode(st.Language)
+	if !ok {
+		s.log.Debug("unknown channel language; the platform's", "channel", k.String(), "language", clipLocale(st.Language))
+	}
+	return l
 }
 
 // clipLocale bounds a locale for a log line.

@@ -2,8 +2,8 @@ package bot
 
 import (
 	"slices"
-	"strings"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/engine"
 )
@@ -15,23 +15,6 @@ import (
 // skipped, and the last one left wins. Such a game is a single game, never
 // against the AI, and never rated, though the leaderboard counts its win
 // and its losses.
-
-// mentions names ps as in a sentence: "<@a>", "<@a> and <@b>", "<@a>, <@b>
-// and <@c>".
-func mentions(ps []match.Player) string {
-	var sb strings.Builder
-	for i, p := range ps {
-		switch {
-		case i == 0:
-		case i == len(ps)-1:
-			sb.WriteString(" and ")
-		default:
-			sb.WriteString(", ")
-		}
-		sb.WriteString(mention(p))
-	}
-	return sb.String()
-}
 
 // othersOf returns the players of r other than id, in seat order.
 func othersOf(r *match.Record, id string) []match.Player {
@@ -74,15 +57,15 @@ func checkInvited(cmd Command) ([]match.Player, error) {
 		case p == (match.Player{}):
 			continue
 		case p.ID == "":
-			return nil, userErr(ProblemUsage, "whom do you want to challenge?")
+			return nil, userErr(ProblemUsage, lang.Args{"Detail": phrase{"grammar.whom", nil}})
 		case p.ID == cmd.User.ID:
 			return nil, userErr(ProblemSelfChallenge)
 		case cmd.Self.ID != "" && p.ID == cmd.Self.ID:
 			return nil, userErr(ProblemAITwoPlayers)
 		case cmd.OtherIsBot[i]:
-			return nil, userErr(ProblemBotChallenge, p.ID)
+			return nil, userErr(ProblemBotChallenge, lang.Args{"Player": "<@" + p.ID + ">"})
 		case slices.Contains(seen, p.ID):
-			return nil, userErr(ProblemNamedTwice, p.ID)
+			return nil, userErr(ProblemNamedTwice, lang.Args{"Player": "<@" + p.ID + ">"})
 		}
 		seen = append(seen, p.ID)
 		ps = append(ps, p)

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/engine/solver"
@@ -34,10 +36,10 @@ func (s *Service) offer(ctx context.Context, cmd Command, kind match.OfferKind) 
 		}
 		if o := r.Offer; o != nil && o.Kind == kind && now.Before(o.ExpiresAt) {
 			if r.Multi() && (o.From == cmd.User.ID || slices.Contains(o.Agreed, cmd.User.ID)) {
-				return match.Tally{}, userErr(ProblemAlreadyAgreed, mentions(toAgree(r)))
+				return match.Tally{}, userErr(ProblemAlreadyAgreed, lang.Args{"Players": people(toAgree(r))})
 			}
 			if o.From == cmd.User.ID {
-				return match.Tally{}, userErr(ProblemOfferPending, other(r, cmd.User.ID).ID)
+				return match.Tally{}, userErr(ProblemOfferPending, lang.Args{"Player": "<@" + other(r, cmd.User.ID).ID + ">"})
 			}
 			if r.Multi() && len(toAgree(r)) > 1 {
 				r.Offer.Agreed = append(r.Offer.Agreed, cmd.User.ID) // one more yes: the others still to answer
@@ -59,7 +61,7 @@ func (s *Service) offer(ctx context.Context, cmd Command, kind match.OfferKind) 
 	if agreed {
 		return s.startOffered(ctx, cmd, rec, kind)
 	}
-	return offerView(rec, duration(s.opt.ChallengeTTL)), nil
+	return offerView(s.channelLang(ctx, cmd, rec), rec, s.opt.ChallengeTTL), nil
 }
 
 // offerable checks that cmd's user may offer kind on r.
@@ -126,7 +128,7 @@ func (s *Service) answerOffer(ctx context.Context, cmd Command) (Reply, error) {
 		switch cmd.Kind {
 		case KindOfferWithdraw:
 			if o.From != cmd.User.ID {
-				return match.Tally{}, userErr(ProblemOnlyOfferer, o.From)
+				return match.Tally{}, userErr(ProblemOnlyOfferer, lang.Args{"Player": "<@" + o.From + ">"})
 			}
 		default:
 			if o.From == cmd.User.ID {
@@ -139,7 +141,7 @@ func (s *Service) answerOffer(ctx context.Context, cmd Command) (Reply, error) {
 				return match.Tally{}, nil
 			}
 			if r.Multi() && slices.Contains(o.Agreed, cmd.User.ID) {
-				return match.Tally{}, userErr(ProblemAlreadyAgreed, mentions(toAgree(r)))
+				return match.Tally{}, userErr(ProblemAlreadyAgreed, lang.Args{"Players": people(toAgree(r))})
 			}
 			if r.Multi() && len(toAgree(r)) > 1 {
 				r.Offer.Agreed, partial = append(r.Offer.Agreed, cmd.User.ID), true
@@ -166,26 +168,31 @@ func (s *Service) answerOffer(ctx context.Context, cmd Command) (Reply, error) {
 	}
 	from, _ := rec.PlayerByID(offer.From)
 	to := other(rec, offer.From)
-	switch {
-	case cmd.Kind == KindOfferAccept && lapsed:
+	if cmd.Kind == KindOfferAccept && lapsed {
 		return Reply{}, userErr(ProblemOfferExpired)
-	case partial:
-		reply := offerView(rec, duration(rec.Offer.ExpiresAt.Sub(now)))
-		reply.Text = mention(cmd.User) + " is in.\n" + reply.Text
-		return reply, nil
-	case cmd.Kind == KindOfferAccept:
+	}
+	if cmd.Kind == KindOfferAccept && !partial {
 		return s.startOffered(ctx, cmd, rec, offer.Kind)
+	}
+	l := s.channelLang(ctx, cmd, rec)
+	switch {
+	case partial:
+		reply := offerView(l, rec, rec.Offer.ExpiresAt.Sub(now))
+		reply.Text = l.Say("offer.in", lang.Args{"Player": mention(cmd.User)}) + "\n" + reply.Text
+		return reply, nil
+	case cmd.Kind == KindOfferWithdraw && offer.Kind == match.OfferNextRound:
+		return gameView(l, rec, Update, l.Say("offer.withdrawn.nextRound", lang.Args{"Player": mention(from)})), nil
 	case cmd.Kind == KindOfferWithdraw:
-		return gameView(rec, Update, fmt.Sprintf("%s withdrew the %s offer.", mention(from), offer.Kind)), nil
+		return gameView(l, rec, Update, l.Say("offer.withdrawn.rematch", lang.Args{"Player": mention(from)})), nil
 	case offer.Kind == match.OfferNextRound:
 		a, b := rec.Score()
-		return gameView(rec, Update, fmt.Sprintf("%s declined the next round, so the match ends %s %d – %d %s.",
-			mention(to), mention(rec.Challenger), a, b, mention(rec.Opponent))), nil
+		return gameView(l, rec, Update, l.Say("offer.declined.nextRound", lang.Args{"Player": mention(to),
+			"Challenger": mention(rec.Challenger), "ChallengerWins": a, "OpponentWins": b, "Opponent": mention(rec.Opponent)})), nil
 	}
 	if rec.Multi() {
 		to = cmd.User
 	}
-	return gameView(rec, Update, fmt.Sprintf("%s declined the rematch.", mention(to))), nil
+	return gameView(l, rec, Update, l.Say("offer.declined.rematch", lang.Args{"Player": mention(to)})), nil
 }
 
 // startOffered starts the game an accepted offer of kind on rec proposed:
@@ -217,7 +224,7 @@ func (s *Service) takeback(ctx context.Context, cmd Command) (Reply, error) {
 		if ai {
 			// The AI has answered: take back its reply and the move before.
 			if g.Turn() != me || g.Moves() < 2 {
-				return match.Tally{}, userErr(ProblemNothingToTakeBack, r.Opponent.ID)
+				return match.Tally{}, userErr(ProblemNothingToTakeBack, lang.Args{"Player": "<@" + r.Opponent.ID + ">"})
 			}
 			u, err := undo(g, 2)
 			if err != nil {
@@ -227,7 +234,7 @@ func (s *Service) takeback(ctx context.Context, cmd Command) (Reply, error) {
 			return match.Tally{}, nil
 		}
 		if g.Turn() == me || g.Moves() == 0 {
-			return match.Tally{}, userErr(ProblemNothingToTakeBack, other(r, cmd.User.ID).ID)
+			return match.Tally{}, userErr(ProblemNothingToTakeBack, lang.Args{"Player": "<@" + other(r, cmd.User.ID).ID + ">"})
 		}
 		if r.Takeback != nil {
 			return match.Tally{}, userErr(ProblemTakebackPending)
@@ -238,17 +245,18 @@ func (s *Service) takeback(ctx context.Context, cmd Command) (Reply, error) {
 	if err != nil {
 		return Reply{}, noGame(cmd, err)
 	}
+	l := s.channelLang(ctx, cmd, rec)
 	if ai {
-		return gameView(rec, Public, fmt.Sprintf("%s took back their last move and my reply. Your move again.", mention(cmd.User))), nil
+		return gameView(l, rec, Public, l.Say("offer.takeback.ai", lang.Args{"Player": mention(cmd.User)})), nil
 	}
 	h := rec.Game.History()
 	opp := other(rec, cmd.User.ID)
 	act := func(k Kind) string { return Action{Kind: k, GameID: rec.ID, Move: rec.Game.Moves()}.String() }
-	return Reply{Visibility: Public, Text: fmt.Sprintf("%s asks to take back their move in column %d. %s, do you agree?",
-		mention(cmd.User), h[len(h)-1]+1, mention(opp)), Notify: []string{opp.ID},
+	return Reply{Visibility: Public, Lang: l, Text: l.Say("offer.takeback.asked", lang.Args{"Player": mention(cmd.User),
+		"Column": h[len(h)-1] + 1, "Opponent": mention(opp)}), Notify: []string{opp.ID},
 		People: []match.Player{cmd.User, opp}, Buttons: []Button{
-			{Label: "Allow takeback", Value: act(KindTakebackAccept), Style: StylePrimary},
-			{Label: "Refuse", Value: act(KindTakebackDecline), Style: StyleDanger},
+			{Label: l.Say("button.allowTakeback", nil), Value: act(KindTakebackAccept), Style: StylePrimary},
+			{Label: l.Say("button.refuse", nil), Value: act(KindTakebackDecline), Style: StyleDanger},
 		}}, nil
 }
 
@@ -285,10 +293,11 @@ func (s *Service) answerTakeback(ctx context.Context, cmd Command) (Reply, error
 		return Reply{}, noGame(cmd, err)
 	}
 	p, _ := rec.PlayerByID(asker)
+	l := s.channelLang(ctx, cmd, rec)
 	if cmd.Kind == KindTakebackDecline {
-		return Reply{Visibility: Update, Text: fmt.Sprintf("%s refused %s's takeback.", mention(cmd.User), mention(p))}, nil
+		return Reply{Visibility: Update, Lang: l, Text: l.Say("offer.takeback.refused", lang.Args{"Player": mention(cmd.User), "Asker": mention(p)})}, nil
 	}
-	return gameView(rec, Update, fmt.Sprintf("%s allowed the takeback: %s, it's your move again.", mention(cmd.User), mention(p))), nil
+	return gameView(l, rec, Update, l.Say("offer.takeback.allowed", lang.Args{"Player": mention(cmd.User), "Asker": mention(p)})), nil
 }
 
 // undo returns g without its last n moves, replayed from the empty board
@@ -310,49 +319,50 @@ func undo(g *engine.Game, n int) (*engine.Game, error) {
 	return u, nil
 }
 
-// offerView is the game message with a pending offer: the board as it
-// ended, the offer, and the buttons to answer it.
-func offerView(r *match.Record, ttl string) Reply {
+// offerView is the game message in l with a pending offer, which expires
+// in ttl: the board as it ended, the offer, and the buttons to answer it.
+func offerView(l lang.Lang, r *match.Record, ttl time.Duration) Reply {
 	if r.Multi() {
-		return multiOfferView(r, ttl)
+		return multiOfferView(l, r, ttl)
 	}
 	o := r.Offer
 	from, _ := r.PlayerByID(o.From)
 	to := other(r, o.From)
-	what := "a rematch"
+	args := lang.Args{"Player": mention(from), "Opponent": mention(to), "Time": duration(ttl)}
+	id := "offer.rematch"
 	if o.Kind == match.OfferNextRound {
-		what = fmt.Sprintf("round %d", len(r.Rounds)+1)
+		id, args["Round"] = "offer.nextRound", len(r.Rounds)+1
 	}
-	reply := gameView(r, Update, fmt.Sprintf("%s offers %s. %s, do you accept? The offer expires in %s.", mention(from), what, mention(to), ttl))
+	reply := gameView(l, r, Update, say(l, id, args))
 	act := func(k Kind) string { return Action{Kind: k, GameID: r.ID, Move: r.Game.Moves()}.String() }
 	reply.Buttons = append(columnsOnly(reply.Buttons),
-		Button{Label: "Accept", Value: act(KindOfferAccept), Style: StylePrimary},
-		Button{Label: "Decline", Value: act(KindOfferDecline), Style: StyleDanger},
-		Button{Label: "Withdraw", Value: act(KindOfferWithdraw)})
+		Button{Label: l.Say("button.accept", nil), Value: act(KindOfferAccept), Style: StylePrimary},
+		Button{Label: l.Say("button.decline", nil), Value: act(KindOfferDecline), Style: StyleDanger},
+		Button{Label: l.Say("button.withdraw", nil), Value: act(KindOfferWithdraw)})
 	return reply
 }
 
 // multiOfferView is offerView for a rematch of 3 or 4 players, which
 // starts when everyone has agreed.
-func multiOfferView(r *match.Record, ttl string) Reply {
+func multiOfferView(l lang.Lang, r *match.Record, ttl time.Duration) Reply {
 	o := r.Offer
 	from, _ := r.PlayerByID(o.From)
 	next := r.PlayerOf(engine.Yellow) // the rematch rotates who starts
-	text := fmt.Sprintf("%s offers a rematch, with %s to start this time.", mention(from), mention(next))
+	text := words("offer.rematchMulti", lang.Args{"Player": mention(from), "Red": mention(next)})
 	if len(o.Agreed) > 0 {
 		in := make([]match.Player, len(o.Agreed))
 		for i, id := range o.Agreed {
 			in[i], _ = r.PlayerByID(id)
 		}
-		text += fmt.Sprintf(" %s agreed.", mentions(in))
+		text = text.then(words("offer.agreed", lang.Args{"Players": people(in)}))
 	}
-	text += fmt.Sprintf(" %s, do you accept? It starts when everyone has; the offer expires in %s.", mentions(toAgree(r)), ttl)
-	reply := gameView(r, Update, text)
+	text = text.then(words("offer.waiting", lang.Args{"Players": people(toAgree(r)), "Time": duration(ttl)}))
+	reply := gameView(l, r, Update, text.in(l))
 	act := func(k Kind) string { return Action{Kind: k, GameID: r.ID, Move: r.Game.Moves()}.String() }
 	reply.Buttons = append(columnsOnly(reply.Buttons),
-		Button{Label: "Accept", Value: act(KindOfferAccept), Style: StylePrimary},
-		Button{Label: "Decline", Value: act(KindOfferDecline), Style: StyleDanger},
-		Button{Label: "Withdraw", Value: act(KindOfferWithdraw)})
+		Button{Label: l.Say("button.accept", nil), Value: act(KindOfferAccept), Style: StylePrimary},
+		Button{Label: l.Say("button.decline", nil), Value: act(KindOfferDecline), Style: StyleDanger},
+		Button{Label: l.Say("button.withdraw", nil), Value: act(KindOfferWithdraw)})
 	return reply
 }
 

@@ -3,8 +3,8 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 
 	"github.com/connect4/connect4/engine"
@@ -14,7 +14,7 @@ import (
 // drop drops the clicking player's disc in the clicked column, then lets
 // the AI answer in an AI game.
 func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
-	var text string
+	var text speech
 	var over bool
 	rec, err := s.updatePlayable(ctx, cmd, func(r *match.Record, me engine.Player) (match.Tally, error) {
 		g := r.Game
@@ -22,12 +22,12 @@ func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
 			return match.Tally{}, userErr(ProblemStale)
 		}
 		if t := g.Turn(); t != me {
-			return match.Tally{}, userErr(ProblemNotYourTurn, r.PlayerOf(t).ID)
+			return match.Tally{}, userErr(ProblemNotYourTurn, lang.Args{"Player": "<@" + r.PlayerOf(t).ID + ">"})
 		}
 		if err := g.Play(me, cmd.Column); err != nil {
 			var me *engine.MoveError
 			if errors.As(err, &me) && me.Reason == engine.ReasonColumnFull {
-				return match.Tally{}, userErr(ProblemColumnFull, cmd.Column+1)
+				return match.Tally{}, userErr(ProblemColumnFull, lang.Args{"Column": cmd.Column + 1})
 			}
 			if errors.As(err, &me) && me.Reason == engine.ReasonOutOfRange {
 				return match.Tally{}, userErr(ProblemStale)
@@ -38,9 +38,9 @@ func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
 		text = moveText(cmd.User, cmd.Column)
 		var tally match.Tally
 		if over = g.State().Over(); over {
-			var end string
+			var end speech
 			tally, end = settle(r, match.FinishNone, false)
-			text += "\n" + end
+			text = text.line(end)
 		}
 		if r.Puzzle != nil {
 			verdict, t, err := puzzleCheck(r, me)
@@ -48,7 +48,7 @@ func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
 				return match.Tally{}, err
 			}
 			if verdict != "" {
-				text += "\n" + verdict
+				text = text.line(said(verdict))
 				over, tally = true, t
 			}
 		}
@@ -96,7 +96,7 @@ func (s *Service) playable(r *match.Record, cmd Command) (engine.Player, error) 
 		if inv := r.Invited(); len(inv) > 0 {
 			waiting = inv[0].ID
 		}
-		return 0, userErr(ProblemNotStarted, waiting)
+		return 0, userErr(ProblemNotStarted, lang.Args{"Player": "<@" + waiting + ">"})
 	case match.StatusFinished:
 		if !cmd.FromButton() {
 			return 0, userErr(ProblemNoGame)
@@ -136,20 +136,20 @@ func noGame(cmd Command, err error) error {
 // finish is FinishResign or FinishTimeout for those, FinishNone for an end
 // on the board. It returns the tally for the leaderboard (none in AI games)
 // and the announcement, which says what the result does to the match.
-func settle(r *match.Record, finish match.Finish, wholeMatch bool) (match.Tally, string) {
+func settle(r *match.Record, finish match.Finish, wholeMatch bool) (match.Tally, speech) {
 	if r.Multi() {
 		return settleMulti(r, finish)
 	}
 	g := r.Game
 	red, yellow := r.Colors()
 	var tally match.Tally
-	var text string
+	var text speech
 	res := match.RoundResult{Finish: finish}
 	switch g.State() {
 	case engine.Draw:
 		res.Finish = match.FinishDraw
 		tally = match.Tally{Winner: red, Loser: yellow, Draw: true}
-		text = "It's a draw!"
+		text = words("game.end.draw", nil)
 	default:
 		w, l := red, yellow
 		if g.Winner() == engine.Yellow {
@@ -159,14 +159,14 @@ func settle(r *match.Record, finish match.Finish, wholeMatch bool) (match.Tally,
 		tally = match.Tally{Winner: w, Loser: l}
 		switch {
 		case finish == match.FinishResign && wholeMatch && r.FirstTo > 1:
-			text = fmt.Sprintf("%s gave up the match.", mention(l))
+			text = words("game.end.gaveUpMatch", lang.Args{"Loser": mention(l)})
 		case finish == match.FinishResign:
-			text = fmt.Sprintf("%s resigned. %s wins!", mention(l), mention(w))
+			text = words("game.end.resigned", lang.Args{"Loser": mention(l), "Winner": mention(w)})
 		case finish == match.FinishTimeout:
-			text = fmt.Sprintf("%s didn't move in time. %s wins!", mention(l), mention(w))
+			text = words("game.end.timeout", lang.Args{"Loser": mention(l), "Winner": mention(w)})
 		default:
 			res.Finish = match.FinishWin
-			text = fmt.Sprintf("%s wins!", mention(w))
+			text = words("game.end.win", lang.Args{"Winner": mention(w)})
 		}
 	}
 	r.Rounds = append(r.Rounds, res)
@@ -180,7 +180,7 @@ func settle(r *match.Record, finish match.Finish, wholeMatch bool) (match.Tally,
 		r.Status, r.Finish = match.StatusFinished, res.Finish
 	}
 	if r.FirstTo > 1 {
-		text += " " + matchText(r, res.Winner, matchOver)
+		text = text.then(speech{{p: matchText(r, res.Winner, matchOver)}})
 	}
 	return tally, text
 }
@@ -189,16 +189,16 @@ func settle(r *match.Record, finish match.Finish, wholeMatch bool) (match.Tally,
 // winner wins and every other player loses (a draw for all on a full
 // board), unrated; finish says how the last player before the winner
 // left, as for settle.
-func settleMulti(r *match.Record, finish match.Finish) (match.Tally, string) {
+func settleMulti(r *match.Record, finish match.Finish) (match.Tally, speech) {
 	g := r.Game
 	res := match.RoundResult{Finish: finish}
 	var tally match.Tally
-	var text string
+	var text speech
 	if g.State() == engine.Draw {
 		ps := inTurnOrder(r)
 		res.Finish = match.FinishDraw
 		tally = match.Tally{Winner: ps[0], Loser: ps[1], Others: ps[2:], Draw: true}
-		text = "The board is full: it's a draw!"
+		text = words("game.end.drawFull", nil)
 	} else {
 		w := r.PlayerOf(g.Winner())
 		res.Winner = w.ID
@@ -207,9 +207,9 @@ func settleMulti(r *match.Record, finish match.Finish) (match.Tally, string) {
 		switch finish {
 		case match.FinishNone:
 			res.Finish = match.FinishWin
-			text = fmt.Sprintf("%s wins!", mention(w))
+			text = words("game.end.win", lang.Args{"Winner": mention(w)})
 		default:
-			text = fmt.Sprintf("%s is the last player left and wins!", mention(w))
+			text = words("game.end.lastLeft", lang.Args{"Winner": mention(w)})
 		}
 	}
 	r.Rounds = append(r.Rounds, res)
@@ -219,7 +219,7 @@ func settleMulti(r *match.Record, finish match.Finish) (match.Tally, string) {
 
 // matchText says where a match stands after a round: who leads, or who won
 // it, with the score as it is.
-func matchText(r *match.Record, lastWinner string, over bool) string {
+func matchText(r *match.Record, lastWinner string, over bool) phrase {
 	a, b := r.Score()
 	lead, ahead, behind := r.Challenger, a, b
 	if b > a {
@@ -229,20 +229,20 @@ func matchText(r *match.Record, lastWinner string, over bool) string {
 	case over && lastWinner != "":
 		w, _ := r.PlayerByID(lastWinner)
 		mine := r.Wins(w.ID)
-		return fmt.Sprintf("%s wins the match %d–%d.", mention(w), mine, a+b-mine)
+		return phrase{"game.match.won", lang.Args{"Winner": mention(w), "Wins": mine, "Losses": a + b - mine}}
 	case over:
-		return fmt.Sprintf("The match ends %d–%d.", ahead, behind)
+		return phrase{"game.match.ended", lang.Args{"Ahead": ahead, "Behind": behind}}
 	case a == b:
-		return fmt.Sprintf("It's %d–%d in the match, first to %d.", a, b, r.FirstTo)
+		return phrase{"game.match.level", lang.Args{"Wins": a, "FirstTo": r.FirstTo}}
 	}
-	return fmt.Sprintf("%s leads %d–%d, first to %d.", mention(lead), ahead, behind, r.FirstTo)
+	return phrase{"game.match.leads", lang.Args{"Leader": mention(lead), "Ahead": ahead, "Behind": behind, "FirstTo": r.FirstTo}}
 }
 
 // end resigns the current game for cmd.User (KindResign), or claims it for
 // the player who has waited longer than the turn timeout (KindClaim).
 func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 	now := s.opt.Now()
-	var text string
+	var text speech
 	rec, err := s.updatePlayable(ctx, cmd, func(r *match.Record, me engine.Player) (match.Tally, error) {
 		g := r.Game
 		finish := match.FinishResign
@@ -251,7 +251,7 @@ func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 			if err := g.Resign(me); err != nil {
 				return match.Tally{}, err
 			}
-			text = fmt.Sprintf("%s resigned and leaves the game; their discs stay.", mention(gone))
+			text = words("game.end.resignedLeaves", lang.Args{"Player": mention(gone)})
 		} else {
 			idle := g.Turn()
 			if idle == me {
@@ -260,27 +260,27 @@ func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 			if next := nextAfter(g, idle); r.Multi() && next != me {
 				// In a game of 3 or 4 the one waiting on the idle player is
 				// the next to move: only they may claim.
-				return match.Tally{}, userErr(ProblemNotNextToClaim, r.PlayerOf(next).ID, r.PlayerOf(idle).ID)
+				return match.Tally{}, userErr(ProblemNotNextToClaim, lang.Args{"Next": "<@" + r.PlayerOf(next).ID + ">", "Idle": "<@" + r.PlayerOf(idle).ID + ">"})
 			}
 			if left := s.claimableAt(r).Sub(now); left > 0 {
-				return match.Tally{}, userErr(ProblemTooEarly, r.PlayerOf(idle).ID, duration(left))
+				return match.Tally{}, userErr(ProblemTooEarly, lang.Args{"Player": "<@" + r.PlayerOf(idle).ID + ">", "Time": duration(left)})
 			}
 			if err := g.Resign(idle); err != nil {
 				return match.Tally{}, err
 			}
 			finish = match.FinishTimeout
 			gone = r.PlayerOf(idle)
-			text = fmt.Sprintf("%s didn't move in time and leaves the game; their discs stay.", mention(gone))
+			text = words("game.end.timeoutLeaves", lang.Args{"Player": mention(gone)})
 		}
 		r.Takeback = nil // the game it asked about is over
 		if r.Multi() && !g.State().Over() {
 			// The game goes on without them.
-			text += fmt.Sprintf(" %s, it's your move.", mention(r.PlayerOf(g.Turn())))
+			text = text.then(words("game.yourMove", lang.Args{"Player": mention(r.PlayerOf(g.Turn()))}))
 			return match.Tally{}, nil
 		}
 		tally, t := settle(r, finish, cmd.WholeMatch)
 		if r.Multi() {
-			t = text + " " + t
+			t = text.then(t)
 		}
 		text = t
 		return tally, nil
@@ -291,7 +291,8 @@ func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 	if rec.Status == match.StatusFinished || !rec.Multi() {
 		s.finished(cmd, rec.Finish)
 	}
-	return gameView(rec, Public, text), nil
+	l := s.channelLang(ctx, cmd, rec)
+	return gameView(l, rec, Public, text.in(l)), nil
 }
 
 // nextRound starts the next round of a match, colors swapped.
@@ -304,7 +305,7 @@ func (s *Service) nextRound(ctx context.Context, cmd Command) (Reply, error) {
 
 // startNextRound starts the next round of the match in record gameID, whose round ended after moveNo moves, colors swapped.
 func (s *Service) startNextRound(ctx context.Context, cmd Command, gameID string, moveNo int) (Reply, error) {
-	var text string
+	var text speech
 	rec, err := s.store.Update(ctx, cmd.Key, gameID, func(r *match.Record) (match.Tally, error) {
 		if r.ID != gameID {
 			return match.Tally{}, userErr(ProblemStale)
@@ -328,7 +329,7 @@ func (s *Service) startNextRound(ctx context.Context, cmd Command, gameID string
 		if !cmd.Message.IsZero() {
 			r.Message = cmd.Message
 		}
-		text = fmt.Sprintf("Round %d! %s is red and goes first.", len(r.Rounds)+1, mention(yellow))
+		text = words("game.start.round", lang.Args{"Round": len(r.Rounds) + 1, "Red": mention(yellow)})
 		return match.Tally{}, nil
 	})
 	if err != nil {

@@ -58,7 +58,7 @@ func (s *Service) startPuzzle(ctx context.Context, cmd Command) (Reply, error) {
 	s.started(cmd, true)
 	text := fmt.Sprintf("*Puzzle* (%s) for <@%s>: you're %s and it's your move. Win in %s against my perfect defence.",
 		level, cmd.User.ID, color, countText(pz.WinIn, "move"))
-	return gameView(rec, Public, text), nil
+	return gameView(s.channelLang(ctx, cmd, rec), rec, Public, text), nil
 }
 
 // puzzleCheck judges the move just played in r, a puzzle, by the player

@@ -1,11 +1,11 @@
 package bot
 
 import (
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 
 	"github.com/connect4/connect4/engine"
@@ -92,6 +92,9 @@ type Reply struct {
 	// Look is the channel's display settings, for a reply that shows a
 	// board to the channel (see Picture and ImagePalette).
 	Look match.Settings
+	// Lang is the language Text and Score are in, and the one Format
+	// writes the players line and turn in (Unset reads as English).
+	Lang lang.Lang
 	// Finished marks the reply to the command that ended Game: the
 	// adapter posts the replay with it (once, not on every move).
 	Finished bool
@@ -149,27 +152,30 @@ func (r Reply) Format(p render.Palette) Message {
 	if r.Game == nil {
 		return m
 	}
+	l := r.Lang
 	var players string
 	for i, who := range r.Players() {
-		if i > 0 {
-			players += " vs "
-		}
 		c := engine.Player(i + 1)
-		players += p.Disc(c) + " " + mention(who)
+		seat := p.Disc(c) + " " + mention(who)
 		if r.Game.Left(c) && len(r.Others) > 0 {
-			players += " (left)"
+			seat = l.Say("game.players.left", lang.Args{"Player": seat})
 		}
+		if i == 0 {
+			players = seat
+			continue
+		}
+		players = l.Say("game.players.vs", lang.Args{"Left": players, "Right": seat})
 	}
 	if cfg := r.Game.Config(); !isDefaultBoard(cfg) {
-		players += " · " + sizeText(cfg)
+		players = l.Say("game.players.size", lang.Args{"Players": players, "Size": sizeText(l, cfg)})
 	}
 	if r.Score != "" {
-		players += " · " + r.Score
+		players = l.Say("game.players.score", lang.Args{"Players": players, "Score": r.Score})
 	}
 	m.Header = strings.TrimSpace(r.Text + "\n" + players)
 	m.Board = render.Board(r.Game, p)
 	if t := r.Game.Turn(); t != engine.NoPlayer {
-		m.Status = fmt.Sprintf("%s %s, it's your turn (move %d).", p.Disc(t), mention(r.playerOf(t)), r.Game.Moves()+1)
+		m.Status = l.Say("game.turn", lang.Args{"Disc": p.Disc(t), "Player": mention(r.playerOf(t)), "Move": r.Game.Moves() + 1})
 	}
 	return m
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/bot/slots"
 	"github.com/connect4/connect4/bot/ttlcache"
@@ -187,15 +188,16 @@ func (s *Service) refusal(cmd Command, err error) Reply {
 		p = ProblemInternal
 		s.log.Error("command failed", "kind", cmd.Kind.String(), "channel", cmd.Key.String(), "err", err)
 	}
-	text := p.Sentence()
+	l := s.userLang(cmd) // a refusal is for the sender alone
+	text := p.In(l)
 	var ue *UserError
 	if errors.As(err, &ue) {
-		text = ue.Error()
+		text = ue.In(l)
 	}
 	if p == ProblemUsage {
-		text += "\n\n" + helpText
+		text += "\n\n" + helpText(l)
 	}
-	return Reply{Visibility: Ephemeral, Text: text, Problem: p}
+	return Reply{Visibility: Ephemeral, Text: text, Problem: p, Lang: l}
 }
 
 func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
@@ -207,7 +209,8 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 	}
 	switch cmd.Kind {
 	case KindNone, KindHelp:
-		return Reply{Visibility: Ephemeral, Text: helpText}, nil
+		l := s.userLang(cmd)
+		return Reply{Visibility: Ephemeral, Text: helpText(l), Lang: l}, nil
 	case KindChallenge, KindOpen:
 		return s.challenge(ctx, cmd)
 	case KindAI:
@@ -247,5 +250,5 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 	case KindPuzzle:
 		return s.startPuzzle(ctx, cmd)
 	}
-	return Reply{}, userErr(ProblemUsage, cmd.Kind.String())
+	return Reply{}, userErr(ProblemUsage, lang.Args{"Detail": cmd.Kind.String()})
 }

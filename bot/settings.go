@@ -2,9 +2,11 @@ package bot
 
 import (
 	"context"
-	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 )
 
@@ -16,7 +18,8 @@ const settingsBudget = 300 * time.Millisecond
 // settings shows the channel's settings (a note to the person asking) or
 // changes them (an announcement in the channel). Anyone may change the
 // palette, so that a colour-blind player never needs to find an admin;
-// choosing pictures or emoji for everyone's boards needs Command.CanManage.
+// choosing pictures or emoji for everyone's boards, or the channel's
+// language, needs Command.CanManage.
 func (s *Service) settings(ctx context.Context, cmd Command) (Reply, error) {
 	change := cmd.Settings
 	if change == (match.Settings{}) {
@@ -24,38 +27,90 @@ func (s *Service) settings(ctx context.Context, cmd Command) (Reply, error) {
 		if err != nil {
 			return Reply{}, err
 		}
-		return Reply{Visibility: Ephemeral, Text: "This channel's boards: " + settingsText(st) +
-			".\nChange them with `/connect4 settings board image|emoji` (channel managers) or `/connect4 settings palette standard|colourblind` (anyone)."}, nil
+		s.looks.Put(cmd.Key, st, s.opt.Now())
+		l := s.userLang(cmd)
+		return Reply{Visibility: Ephemeral, Lang: l, Text: say(l, "setting.show", lang.Args{"Settings": settingsText(st)})}, nil
+	}
+	if change.Language != "" && change.Language != match.LanguageDefault {
+		code, ok := lang.Parse(change.Language)
+		if !ok {
+			return Reply{}, badLanguage(change.Language)
+		}
+		change.Language = code.String()
 	}
 	if change.Board != match.BoardDefault && !cmd.CanManage {
 		return Reply{}, userErr(ProblemBoardManager)
+	}
+	if change.Language != "" && !cmd.CanManage {
+		return Reply{}, userErr(ProblemLanguageManager)
 	}
 	st, err := s.store.SetSettings(ctx, cmd.Key, change)
 	if err != nil {
 		return Reply{}, err
 	}
 	s.looks.Put(cmd.Key, st, s.opt.Now())
-	return Reply{Visibility: Public, People: []match.Player{cmd.User},
-		Text: fmt.Sprintf("%s changed this channel's boards: %s.", mention(cmd.User), settingsText(st))}, nil
+	l := s.channelLang(ctx, cmd, nil) // the new setting's, if any
+	return Reply{Visibility: Public, People: []match.Player{cmd.User}, Lang: l,
+		Text: say(l, "setting.changed", lang.Args{"Player": mention(cmd.User), "Settings": settingsText(st)})}, nil
 }
 
-// settingsText says st in words: "pictures, in the colour-blind palette".
-func settingsText(st match.Settings) string {
-	board := "pictures where the platform can show them"
+// badLanguage is the refusal of a language code the bot does not speak,
+// listing those it does.
+func badLanguage(code string) error {
+	codes := make([]string, len(lang.All))
+	for i, l := range lang.All {
+		codes[i] = l.String()
+	}
+	if len(code) > 40 {
+		code = code[:40]
+	}
+	return userErr(ProblemBadLanguage, lang.Args{"Code": strconv.Quote(code), "Codes": strings.Join(codes, ", ")})
+}
+
+// settingsText says st in words: "pictures, in the colour-blind palette",
+// and the channel's language when it has chosen one.
+func settingsText(st match.Settings) phrase {
+	board := "setting.board.image"
 	if st.Board == match.BoardEmoji {
-		board = "emoji"
+		board = "setting.board.emoji"
 	}
-	pal := "the standard red and yellow"
+	pal := "setting.palette.standard"
 	if st.Palette == match.PaletteColourBlind {
-		pal = "the colour-blind safe blue and orange"
+		pal = "setting.palette.colourBlind"
 	}
-	return board + ", in " + pal
+	args := lang.Args{"Board": phrase{board, nil}, "Palette": phrase{pal, nil}}
+	if l, ok := lang.ParseCode(st.Language); ok {
+		args["Language"] = l.Name()
+		return phrase{"setting.looksLanguage", args}
+	}
+	return phrase{"setting.looks", args}
+}
+
+// look returns the channel k's settings, kept for settingsTTL after a read
+// (so that a game's moves cost no extra round trip), read within
+// settingsBudget on a miss; false when the store failed or was slow (a
+// Warn line), and the caller shows the defaults.
+func (s *Service) look(ctx context.Context, k match.Key) (match.Settings, bool) {
+	now := s.opt.Now()
+	if st, ok := s.looks.Get(k, now); ok {
+		return st, true
+	}
+	ctx, cancel := context.WithTimeout(ctx, settingsBudget)
+	defer cancel()
+	st, err := s.store.Settings(ctx, k)
+	if err != nil {
+		s.log.Warn("channel settings unavailable; showing the defaults", "channel", k.String(), "err", err)
+		return match.Settings{}, false
+	}
+	s.looks.Put(k, st, now)
+	return st, true
 }
 
 // withLook fills in r.Look with the channel's settings when r shows a board
-// to the channel (kept for settingsTTL after a read), and r.Finished when
-// cmd ended the game r shows. A store that fails or is slow leaves the
-// defaults (and a Warn line): the reply matters more than its picture.
+// to the channel (through look: the read that gave the reply its language
+// gives its look too), and r.Finished when cmd ended the game r shows. A
+// store that fails or is slow leaves the defaults: the reply matters more
+// than its picture.
 func (s *Service) withLook(ctx context.Context, cmd Command, r Reply) Reply {
 	if r.Game == nil || r.Visibility == Ephemeral || r.Visibility == VisibilityNone {
 		return r
@@ -64,20 +119,9 @@ func (s *Service) withLook(ctx context.Context, cmd Command, r Reply) Reply {
 	case KindDrop, KindResign, KindClaim:
 		r.Finished = r.Game.State().Over()
 	}
-	now := s.opt.Now()
-	if st, ok := s.looks.Get(cmd.Key, now); ok {
+	if st, ok := s.look(ctx, cmd.Key); ok {
 		r.Look = st
-		return r
 	}
-	ctx, cancel := context.WithTimeout(ctx, settingsBudget)
-	defer cancel()
-	st, err := s.store.Settings(ctx, cmd.Key)
-	if err != nil {
-		s.log.Warn("channel settings unavailable; showing the default board", "channel", cmd.Key.String(), "err", err)
-		return r
-	}
-	s.looks.Put(cmd.Key, st, now)
-	r.Look = st
 	return r
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 )
 
@@ -24,11 +25,11 @@ func (s *Service) board(ctx context.Context, cmd Command) (Reply, error) {
 	}
 	if rec.Status == match.StatusPending {
 		if left := rec.ExpiresAt.Sub(s.opt.Now()); rec.ExpiresAt.IsZero() || left > 0 {
-			return challengeView(rec, Public, duration(left)), nil
+			return challengeView(s.channelLang(ctx, cmd, rec), rec, Public, left), nil
 		}
 		return Reply{}, userErr(ProblemNoGame)
 	}
-	text := fmt.Sprintf("The game between %s:", mentions(inTurnOrder(rec)))
+	text := said(fmt.Sprintf("The game between %s:", people(inTurnOrder(rec)).in(lang.English)))
 	return s.afterHuman(ctx, cmd, rec, Public, text)
 }
 
@@ -161,7 +162,7 @@ func (s *Service) stats(ctx context.Context, cmd Command) (Reply, error) {
 	}
 	if cmd.Versus.ID != "" {
 		if cmd.Versus.ID == who.ID {
-			return Reply{}, userErr(ProblemUsage, "name two different players for head to head")
+			return Reply{}, userErr(ProblemUsage, lang.Args{"Detail": "name two different players for head to head"})
 		}
 		h, err := s.store.HeadToHead(ctx, cmd.Key, who.ID, cmd.Versus.ID)
 		if err != nil {

@@ -1,94 +1,102 @@
 package bot
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/engine/solver"
 
 	"github.com/connect4/connect4/engine"
 )
 
-// score is the match score line of rec, or "" for a single game.
-func score(r *match.Record) string {
+// score is the match score line of rec in l, or "" for a single game.
+func score(l lang.Lang, r *match.Record) string {
 	if r.FirstTo <= 1 {
 		return ""
 	}
 	a, b := r.Score()
-	return fmt.Sprintf("first to %d: <@%s> %d – %d <@%s>", r.FirstTo, r.Challenger.ID, a, b, r.Opponent.ID)
+	return l.Say("game.score", lang.Args{"FirstTo": r.FirstTo, "Challenger": "<@" + r.Challenger.ID + ">",
+		"ChallengerWins": a, "OpponentWins": b, "Opponent": "<@" + r.Opponent.ID + ">"})
 }
 
-// variantText describes a non-default variant, or returns "".
-func variantText(r *match.Record) string {
-	var s string
-	if cfg := r.Config(); !isDefaultBoard(cfg) {
-		s = " on a board of " + sizeText(cfg)
+// variant describes a non-default variant: a board, a match, both, or
+// nothing.
+func variant(r *match.Record) phrase {
+	cfg := r.Config()
+	board := !isDefaultBoard(cfg)
+	switch {
+	case board && r.FirstTo > 1:
+		return phrase{"game.variant.boardMatch", lang.Args{"Size": size(cfg), "FirstTo": r.FirstTo}}
+	case board:
+		return phrase{"game.variant.board", lang.Args{"Size": size(cfg)}}
+	case r.FirstTo > 1:
+		return phrase{"game.variant.match", lang.Args{"FirstTo": r.FirstTo}}
 	}
-	if r.FirstTo > 1 {
-		s += fmt.Sprintf(", first to %d wins", r.FirstTo)
-	}
-	return s
+	return phrase{} // said as nothing
 }
 
-// challengeView is the reply showing rec's pending challenge.
-func challengeView(r *match.Record, vis Visibility, ttl string) Reply {
+// challengeView is the reply in l showing rec's pending challenge, which
+// expires in ttl.
+func challengeView(l lang.Lang, r *match.Record, vis Visibility, ttl time.Duration) Reply {
 	act := func(k Kind) string { return Action{Kind: k, GameID: r.ID}.String() }
 	if r.Opponent.ID == "" {
 		// An open challenge pings nobody.
-		return Reply{Visibility: vis, People: []match.Player{r.Challenger},
-			Text: fmt.Sprintf("%s is looking for a game of Connect Four%s! Anyone here can accept. The challenge expires in %s.",
-				mention(r.Challenger), variantText(r), ttl),
+		return Reply{Visibility: vis, People: []match.Player{r.Challenger}, Lang: l,
+			Text: say(l, "offer.challenge.open", lang.Args{"Challenger": mention(r.Challenger), "Variant": variant(r), "Time": duration(ttl)}),
 			Buttons: []Button{
-				{Label: "Accept", Value: act(KindAccept), Style: StylePrimary},
-				{Label: "Cancel", Value: act(KindCancel)},
+				{Label: l.Say("button.accept", nil), Value: act(KindAccept), Style: StylePrimary},
+				{Label: l.Say("button.cancel", nil), Value: act(KindCancel)},
 			}}
 	}
 	if r.Multi() {
-		return multiChallengeView(r, vis, ttl)
+		return multiChallengeView(l, r, vis, ttl)
 	}
-	text := fmt.Sprintf("<@%s> challenges <@%s> to Connect Four%s!\n<@%s>, do you accept? The challenge expires in %s.",
-		r.Challenger.ID, r.Opponent.ID, variantText(r), r.Opponent.ID, ttl)
-	return Reply{Visibility: vis, Text: text, Notify: []string{r.Opponent.ID},
+	text := say(l, "offer.challenge.direct", lang.Args{"Challenger": "<@" + r.Challenger.ID + ">", "Opponent": "<@" + r.Opponent.ID + ">",
+		"Variant": variant(r), "Time": duration(ttl)})
+	return Reply{Visibility: vis, Text: text, Notify: []string{r.Opponent.ID}, Lang: l,
 		People: []match.Player{r.Challenger, r.Opponent}, Buttons: []Button{
-			{Label: "Accept", Value: act(KindAccept), Style: StylePrimary},
-			{Label: "Decline", Value: act(KindDecline), Style: StyleDanger},
-			{Label: "Cancel", Value: act(KindCancel)},
+			{Label: l.Say("button.accept", nil), Value: act(KindAccept), Style: StylePrimary},
+			{Label: l.Say("button.decline", nil), Value: act(KindDecline), Style: StyleDanger},
+			{Label: l.Say("button.cancel", nil), Value: act(KindCancel)},
 		}}
 }
 
 // multiChallengeView is challengeView for a challenge of 3 or 4 players:
 // who is invited, who has accepted, who the game still waits for.
-func multiChallengeView(r *match.Record, vis Visibility, ttl string) Reply {
+func multiChallengeView(l lang.Lang, r *match.Record, vis Visibility, ttl time.Duration) Reply {
 	act := func(k Kind) string { return Action{Kind: k, GameID: r.ID}.String() }
 	invited := othersOf(r, r.Challenger.ID)
 	waiting := r.Invited()
-	text := fmt.Sprintf("%s challenges %s to a game of Connect Four for %d players%s!\n",
-		mention(r.Challenger), mentions(invited), r.NumPlayers(), variantText(r))
+	sp := words("offer.challenge.multi", lang.Args{"Challenger": mention(r.Challenger), "Players": people(invited),
+		"Count": r.NumPlayers(), "Variant": variant(r)})
+	var next speech
 	if len(r.Accepted) > 0 {
 		in := make([]match.Player, 0, len(r.Accepted))
 		for _, id := range r.Accepted {
 			p, _ := r.PlayerByID(id)
 			in = append(in, p)
 		}
-		text += fmt.Sprintf("Accepted: %s. ", mentions(in))
+		next = words("offer.challenge.accepted", lang.Args{"Players": people(in)})
 	}
-	text += fmt.Sprintf("%s, do you accept? The game starts when everyone has; the challenge expires in %s.", mentions(waiting), ttl)
-	return Reply{Visibility: vis, Text: text, Notify: ids(waiting),
+	next = next.then(words("offer.challenge.waiting", lang.Args{"Players": people(waiting), "Time": duration(ttl)}))
+	text := sp.in(l) + "\n" + next.in(l)
+	return Reply{Visibility: vis, Text: text, Notify: ids(waiting), Lang: l,
 		People: r.Seats(), Buttons: []Button{
-			{Label: "Accept", Value: act(KindAccept), Style: StylePrimary},
-			{Label: "Decline", Value: act(KindDecline), Style: StyleDanger},
-			{Label: "Cancel", Value: act(KindCancel)},
+			{Label: l.Say("button.accept", nil), Value: act(KindAccept), Style: StylePrimary},
+			{Label: l.Say("button.decline", nil), Value: act(KindDecline), Style: StyleDanger},
+			{Label: l.Say("button.cancel", nil), Value: act(KindCancel)},
 		}}
 }
 
-// gameView is the reply showing rec's current round with text on top, and
-// the buttons that fit its state.
-func gameView(r *match.Record, vis Visibility, text string) Reply {
+// gameView is the reply in l showing rec's current round with text on
+// top, and the buttons that fit its state.
+func gameView(l lang.Lang, r *match.Record, vis Visibility, text string) Reply {
 	g := r.Game
 	red, yellow := r.Colors()
-	reply := Reply{Visibility: vis, Text: text, Game: g, GameID: r.ID, Red: red, Yellow: yellow, Score: score(r)}
+	reply := Reply{Visibility: vis, Text: text, Game: g, GameID: r.ID, Red: red, Yellow: yellow, Score: score(l, r), Lang: l}
 	if r.Multi() {
 		reply.Others = inTurnOrder(r)[2:]
 	}
@@ -106,15 +114,15 @@ func gameView(r *match.Record, vis Visibility, text string) Reply {
 	}
 	switch {
 	case r.Status == match.StatusPlaying && g.State().Over():
-		reply.Buttons = append(reply.Buttons, Button{Label: "Next round", Style: StylePrimary,
+		reply.Buttons = append(reply.Buttons, Button{Label: l.Say("button.nextRound", nil), Style: StylePrimary,
 			Value: Action{Kind: KindNextRound, GameID: r.ID, Move: g.Moves()}.String()})
 	case r.Status == match.StatusFinished:
 		if g.Moves() > 0 && analyzable(g) {
-			reply.Buttons = append(reply.Buttons, Button{Label: "Analysis",
+			reply.Buttons = append(reply.Buttons, Button{Label: l.Say("button.analysis", nil),
 				Value: Action{Kind: KindAnalyze, GameID: r.ID, Move: g.Moves()}.String()})
 		}
 		if r.Puzzle == nil { // a new puzzle is /connect4 puzzle
-			reply.Buttons = append(reply.Buttons, Button{Label: "Rematch", Style: StylePrimary,
+			reply.Buttons = append(reply.Buttons, Button{Label: l.Say("button.rematch", nil), Style: StylePrimary,
 				Value: Action{Kind: KindRematch, GameID: r.ID, Move: g.Moves()}.String()})
 		}
 	}
@@ -128,13 +136,16 @@ func isDefaultBoard(cfg engine.Config) bool {
 	return cfg == engine.DefaultConfig()
 }
 
-// sizeText spells out a board as players say it, columns first: "7
-// columns × 6 rows, connect 4".
-func sizeText(cfg engine.Config) string {
-	return fmt.Sprintf("%d columns × %d rows, connect %d", cfg.Cols, cfg.Rows, cfg.Connect)
+// size spells out a board as players say it, columns first: "7 columns ×
+// 6 rows, connect 4".
+func size(cfg engine.Config) phrase {
+	return phrase{"game.size", lang.Args{"Cols": cfg.Cols, "Rows": cfg.Rows, "Connect": cfg.Connect}}
 }
 
+// sizeText is size said in l.
+func sizeText(l lang.Lang, cfg engine.Config) string { return size(cfg).in(l) }
+
 // moveText announces a disc dropped by p in col (0-based).
-func moveText(p match.Player, col int) string {
-	return fmt.Sprintf("%s dropped a disc in column %d.", mention(p), col+1)
+func moveText(p match.Player, col int) speech {
+	return words("game.dropped", lang.Args{"Player": mention(p), "Column": col + 1})
 }

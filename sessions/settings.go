@@ -11,7 +11,8 @@ import (
 
 // The channel's display settings live in a hash under its hash tag,
 // <prefix>{<platform>:<workspace>:<channel>}:settings, field → value
-// (board → image|emoji, palette → standard|colourblind), without a TTL.
+// (board → image|emoji, palette → standard|colourblind, language → a code
+// such as de or pt-BR, or "" once cleared), without a TTL.
 
 // settingsKey is the key of channel k's settings hash.
 func (s *Redis) settingsKey(k match.Key) string { return s.tagged(k, "settings") }

@@ -88,6 +88,37 @@ func ParsePalette(s string) (Palette, error) {
 type Settings struct {
 	Board   BoardStyle
 	Palette Palette
+	// Language is the code of the language the channel's messages are
+	// in ("de", "pt-BR"), or "" for the platform's choice. In a change,
+	// LanguageDefault clears it. Package match checks only its form (see
+	// ValidLanguage); the bot checks it is a language it speaks.
+	Language string
+}
+
+// LanguageDefault, as the Language of a change, clears a channel's
+// language: its messages go back to the platform's locale.
+const LanguageDefault = "default"
+
+// maxLanguage bounds a stored language code: BCP 47 codes the bot speaks
+// are at most 5 characters, and no code people use needs more than 16.
+const maxLanguage = 16
+
+// ValidLanguage reports whether code has the form of a language code:
+// 1 to 16 ASCII letters, digits and hyphens, starting with a letter. It
+// does not say whether the bot speaks it.
+func ValidLanguage(code string) bool {
+	if code == "" || len(code) > maxLanguage {
+		return false
+	}
+	for i, c := range code {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case i > 0 && (c == '-' || c >= '0' && c <= '9'):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // With returns s with the non-zero fields of change applied.
@@ -98,16 +129,25 @@ func (s Settings) With(change Settings) Settings {
 	if change.Palette != PaletteDefault {
 		s.Palette = change.Palette
 	}
+	switch change.Language {
+	case "":
+	case LanguageDefault:
+		s.Language = ""
+	default:
+		s.Language = change.Language
+	}
 	return s
 }
 
 // Valid reports whether every field of s is one of the known values.
 func (s Settings) Valid() bool {
-	return s.Board <= BoardEmoji && s.Palette <= PaletteColourBlind
+	return s.Board <= BoardEmoji && s.Palette <= PaletteColourBlind &&
+		(s.Language == "" || ValidLanguage(s.Language))
 }
 
 // ParseSetting reads one stored field of a channel's settings into s: the
-// field "board" or "palette" with its String form. Unknown fields, and
+// field "board" or "palette" with its String form, or "language" with a
+// code ("" for none). Unknown fields, and
 // values this version does not know (written by a newer one), are left
 // out, so that they read as the default; it reports whether it used them.
 func (s *Settings) ParseSetting(field, value string) bool {
@@ -120,6 +160,11 @@ func (s *Settings) ParseSetting(field, value string) bool {
 	case "palette":
 		if p, err := ParsePalette(value); err == nil {
 			s.Palette = p
+			return true
+		}
+	case "language":
+		if value == "" || ValidLanguage(value) && value != LanguageDefault {
+			s.Language = value
 			return true
 		}
 	}
@@ -135,6 +180,13 @@ func (s Settings) Fields() []string {
 	}
 	if s.Palette != PaletteDefault {
 		f = append(f, "palette", s.Palette.String())
+	}
+	switch s.Language {
+	case "":
+	case LanguageDefault:
+		f = append(f, "language", "") // cleared: read as none
+	default:
+		f = append(f, "language", s.Language)
 	}
 	return f
 }

@@ -1,0 +1,40 @@
+package bot
+
+import (
+	"strings"
+
+	"github.com/connect4/connect4/bot/lang"
+)
+
+// helpIDs are the lines of the help, in order.
+var helpIDs = [...]string{
+	"help.intro",
+	"help.challenge",
+	"help.multi",
+	"help.open",
+	"help.ai",
+	"help.drop",
+	"help.board",
+	"help.offers",
+	"help.takeback",
+	"help.resign",
+	"help.claim",
+	"help.cancel",
+	"help.puzzle",
+	"help.analyze",
+	"help.leaderboard",
+	"help.stats",
+	"help.seasons",
+	"help.settings",
+	"help.language",
+	"help.reset",
+}
+
+// helpText is the help in l.
+func helpText(l lang.Lang) string {
+	lines := make([]string, len(helpIDs))
+	for i, id := range helpIDs {
+		lines[i] = l.Say(id, nil)
+	}
+	return strings.Join(lines, "\n")
+}
