@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -54,19 +55,18 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	l := s.channelLang(ctx, cmd, nil)
 	rec := &match.Record{
 		Key: cmd.Key, Status: match.StatusPending,
 		Challenger: cmd.User, Opponent: opp, Others: others,
 		Game: g, FirstTo: v.FirstTo,
 		Message:   cmd.Message,
 		ExpiresAt: s.opt.Now().Add(s.opt.ChallengeTTL),
-		Lang:      l.String(),
+		Lang:      s.newGameLang(cmd).String(),
 	}
 	if err := s.store.Create(ctx, rec); err != nil {
 		return Reply{}, busy(cmd, err)
 	}
-	return challengeView(l, rec, Public, s.opt.ChallengeTTL), nil
+	return challengeView(s.channelLang(ctx, cmd, rec), rec, Public, s.opt.ChallengeTTL), nil
 }
 
 // busy turns a *match.BusyError into a refusal naming the game the busy
@@ -166,16 +166,16 @@ func (s *Service) startAI(ctx context.Context, cmd Command, level solver.Level) 
 	if ai.ID == cmd.User.ID {
 		return Reply{}, userErr(ProblemSelfChallenge)
 	}
-	l := s.channelLang(ctx, cmd, nil)
 	rec := &match.Record{
 		Key: cmd.Key, Status: match.StatusPlaying,
 		Challenger: cmd.User, Opponent: ai, RedID: cmd.User.ID,
 		Game: g, FirstTo: 1, AILevel: level, Message: cmd.Message,
-		Lang: l.String(),
+		Lang: s.newGameLang(cmd).String(),
 	}
 	if err := s.store.Create(ctx, rec); err != nil {
 		return Reply{}, busy(cmd, err)
 	}
+	l := s.channelLang(ctx, cmd, rec)
 	s.started(cmd, true)
 	text := say(l, "game.start.ai", lang.Args{"Player": "<@" + cmd.User.ID + ">", "Level": level.String()})
 	return gameView(l, rec, Public, text), nil
@@ -417,7 +417,7 @@ func (s *Service) startRematch(ctx context.Context, cmd Command, old *match.Reco
 		Challenger: old.Challenger, Opponent: old.Opponent, Others: old.Others, RedID: lastYellow.ID,
 		Game: g, FirstTo: old.FirstTo, AILevel: old.AILevel,
 		Rematches: old.Rematches + 1, Message: cmd.Message,
-		Lang: s.channelLang(ctx, cmd, old).String(),
+		Lang: cmp.Or(old.Lang, s.newGameLang(cmd).String()),
 	}
 	if err := s.store.Create(ctx, rec); err != nil {
 		return Reply{}, busy(cmd, err)

@@ -44,6 +44,20 @@ func (s *Service) channelLang(ctx context.Context, cmd Command, rec *match.Recor
 	return s.userLang(cmd)
 }
 
+// newGameLang is the language a new game or challenge of cmd is created
+// in, kept in its record (match.Record.Lang) for the messages sent without
+// a command (timed ones): the platform's locale for the channel, else the
+// creator's. The channel's setting is left out: it wins over the record's
+// language whenever it is set, so storing it would only matter once it is
+// cleared, when the platform's choice is what "default" means; and leaving
+// it out keeps a store read off the path before the game's first write.
+func (s *Service) newGameLang(cmd Command) lang.Lang {
+	if l, ok := lang.Parse(cmd.ChannelLocale); ok {
+		return l
+	}
+	return s.userLang(cmd)
+}
+
 // timedLang is the language of a timed message about rec (an expiry, a
 // reminder, a timeout), with no command to ask: the channel's setting,
 // else the language rec was created in, else English.
@@ -61,8 +75,13 @@ func (s *Service) timedLang(ctx context.Context, rec *match.Record) lang.Lang {
 // store that fails leaves Unset (the platform's choice), as an unknown
 // stored code does.
 func (s *Service) settingLang(ctx context.Context, k match.Key) lang.Lang {
-	st, ok := s.look(ctx, k)
-	if !ok || st.Language == "" {
+	st, err := s.look(ctx, k)
+	if err != nil {
+		// The reply's look (withLook) or the refusal says so at Warn.
+		s.log.Debug("channel settings unavailable; the platform's language", "channel", k.String(), "err", err)
+		return lang.Unset
+	}
+	if st.Language == "" {
 		return lang.Unset
 	}
 	l, ok := lang.ParseCode(st.Language)

@@ -88,29 +88,28 @@ func settingsText(st match.Settings) phrase {
 
 // look returns the channel k's settings, kept for settingsTTL after a read
 // (so that a game's moves cost no extra round trip), read within
-// settingsBudget on a miss; false when the store failed or was slow (a
-// Warn line), and the caller shows the defaults.
-func (s *Service) look(ctx context.Context, k match.Key) (match.Settings, bool) {
+// settingsBudget on a miss. The caller logs a failure and shows the
+// defaults: the reply matters more than its look or language.
+func (s *Service) look(ctx context.Context, k match.Key) (match.Settings, error) {
 	now := s.opt.Now()
 	if st, ok := s.looks.Get(k, now); ok {
-		return st, true
+		return st, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, settingsBudget)
 	defer cancel()
 	st, err := s.store.Settings(ctx, k)
 	if err != nil {
-		s.log.Warn("channel settings unavailable; showing the defaults", "channel", k.String(), "err", err)
-		return match.Settings{}, false
+		return match.Settings{}, err
 	}
 	s.looks.Put(k, st, now)
-	return st, true
+	return st, nil
 }
 
 // withLook fills in r.Look with the channel's settings when r shows a board
 // to the channel (through look: the read that gave the reply its language
 // gives its look too), and r.Finished when cmd ended the game r shows. A
-// store that fails or is slow leaves the defaults: the reply matters more
-// than its picture.
+// store that fails or is slow leaves the defaults (and a Warn line): the
+// reply matters more than its picture.
 func (s *Service) withLook(ctx context.Context, cmd Command, r Reply) Reply {
 	if r.Game == nil || r.Visibility == Ephemeral || r.Visibility == VisibilityNone {
 		return r
@@ -119,9 +118,12 @@ func (s *Service) withLook(ctx context.Context, cmd Command, r Reply) Reply {
 	case KindDrop, KindResign, KindClaim:
 		r.Finished = r.Game.State().Over()
 	}
-	if st, ok := s.look(ctx, cmd.Key); ok {
-		r.Look = st
+	st, err := s.look(ctx, cmd.Key)
+	if err != nil {
+		s.log.Warn("channel settings unavailable; showing the default board", "channel", cmd.Key.String(), "err", err)
+		return r
 	}
+	r.Look = st
 	return r
 }
 

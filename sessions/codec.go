@@ -27,10 +27,18 @@ import (
 // schemaCoach is the version of a two-player record that keeps the solver's
 // analysis of its game ("analysis") or plays a puzzle ("puzzle"): version 1
 // with those, for the same reason.
+//
+// schemaLang is the version of a record that keeps the language it was
+// created in ("lang"): any of the three shapes above (the fields present
+// tell which, and are checked as for it) with that one field more.
+// Replicas of the previous version report such a record as of a newer
+// schema instead of refusing the field as damage (which Repair would
+// offer to clear).
 const (
 	schemaVersion = 1
 	schemaMulti   = 2
 	schemaCoach   = 3
+	schemaLang    = 4
 )
 
 // maxRecordBytes bounds a stored record; anything longer is corrupt.
@@ -71,6 +79,7 @@ type recordJSON struct {
 	Timers     []timerJSON   `json:"timers,omitempty"`
 	Analysis   string        `json:"analysis,omitempty"` // solver.Analysis.MarshalText
 	Puzzle     *puzzleJSON   `json:"puzzle,omitempty"`
+	Lang       string        `json:"lang,omitempty"` // match.Record.Lang; schemaLang
 	Created    time.Time     `json:"created"`
 	Updated    time.Time     `json:"updated"`
 }
@@ -188,6 +197,9 @@ func encodeRecord(r *match.Record, op string) ([]byte, error) {
 		}
 		j.Schema = schemaCoach
 	}
+	if r.Lang != "" {
+		j.Lang, j.Schema = r.Lang, schemaLang
+	}
 	if c := r.Rating; c != nil {
 		j.Rating = &changeJSON{Players: c.Players}
 		for i := range 2 {
@@ -239,6 +251,7 @@ func parseRecord(b []byte) (*match.Record, error) {
 		Accepted: j.Accepted,
 		FirstTo:  j.FirstTo, Rematches: j.Rematches, Message: match.MessageRef(j.Message),
 		Created: normTime(j.Created), Updated: normTime(j.Updated), ExpiresAt: normTime(j.Expires),
+		Lang: j.Lang,
 	}
 	if j.AILevel != "" {
 		l, err := solver.ParseLevel(j.AILevel)
@@ -293,8 +306,25 @@ func readRecordJSON(b []byte) (*recordJSON, error) {
 	if d.More() {
 		return nil, errors.New("trailing data after the record")
 	}
-	if j.Schema != schemaVersion && j.Schema != schemaMulti && j.Schema != schemaCoach {
+	if j.Schema != schemaVersion && j.Schema != schemaMulti && j.Schema != schemaCoach && j.Schema != schemaLang {
 		return nil, schemaProblem(b, nil)
+	}
+	if (j.Schema == schemaLang) != (j.Lang != "") {
+		return nil, fmt.Errorf("schema version %d (%d is for a record with a language) on a record with language %.20q", j.Schema, schemaLang, j.Lang)
+	}
+	if j.Schema == schemaLang {
+		if !match.ValidLanguage(j.Lang) {
+			return nil, fmt.Errorf("language %.20q is not a language code", j.Lang)
+		}
+		// The rest is one of the shapes before it: check it as that.
+		switch {
+		case j.Analysis != "" || j.Puzzle != nil:
+			j.Schema = schemaCoach
+		case len(j.Others) > 0:
+			j.Schema = schemaMulti
+		default:
+			j.Schema = schemaVersion
+		}
 	}
 	if coach := j.Analysis != "" || j.Puzzle != nil; (j.Schema == schemaCoach) != coach {
 		return nil, fmt.Errorf("schema version %d (%d is for an analysis or a puzzle) on a record with analysis %v, puzzle %v", j.Schema, schemaCoach, j.Analysis != "", j.Puzzle != nil)
@@ -410,10 +440,10 @@ func schemaProblem(b []byte, err error) error {
 	switch {
 	case head.Schema == nil:
 		return errors.New("no schema version")
-	case *head.Schema > schemaCoach:
-		return fmt.Errorf("%w: schema version %d, this program reads %d, %d and %d", ErrNewerSchema, *head.Schema, schemaVersion, schemaMulti, schemaCoach)
-	case *head.Schema != schemaVersion && *head.Schema != schemaMulti && *head.Schema != schemaCoach:
-		return fmt.Errorf("schema version %d, this program reads %d, %d and %d", *head.Schema, schemaVersion, schemaMulti, schemaCoach)
+	case *head.Schema > schemaLang:
+		return fmt.Errorf("%w: schema version %d, this program reads %d to %d", ErrNewerSchema, *head.Schema, schemaVersion, schemaLang)
+	case *head.Schema < schemaVersion:
+		return fmt.Errorf("schema version %d, this program reads %d to %d", *head.Schema, schemaVersion, schemaLang)
 	}
 	return err
 }

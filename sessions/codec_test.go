@@ -135,3 +135,52 @@ func FuzzDecodeRecord(f *testing.F) {
 		}
 	})
 }
+
+// TestLangRecordRoundTrip: a record that keeps its language round-trips
+// in schema 4 whatever its shape, the schema must match the field, and a
+// record without one reads as before.
+func TestLangRecordRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		shape func(r *match.Record)
+	}{
+		{"two players", func(*match.Record) {}},
+		{"puzzle", func(r *match.Record) {
+			r.Puzzle = &match.Puzzle{Level: solver.Medium, Start: 2, WinIn: 5, Solution: []int{3, 4, 3, 4, 2, 1, 6, 0, 3}}
+		}},
+	} {
+		r := validRecord(t)
+		tc.shape(r)
+		r.Lang = "pt-BR"
+		b, err := encodeRecord(r, "op1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b, []byte(`"schema":4`)) || !bytes.Contains(b, []byte(`"lang":"pt-BR"`)) {
+			t.Errorf("%s: a record with a language is written as %s, want schema 4 and its lang", tc.name, b)
+		}
+		got, err := decodeRecord(r.Key, b)
+		if err != nil {
+			t.Fatalf("%s: decodeRecord(%s): %v", tc.name, b, err)
+		}
+		if !reflect.DeepEqual(got, r) {
+			t.Errorf("%s: round trip:\n got %+v\nwant %+v", tc.name, got, r)
+		}
+		for _, bad := range []struct{ from, to string }{
+			{`"schema":4`, `"schema":1`},
+			{`"lang":"pt-BR"`, `"lang":"pt BR"`},
+			{`"lang":"pt-BR"`, `"lang":""`},
+		} {
+			if _, err := decodeRecord(r.Key, bytes.Replace(b, []byte(bad.from), []byte(bad.to), 1)); err == nil {
+				t.Errorf("%s: decodeRecord with %s = nil error", tc.name, bad.to)
+			}
+		}
+	}
+	plain, _ := encodeRecord(validRecord(t), "op1")
+	if bytes.Contains(plain, []byte(`"lang"`)) || !bytes.Contains(plain, []byte(`"schema":1`)) {
+		t.Errorf("a record without a language is written as %s, want schema 1 and no lang", plain)
+	}
+	if _, err := decodeRecord(validRecord(t).Key, bytes.Replace(plain, []byte(`"schema":1`), []byte(`"schema":5`), 1)); !errors.Is(err, ErrNewerSchema) {
+		t.Errorf("schema 5: %v, want ErrNewerSchema", err)
+	}
+}

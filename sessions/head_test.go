@@ -61,9 +61,11 @@ return {op, id, v}
 	tricky.Challenger.Name = `"id":"nope"`
 	long := validRecord(t)
 	long.Version = 1 << 40
+	withLang := multiRecord(t, 4, nil)
+	withLang.Lang = "zh-CN"
 	for name, r := range map[string]*match.Record{
 		"two players": validRecord(t), "four players": multiRecord(t, 4, nil), "coach": coach,
-		"tricky names": tricky, "large version": long,
+		"tricky names": tricky, "large version": long, "language": withLang,
 	} {
 		b, err := encodeRecord(r, newID())
 		if err != nil {

@@ -413,6 +413,9 @@ func (r *Record) Validate() error {
 	if err := r.Key.Validate(); err != nil {
 		return err
 	}
+	if r.Lang != "" && !ValidLanguage(r.Lang) {
+		return fmt.Errorf("language %.20q is not a language code", r.Lang)
+	}
 	if !ValidGameID(r.ID) {
 		return fmt.Errorf("game id %q is not 1-%d URL-safe characters", r.ID, MaxGameIDLen)
 	}

@@ -18,7 +18,8 @@ type SettingsStore interface {
 
 // testSettings checks a channel's display settings: none at first, each
 // change applied to its own field only and returned, kept apart per
-// channel, refused whole when a value is unknown, and concurrent changes
+// channel, the language set and cleared, refused whole when a value is
+// unknown, and concurrent changes
 // of the two fields both kept.
 func testSettings(t *testing.T, s Store, _ *Clock) {
 	ss, ok := s.(SettingsStore)
@@ -48,6 +49,18 @@ func testSettings(t *testing.T, s Store, _ *Clock) {
 	set(match.Settings{Board: match.BoardImage}, match.Settings{Board: match.BoardImage, Palette: match.PaletteColourBlind})
 	set(match.Settings{}, match.Settings{Board: match.BoardImage, Palette: match.PaletteColourBlind})
 	check(other, match.Settings{})
+
+	// The language: set, kept beside the look, replaced, cleared by
+	// LanguageDefault; a code of the wrong form is refused whole.
+	look := match.Settings{Board: match.BoardImage, Palette: match.PaletteColourBlind}
+	set(match.Settings{Language: "de"}, match.Settings{Board: look.Board, Palette: look.Palette, Language: "de"})
+	set(match.Settings{Board: match.BoardImage}, match.Settings{Board: look.Board, Palette: look.Palette, Language: "de"})
+	set(match.Settings{Language: "pt-BR"}, match.Settings{Board: look.Board, Palette: look.Palette, Language: "pt-BR"})
+	set(match.Settings{Language: match.LanguageDefault}, look)
+	if _, err := ss.SetSettings(ctx, Channel, match.Settings{Language: "de\"x"}); !errors.Is(err, match.ErrInvalid) {
+		t.Fatalf("SetSettings with a malformed language: %v, want match.ErrInvalid", err)
+	}
+	check(Channel, look)
 
 	before, _ := ss.Settings(ctx, Channel)
 	if _, err := ss.SetSettings(ctx, Channel, match.Settings{Board: match.BoardEmoji, Palette: 200}); !errors.Is(err, match.ErrInvalid) {
