@@ -99,7 +99,9 @@ func (m *Memory) SetSettings(ctx context.Context, k match.Key, change match.Sett
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	st := m.settings[k].With(change)
-	if st != (match.Settings{}) {
+	if st == (match.Settings{}) {
+		delete(m.settings, k) // nothing chosen, or the last choice cleared
+	} else {
 		m.settings[k] = st
 	}
 	return st, nil
