@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"strings"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
 )
 
 // These tests say what a reply must read in German or French by asking the
@@ -214,6 +217,39 @@ func TestParseSettingsLanguage(t *testing.T) {
 		req, err := ParseText(tc.in)
 		if got := problemOf(err); got != tc.p || (tc.p == ProblemNone && req.Settings.Language != tc.want) {
 			t.Errorf("ParseText(%q) = %q, %v; want %q, %v", tc.in, req.Settings.Language, err, tc.want, tc.p)
+		}
+	}
+}
+
+// countingSettings counts the settings reads of a store.
+type countingSettings struct {
+	Store
+	reads *int
+}
+
+func (c countingSettings) Settings(ctx context.Context, k match.Key) (match.Settings, error) {
+	*c.reads++
+	return c.Store.Settings(ctx, k)
+}
+
+// TestMoveSettingsReads: the channel's language and the board's look come
+// from one settings read, cached: a move on a warm cache reads no settings,
+// and one on a cold cache reads them once.
+func TestMoveSettingsReads(t *testing.T) {
+	clk := storetest.NewClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
+	var reads int
+	st := countingSettings{Store: storetest.NewMemory(t, sessions.Options{Now: clk.Now}), reads: &reads}
+	h := newHarness(t, st, clk, "")
+	r := h.start("UA", "UB")
+	for i, tc := range []struct {
+		wait time.Duration
+		want int
+	}{{0, 0}, {settingsTTL + time.Second, 1}, {0, 0}} {
+		clk.Advance(tc.wait)
+		before := reads
+		r = h.drops(r, i+1)
+		if r.Lang != lang.English || reads-before != tc.want {
+			t.Errorf("move %d: %d settings reads (language %v), want %d", i+1, reads-before, r.Lang, tc.want)
 		}
 	}
 }
