@@ -16,9 +16,10 @@ import (
 
 // These tests say what a reply must read in German or French by asking the
 // catalogue (lang.German.Say) and check that it differs from the English:
-// they fail until the German and French catalogues have the ids they use
-// (problem.noGame, problem.notYourTurn, offer.challenge.direct,
-// offer.challenge.expired, button.accept, timer.minutes).
+// they fail until the catalogues have the ids they use: German
+// problem.noGame, problem.notYourTurn, offer.challenge.direct,
+// offer.challenge.expired and button.accept; French
+// offer.challenge.direct, offer.challenge.expired and button.accept.
 
 // differs fails t when the message id reads the same in l as in English:
 // the assertion below it would prove nothing.
