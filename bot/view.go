@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/engine/solver"
 
@@ -102,7 +103,7 @@ func gameView(r *match.Record, vis Visibility, text string) Reply {
 		})
 	}
 	if r.Rating != nil && g.State().Over() {
-		reply.Text = strings.TrimSpace(reply.Text + "\n" + ratingChangeText(r.Rating))
+		reply.Text = strings.TrimSpace(reply.Text + "\n" + ratingChangeText(lang.English, r.Rating))
 	}
 	switch {
 	case r.Status == match.StatusPlaying && g.State().Over():
