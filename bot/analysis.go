@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/connect4/connect4/bot/lang"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/bot/slots"
 
@@ -34,8 +34,9 @@ func analyzable(g *engine.Game) bool { return g.Config().NumPlayers() == 2 }
 
 // analyze answers /connect4 analyze (the caller's last finished game in the
 // channel) and the Analysis button (the game it was drawn for): an
-// ephemeral walk through the game with the solver's verdict on each move.
-// The analysis is kept on the record, so asking again costs no solve.
+// ephemeral walk through the game with the solver's verdict on each move,
+// in the language of the person asking (an analysis is only ever shown to
+// them). The analysis is kept on the record, so asking again costs no solve.
 func (s *Service) analyze(ctx context.Context, cmd Command) (Reply, error) {
 	var (
 		rec *match.Record
@@ -88,7 +89,7 @@ func (s *Service) analyze(ctx context.Context, cmd Command) (Reply, error) {
 		}
 	}
 	red, yellow := rec.Colors()
-	return Reply{Visibility: Ephemeral, Text: AnalysisText(*a, g, red, yellow),
+	return Reply{Visibility: Ephemeral, Text: AnalysisText(s.userLang(cmd), *a, g, red, yellow),
 		People: []match.Player{red, yellow}}, nil
 }
 
@@ -110,11 +111,11 @@ func (s *Service) runAnalysis(ctx context.Context, g *engine.Game) (solver.Analy
 	return s.opt.Analyze(ctx, g, budget)
 }
 
-// AnalysisText writes a for people: whether it is exact, the turning point,
-// each player's mistakes and only moves, and a compact line per move, within
-// MaxAnalysisText characters. g is the game a judges, red and yellow its
-// players (named as <@id> mentions).
-func AnalysisText(a solver.Analysis, g *engine.Game, red, yellow match.Player) string {
+// AnalysisText writes a for people, in l: whether it is exact, the turning
+// point, each player's mistakes and only moves, and a compact line per
+// move, within MaxAnalysisText bytes. g is the game a judges, red and
+// yellow its players (named as <@id> mentions).
+func AnalysisText(l lang.Lang, a solver.Analysis, g *engine.Game, red, yellow match.Player) string {
 	who := func(i int) match.Player {
 		if i%2 == 0 {
 			return red
@@ -123,32 +124,36 @@ func AnalysisText(a solver.Analysis, g *engine.Game, red, yellow match.Player) s
 	}
 	var b strings.Builder
 	n := len(a.Moves)
-	fmt.Fprintf(&b, "*Analysis* of %s (red) vs %s (yellow), %d moves", mention(red), mention(yellow), n)
-	if cfg := g.Config(); a.Exact {
-		b.WriteString(": exact, by the solver that plays 7 × 6 perfectly.\n")
+	line := func(id string, args lang.Args) {
+		b.WriteString(l.Say(id, args))
+		b.WriteByte('\n')
+	}
+	header := lang.Args{"Red": mention(red), "Yellow": mention(yellow), "Moves": l.Say("unit.moves", lang.Args{"Count": n})}
+	if a.Exact {
+		line("analysis.header.exact", header)
 	} else {
-		fmt.Fprintf(&b, " on a board of %s.\nThe solver is exact only on 7 columns × 6 rows with a line of 4: here it can only prove the forced wins and losses it finds within a few moves, and says nothing of the rest.\n", sizeText(lang.English, cfg))
+		header["Board"] = sizeText(l, g.Config())
+		line("analysis.header.heuristic", header)
 	}
 	switch {
 	case a.Proven < n && !a.Exact:
-		fmt.Fprintf(&b, "%d of the %d moves have a proof; the others are marked ?.\n", a.Proven, n)
+		line("analysis.proven.some", lang.Args{"Proven": a.Proven, "Count": n})
 	case a.Proven < n:
 		first := n - a.Proven // the unproven moves are the earliest ones
 		if a.Proven == 0 {
-			b.WriteString("Nothing could be proven in the time there was.\n")
+			line("analysis.proven.nothing", nil)
 		} else {
-			fmt.Fprintf(&b, "Moves 1–%d were not proven in the time there was (the opening is the longest to solve); moves %d–%d were.\n", first, first+1, n)
+			line("analysis.proven.opening", lang.Args{"Unproven": first, "Next": first + 1, "Last": n})
 		}
 	}
 	if t := a.Turning; t >= 0 {
-		m := a.Moves[t]
-		fmt.Fprintf(&b, "*Turning point:* move %d, %s's column %d %s", t+1, mention(who(t)), m.Column+1, turningText(m))
-		b.WriteString("\n")
+		b.WriteString(turningText(l, t+1, who(t), a.Moves[t]))
+		b.WriteByte('\n')
 	} else if a.Proven == n {
 		if a.Exact {
-			b.WriteString("No move changed the outcome: both sides played it as well as it could be played.\n")
+			line("analysis.noChange", nil)
 		} else {
-			b.WriteString("No mistake was proven.\n")
+			line("analysis.noMistakeProven", nil)
 		}
 	}
 	for side := range 2 {
@@ -161,59 +166,67 @@ func AnalysisText(a solver.Analysis, g *engine.Game, red, yellow match.Player) s
 				only = append(only, strconv.Itoa(i+1))
 			}
 		}
-		fmt.Fprintf(&b, "%s: %s", mention(who(side)), countText(len(mistakes), "mistake"))
-		if len(mistakes) > 0 {
-			fmt.Fprintf(&b, " (move %s)", strings.Join(mistakes, ", "))
-		}
-		fmt.Fprintf(&b, ", %s", countText(len(only), "only move"))
-		if len(only) > 0 {
-			fmt.Fprintf(&b, " found (move %s)", strings.Join(only, ", "))
-		}
-		b.WriteString(".\n")
+		line("analysis.side", lang.Args{"Player": mention(who(side)),
+			"Mistakes": listed(l, "analysis.noMistake", "analysis.mistakes", mistakes),
+			"Only":     listed(l, "analysis.noOnlyMove", "analysis.onlyMoves", only)})
 	}
-	b.WriteString("Move by move (column, then ✓ kept the outcome, ! the only move that did, ✗ a mistake, · lost anyway, ? not proven):\n")
+	line("analysis.legend", nil)
 	head := b.String()
-	var line strings.Builder
+	var moves strings.Builder
 	for i, m := range a.Moves {
 		if i > 0 {
-			line.WriteByte(' ')
+			moves.WriteByte(' ')
 		}
-		fmt.Fprintf(&line, "%d.%d%s", i+1, m.Column+1, verdictMark(m))
+		fmt.Fprintf(&moves, "%d.%d%s", i+1, m.Column+1, verdictMark(m))
 	}
-	text := head + line.String()
+	text := head + moves.String()
 	if len(text) > MaxAnalysisText {
-		text = head + cut(line.String(), MaxAnalysisText-len(head)-1) + "…"
+		text = head + cut(moves.String(), MaxAnalysisText-len(head)-1) + "…"
 	}
 	return text
 }
 
-// turningText says what the turning move did and what was there instead.
-func turningText(m solver.MoveVerdict) string {
-	var s string
+// listed says in l how many moves there are of a kind and which: the
+// message none for no move, else the plural message some with the moves'
+// numbers.
+func listed(l lang.Lang, none, some string, moves []string) string {
+	if len(moves) == 0 {
+		return l.Say(none, nil)
+	}
+	return l.Say(some, lang.Args{"Count": len(moves), "Moves": strings.Join(moves, ", ")})
+}
+
+// turningText is the turning point's line in l: move number move, by p,
+// what it did and what another column would have kept.
+func turningText(l lang.Lang, move int, p match.Player, m solver.MoveVerdict) string {
+	what := "analysis.verdict.changed"
 	switch m.Verdict {
 	case solver.ThrewWin:
-		s = "threw away the win"
+		what = "analysis.verdict.threwWin"
 	case solver.DrawToLoss:
-		s = "lost the game: it had been a draw"
+		what = "analysis.verdict.drawToLoss"
 	case solver.MissedWin:
-		s = "missed a forced win"
+		what = "analysis.verdict.missedWin"
 	case solver.IntoLoss:
-		s = "walked into a forced loss"
-	default:
-		s = m.Verdict.String()
+		what = "analysis.verdict.intoLoss"
 	}
+	args := lang.Args{"Move": move, "Player": mention(p), "Column": m.Column + 1, "What": l.Say(what, nil)}
 	if m.Best < 0 {
-		return s + "."
+		return l.Say("analysis.turning.plain", args)
 	}
+	best := lang.Args{"Column": m.Best + 1}
 	switch {
 	case m.BestIn > 0:
-		return fmt.Sprintf("%s; column %d still won in %s.", s, m.Best+1, countText(m.BestIn, "move"))
+		best["Moves"] = l.Say("unit.moves", lang.Args{"Count": m.BestIn})
+		args["Instead"] = l.Say("analysis.instead.wonIn", best)
 	case m.Verdict == solver.ThrewWin || m.Verdict == solver.MissedWin:
-		return fmt.Sprintf("%s; column %d still won.", s, m.Best+1)
+		args["Instead"] = l.Say("analysis.instead.won", best)
 	case m.Verdict == solver.DrawToLoss:
-		return fmt.Sprintf("%s; column %d still drew.", s, m.Best+1)
+		args["Instead"] = l.Say("analysis.instead.drew", best)
+	default:
+		args["Instead"] = l.Say("analysis.instead.notLost", best)
 	}
-	return fmt.Sprintf("%s; column %d was not proven lost.", s, m.Best+1)
+	return l.Say("analysis.turning.instead", args)
 }
 
 // verdictMark is a move's mark in the move-by-move line.
@@ -229,20 +242,6 @@ func verdictMark(m solver.MoveVerdict) string {
 		return "·"
 	}
 	return "?"
-}
-
-// countText is "1 move", "3 moves", "no move".
-func countText(n int, what string) string {
-	switch n {
-	case 0:
-		return "no " + what
-	case 1:
-		return "1 " + what
-	}
-	if what == "move" {
-		return lang.English.Say("unit.moves", lang.Args{"Count": n})
-	}
-	return strconv.Itoa(n) + " " + what + "s"
 }
 
 // cut returns the longest prefix of s of at most n bytes that ends at a space
@@ -263,9 +262,9 @@ func cut(s string, n int) string {
 // AnalyzeMoves analyses the game of moves on a board of cfg, for the
 // terminal: moves are 1-based columns, as digits ("4453") when the board has
 // at most 9 columns, or separated by commas or spaces. It returns the same
-// text as the chat's Analysis, with the players named red and yellow, or an
-// error for a bad board, a move the game refuses, or too many players.
-func AnalyzeMoves(ctx context.Context, cfg engine.Config, moves string, budget time.Duration) (string, error) {
+// text as the chat's Analysis, in l, with the players named red and yellow,
+// or an error for a bad board, a move the game refuses, or too many players.
+func AnalyzeMoves(ctx context.Context, l lang.Lang, cfg engine.Config, moves string, budget time.Duration) (string, error) {
 	g, err := engine.New(cfg)
 	if err != nil {
 		return "", err
@@ -296,5 +295,5 @@ func AnalyzeMoves(ctx context.Context, cfg engine.Config, moves string, budget t
 		return "", err
 	}
 	red, yellow := match.Player{ID: "red"}, match.Player{ID: "yellow"}
-	return PlainMentions(AnalysisText(a, g, red, yellow), red, yellow), nil
+	return PlainMentions(AnalysisText(l, a, g, red, yellow), red, yellow), nil
 }

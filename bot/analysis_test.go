@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/engine/solver"
 )
@@ -135,7 +136,7 @@ func TestAnalysisTextFits(t *testing.T) {
 	}
 	a.Proven = 90
 	a.Turning = -1
-	text := AnalysisText(a, g, player("UA"), player("UB"))
+	text := AnalysisText(lang.English, a, g, player("UA"), player("UB"))
 	if len(text) > MaxAnalysisText || !strings.HasSuffix(text, "90.9!") {
 		t.Errorf("analysis of %d characters (limit %d), ends %q", len(text), MaxAnalysisText, text[max(0, len(text)-20):])
 	}
@@ -157,7 +158,7 @@ func TestAnalysisTextFits(t *testing.T) {
 
 func TestAnalyzeMoves(t *testing.T) {
 	t.Parallel() // it waits (its own servers, timers) and shares nothing
-	text, err := AnalyzeMoves(t.Context(), engine.DefaultConfig(), analysedGame, time.Second)
+	text, err := AnalyzeMoves(t.Context(), lang.English, engine.DefaultConfig(), analysedGame, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestAnalyzeMoves(t *testing.T) {
 			t.Errorf("AnalyzeMoves text\n%s\ndoes not contain %q", text, want)
 		}
 	}
-	other, err := AnalyzeMoves(t.Context(), engine.Config{Rows: 7, Cols: 10, Connect: 4}, "1,2,1,2,1,2,10,2", 300*time.Millisecond) // a heuristic analysis takes its whole budget
+	other, err := AnalyzeMoves(t.Context(), lang.English, engine.Config{Rows: 7, Cols: 10, Connect: 4}, "1,2,1,2,1,2,10,2", 300*time.Millisecond) // a heuristic analysis takes its whole budget
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +186,7 @@ func TestAnalyzeMoves(t *testing.T) {
 		{engine.Config{Rows: 3, Cols: 7, Connect: 4}, "1"},
 		{engine.Config{Rows: 6, Cols: 7, Connect: 4, Players: 3}, "123"},
 	} {
-		if _, err := AnalyzeMoves(t.Context(), tc.cfg, tc.moves, time.Second); err == nil {
+		if _, err := AnalyzeMoves(t.Context(), lang.English, tc.cfg, tc.moves, time.Second); err == nil {
 			t.Errorf("AnalyzeMoves(%+v, %q) = nil error", tc.cfg, tc.moves)
 		}
 	}

@@ -43,7 +43,7 @@ func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
 			text = text.line(end)
 		}
 		if r.Puzzle != nil {
-			verdict, t, err := puzzleCheck(r, me)
+			verdict, t, err := puzzleCheck(s.channelLang(ctx, cmd, r), r, me)
 			if err != nil {
 				return match.Tally{}, err
 			}

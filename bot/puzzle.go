@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 
 	"github.com/connect4/connect4/engine"
@@ -15,7 +16,8 @@ import (
 
 // startPuzzle posts a puzzle of cmd.Level (medium by default): a position
 // of 7 × 6 where the caller, to move, has a forced win in a few moves, to
-// be played against the AI defending perfectly.
+// be played against the AI defending perfectly. The puzzle is shown in the
+// channel, in its language.
 func (s *Service) startPuzzle(ctx context.Context, cmd Command) (Reply, error) {
 	level := cmd.Level
 	if level == solver.LevelNone {
@@ -42,9 +44,9 @@ func (s *Service) startPuzzle(ctx context.Context, cmd Command) (Reply, error) {
 	if ai.ID == cmd.User.ID {
 		return Reply{}, userErr(ProblemSelfChallenge)
 	}
-	red, color := cmd.User.ID, "red"
+	red, intro := cmd.User.ID, "puzzle.intro.red"
 	if g.Turn() == engine.Yellow {
-		red, color = ai.ID, "yellow"
+		red, intro = ai.ID, "puzzle.intro.yellow"
 	}
 	rec := &match.Record{
 		Key: cmd.Key, Status: match.StatusPlaying,
@@ -56,37 +58,50 @@ func (s *Service) startPuzzle(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{}, busy(cmd, err)
 	}
 	s.started(cmd, true)
-	text := fmt.Sprintf("*Puzzle* (%s) for <@%s>: you're %s and it's your move. Win in %s against my perfect defence.",
-		level, cmd.User.ID, color, countText(pz.WinIn, "move"))
-	return gameView(s.channelLang(ctx, cmd, rec), rec, Public, text), nil
+	l := s.channelLang(ctx, cmd, rec)
+	text := l.Say(intro, lang.Args{"Level": levelText(l, level), "Player": "<@" + cmd.User.ID + ">",
+		"Moves": l.Say("unit.moves", lang.Args{"Count": pz.WinIn})})
+	return gameView(l, rec, Public, text), nil
+}
+
+// levelText is a puzzle's level in l.
+func levelText(l lang.Lang, level solver.Level) string {
+	switch level {
+	case solver.Easy:
+		return l.Say("puzzle.level.easy", nil)
+	case solver.Hard:
+		return l.Say("puzzle.level.hard", nil)
+	}
+	return l.Say("puzzle.level.medium", nil)
 }
 
 // puzzleCheck judges the move just played in r, a puzzle, by the player
 // solving it: when it keeps no forced win within the moves they have left,
-// the puzzle is failed and they resign it. It returns the text to add (""
+// the puzzle is failed and they resign it. It returns the text to add, in
+// l (""
 // while the puzzle goes on) and the round's tally.
-func puzzleCheck(r *match.Record, me engine.Player) (string, match.Tally, error) {
+func puzzleCheck(l lang.Lang, r *match.Record, me engine.Player) (string, match.Tally, error) {
 	pz, g := r.Puzzle, r.Game
 	solved, failed := solver.PuzzleStatus(pz.Start, pz.WinIn, g.History())
 	switch {
 	case solved:
-		return "Puzzle solved! " + solutionText(pz), match.Tally{}, nil
+		return l.Say("puzzle.solved", lang.Args{"Solution": solutionText(l, pz)}), match.Tally{}, nil
 	case !failed:
 		return "", match.Tally{}, nil
 	}
 	if g.State().Over() {
-		return "Puzzle failed. " + solutionText(pz), match.Tally{}, nil
+		return l.Say("puzzle.failed", lang.Args{"Solution": solutionText(l, pz)}), match.Tally{}, nil
 	}
 	if err := g.Resign(me); err != nil {
 		return "", match.Tally{}, err
 	}
 	tally, _ := settle(r, match.FinishResign, true)
-	return "That move lets the win slip: there's no forced win in the moves you have left. Puzzle failed. " +
-		solutionText(pz), tally, nil
+	return l.Say("puzzle.slipped", lang.Args{"Solution": solutionText(l, pz)}), tally, nil
 }
 
-// solutionText is a puzzle's solution, the defender's replies in brackets.
-func solutionText(pz *match.Puzzle) string {
+// solutionText is a puzzle's solution in l, the defender's replies in
+// brackets.
+func solutionText(l lang.Lang, pz *match.Puzzle) string {
 	parts := make([]string, len(pz.Solution))
 	for i, c := range pz.Solution {
 		parts[i] = strconv.Itoa(c + 1)
@@ -94,5 +109,5 @@ func solutionText(pz *match.Puzzle) string {
 			parts[i] = "(" + parts[i] + ")"
 		}
 	}
-	return "Solution: " + strings.Join(parts, " ") + "."
+	return l.Say("puzzle.solution", lang.Args{"Moves": strings.Join(parts, " ")})
 }

@@ -3,10 +3,11 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
@@ -29,16 +30,16 @@ func (s *Service) board(ctx context.Context, cmd Command) (Reply, error) {
 		}
 		return Reply{}, userErr(ProblemNoGame)
 	}
-	text := said(fmt.Sprintf("The game between %s:", people(inTurnOrder(rec)).in(lang.English)))
+	text := words("standing.board.between", lang.Args{"Players": people(inTurnOrder(rec))})
 	return s.afterHuman(ctx, cmd, rec, Public, text)
 }
 
 var medals = [...]string{"🥇", "🥈", "🥉"}
 
 // leaderboard shows the channel's top 10 by rating, with each player's
-// record beside the rating. Before anyone has a rated game (a channel whose
-// games predate ratings) it ranks by wins. Names are plain text, so a look
-// at the leaderboard pings nobody.
+// record beside the rating, in the channel's language. Before anyone has a
+// rated game (a channel whose games predate ratings) it ranks by wins.
+// Names are plain text, so a look at the leaderboard pings nobody.
 func (s *Service) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
 	rated, err := s.store.Ratings(ctx, cmd.Key, ratedLookup)
 	if err != nil {
@@ -48,14 +49,23 @@ func (s *Service) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	l := s.channelLang(ctx, cmd, nil)
+	return Reply{Visibility: Public, Text: leaderboardText(l, rated, top)}, nil
+}
+
+// leaderboardText writes the leaderboard in l: the rated players (the
+// first 10 of them) by rating, then those with results but no rating; or,
+// with no rated player, top by wins.
+func leaderboardText(l lang.Lang, rated, top []match.Standing) string {
 	var b strings.Builder
 	if len(rated) > 0 {
-		b.WriteString("🏆 Connect Four leaderboard (rating, wins-losses-draws; ? marks a provisional rating)")
+		b.WriteString(l.Say("standing.leaderboard.ratedTitle", nil))
 		ids := make(map[string]bool, len(rated))
 		for i, st := range rated {
 			ids[st.Player.ID] = true
 			if i < 10 {
-				fmt.Fprintf(&b, "\n%s %s %s · %d-%d-%d", rank(i), plainName(st.Player), ratingText(*st.Rating), st.Wins, st.Losses, st.Draws)
+				b.WriteString("\n" + l.Say("standing.leaderboard.ratedLine", lang.Args{"Rank": rank(l, i),
+					"Name": plainName(st.Player), "Rating": ratingText(*st.Rating), "Wins": st.Wins, "Losses": st.Losses, "Draws": st.Draws}))
 			}
 		}
 		// Games of 3 or 4 count on the leaderboard but are not rated: a
@@ -63,58 +73,66 @@ func (s *Service) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
 		var unrated []string
 		for _, st := range top {
 			if !ids[st.Player.ID] {
-				unrated = append(unrated, fmt.Sprintf("%s %d-%d-%d", plainName(st.Player), st.Wins, st.Losses, st.Draws))
+				unrated = append(unrated, l.Say("standing.leaderboard.unratedEntry", lang.Args{"Name": plainName(st.Player),
+					"Wins": st.Wins, "Losses": st.Losses, "Draws": st.Draws}))
 			}
 		}
 		if len(unrated) > 0 {
-			b.WriteString("\nNot rated yet (games of 3 or 4 only): " + strings.Join(unrated, " · "))
+			b.WriteString("\n" + l.Say("standing.leaderboard.unrated", lang.Args{"Players": strings.Join(unrated, " · ")}))
 		}
-		return Reply{Visibility: Public, Text: b.String()}, nil
+		return b.String()
 	}
 	if len(top) == 0 {
-		return Reply{Visibility: Public, Text: "No games have finished in this channel yet. Start one with `/connect4 @someone`!"}, nil
+		return l.Say("standing.leaderboard.empty", nil)
 	}
-	b.WriteString("🏆 Connect Four leaderboard (wins-losses-draws, win rate)")
+	b.WriteString(l.Say("standing.leaderboard.winsTitle", nil))
 	for i, st := range top {
-		fmt.Fprintf(&b, "\n%s %s %d-%d-%d (%.0f%%)", rank(i), plainName(st.Player), st.Wins, st.Losses, st.Draws, 100*st.WinRate())
+		b.WriteString("\n" + l.Say("standing.leaderboard.winsLine", lang.Args{"Rank": rank(l, i), "Name": plainName(st.Player),
+			"Wins": st.Wins, "Losses": st.Losses, "Draws": st.Draws, "Percent": percent(st.WinRate())}))
 	}
-	return Reply{Visibility: Public, Text: b.String()}, nil
+	return b.String()
 }
+
+// percent is a share (0 to 1) as a whole percentage, rounded as fmt's
+// %.0f rounds it (a half to even).
+func percent(share float64) int { return int(math.RoundToEven(100 * share)) }
 
 // ratedLookup is how many rated players the leaderboard reads to tell
 // who has no rating: far more than a channel's regulars.
 const ratedLookup = 200
 
-// rank is the medal or number of place i (0-based).
-func rank(i int) string {
+// rank is the medal or number of place i (0-based), in l.
+func rank(l lang.Lang, i int) string {
 	if i < len(medals) {
 		return medals[i]
 	}
-	return fmt.Sprintf("%d.", i+1)
+	return l.Say("standing.leaderboard.place", lang.Args{"Place": i + 1})
 }
 
-// ratingText is a rating as shown: rounded, with "?" when provisional.
+// ratingText is a rating as shown, the same in every language: rounded,
+// in digits with no grouping (as ratings are written, like years), with
+// "?" when provisional.
 func ratingText(r match.PlayerRating) string {
-	t := fmt.Sprintf("%.0f", r.Rating.Rating)
+	t := strconv.FormatFloat(r.Rating.Rating, 'f', 0, 64)
 	if r.Provisional() {
 		t += "?"
 	}
 	return t
 }
 
-// ratingChangeText is the line under a rated result: each player's new
-// rating and the change ("<@a> 1562 (+62) · <@b> 1438 (−62)").
-func ratingChangeText(c *match.RatingChange) string {
+// ratingChangeText is the line under a rated result, in l: each player's
+// new rating and the change ("Ratings: <@a> 1562 (+62) · <@b> 1438 (−62)").
+func ratingChangeText(l lang.Lang, c *match.RatingChange) string {
 	parts := make([]string, 2)
-	for i, id := range c.Players {
-		d := math.Round(c.After[i].Rating.Rating) - math.Round(c.Before[i].Rating.Rating)
-		sign := "+"
+	for i := range c.Players {
+		d := int(math.Round(c.After[i].Rating.Rating) - math.Round(c.Before[i].Rating.Rating))
+		id := "standing.rating.gain"
 		if d < 0 {
-			sign, d = "−", -d
+			id, d = "standing.rating.loss", -d
 		}
-		parts[i] = fmt.Sprintf("<@%s> %s (%s%.0f)", id, ratingText(c.After[i]), sign, d)
+		parts[i] = l.Say(id, lang.Args{"Player": "<@" + c.Players[i] + ">", "Rating": ratingText(c.After[i]), "Points": d})
 	}
-	return "Ratings: " + parts[0] + " · " + parts[1]
+	return l.Say("standing.rating.changes", lang.Args{"First": parts[0], "Second": parts[1]})
 }
 
 // sparks are the eight heights of a sparkline, lowest first.
@@ -138,67 +156,77 @@ func sparkline(h []float64) string {
 	return string(out)
 }
 
-// streakText says the current streak, or "".
-func streakText(n int) string {
+// streakText says the current streak in l, or "".
+func streakText(l lang.Lang, n int) string {
 	switch {
-	case n > 1:
-		return fmt.Sprintf("won the last %d", n)
-	case n == 1:
-		return "won the last game"
-	case n == -1:
-		return "lost the last game"
-	case n < -1:
-		return fmt.Sprintf("lost the last %d", -n)
+	case n > 0:
+		return l.Say("standing.stats.won", lang.Args{"Count": n})
+	case n < 0:
+		return l.Say("standing.stats.lost", lang.Args{"Count": -n})
 	}
 	return ""
 }
 
 // stats shows one player's rating, record and form in the channel, or the
-// head-to-head record of two, to the person asking.
+// head-to-head record of two, to the person asking, in their language.
 func (s *Service) stats(ctx context.Context, cmd Command) (Reply, error) {
+	l := s.userLang(cmd)
 	who := cmd.Target
 	if who.ID == "" {
 		who = cmd.User
 	}
 	if cmd.Versus.ID != "" {
 		if cmd.Versus.ID == who.ID {
-			return Reply{}, userErr(ProblemUsage, lang.Args{"Detail": "name two different players for head to head"})
+			return Reply{}, userErr(ProblemUsage, lang.Args{"Detail": l.Say("standing.stats.samePlayer", nil)})
 		}
 		h, err := s.store.HeadToHead(ctx, cmd.Key, who.ID, cmd.Versus.ID)
 		if err != nil {
 			return Reply{}, err
 		}
+		args := lang.Args{"Player": "<@" + who.ID + ">", "Opponent": "<@" + cmd.Versus.ID + ">"}
 		if h.Games() == 0 {
-			return Reply{Visibility: Ephemeral, Text: fmt.Sprintf("<@%s> and <@%s> haven't played each other this season.", who.ID, cmd.Versus.ID)}, nil
+			return Reply{Visibility: Ephemeral, Text: l.Say("standing.stats.neverMet", args)}, nil
 		}
-		return Reply{Visibility: Ephemeral, Text: fmt.Sprintf("<@%s> vs <@%s> this season: %d–%d, %s.",
-			who.ID, cmd.Versus.ID, h.AWins, h.BWins, plural(h.Draws, "draw"))}, nil
+		args["Wins"], args["Losses"], args["Count"] = h.AWins, h.BWins, h.Draws
+		return Reply{Visibility: Ephemeral, Text: l.Say("standing.stats.headToHead", args)}, nil
 	}
 	st, err := s.store.Stats(ctx, cmd.Key, who.ID)
 	if err != nil {
 		return Reply{}, err
 	}
+	return Reply{Visibility: Ephemeral, Text: statsText(l, who, st)}, nil
+}
+
+// statsText writes who's standing st in l: the record, and where they
+// have a rating, the rating, deviation, streak and the ratings' sparkline.
+func statsText(l lang.Lang, who match.Player, st match.Standing) string {
+	player := "<@" + who.ID + ">"
 	if st.Games() == 0 {
-		return Reply{Visibility: Ephemeral, Text: fmt.Sprintf("<@%s> hasn't finished a game in this channel yet.", who.ID)}, nil
+		return l.Say("standing.stats.noGames", lang.Args{"Player": player})
 	}
-	record := fmt.Sprintf("%s, %s, %s — %.0f%% of %d games won",
-		plural(st.Wins, "win"), plural(st.Losses, "loss"), plural(st.Draws, "draw"), 100*st.WinRate(), st.Games())
+	record := l.Say("standing.stats.record", lang.Args{
+		"Wins":    l.Say("unit.wins", lang.Args{"Count": st.Wins}),
+		"Losses":  l.Say("unit.losses", lang.Args{"Count": st.Losses}),
+		"Draws":   l.Say("unit.draws", lang.Args{"Count": st.Draws}),
+		"Percent": percent(st.WinRate()), "Count": st.Games()})
 	if st.Rating == nil {
-		return Reply{Visibility: Ephemeral, Text: fmt.Sprintf("<@%s> in this channel: %s.", who.ID, record)}, nil
+		return l.Say("standing.stats.unrated", lang.Args{"Player": player, "Record": record})
 	}
 	r := *st.Rating
-	text := fmt.Sprintf("<@%s> in this channel: rating %s (deviation %.0f) · %s", who.ID, ratingText(r), r.Deviation, record)
-	if t := streakText(r.Streak); t != "" {
-		text += " · " + t
+	args := lang.Args{"Player": player, "Rating": ratingText(r), "Deviation": int(math.RoundToEven(r.Deviation)), "Record": record}
+	id := "standing.stats.rated"
+	if t := streakText(l, r.Streak); t != "" {
+		id, args["Streak"] = "standing.stats.ratedStreak", t
 	}
+	text := l.Say(id, args)
 	if len(st.History) > 1 {
-		text += fmt.Sprintf("\nLast %d ratings: %s", len(st.History), sparkline(st.History))
+		text += "\n" + l.Say("standing.stats.history", lang.Args{"Count": len(st.History), "Sparkline": sparkline(st.History)})
 	}
-	return Reply{Visibility: Ephemeral, Text: text}, nil
+	return text
 }
 
 // newSeason archives the channel's season and starts a new one, for those
-// who may manage the channel.
+// who may manage the channel, and tells the channel in its language.
 func (s *Service) newSeason(ctx context.Context, cmd Command) (Reply, error) {
 	if !cmd.CanManage {
 		return Reply{}, userErr(ProblemNotManager)
@@ -211,48 +239,59 @@ func (s *Service) newSeason(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{}, err
 	}
 	s.log.Info("new season", "channel", cmd.Key.String(), "user", cmd.User.ID, "archived", se.Number)
-	return Reply{Visibility: Public, Text: fmt.Sprintf("%s started a new season: season %d is archived (%s), and everyone starts again at 1500.\n%s",
-		plainName(cmd.User), se.Number, plural(len(se.Standings), "rated player"), podium(se))}, nil
+	l := s.channelLang(ctx, cmd, nil)
+	text := l.Say("standing.season.started", lang.Args{"Manager": plainName(cmd.User), "Season": se.Number,
+		"Players": l.Say("unit.ratedPlayers", lang.Args{"Count": len(se.Standings)}),
+		"Rating":  strconv.FormatFloat(match.NewRating().Rating.Rating, 'f', 0, 64)})
+	return Reply{Visibility: Public, Text: text + "\n" + podium(se)}, nil
 }
 
-// seasons lists the channel's past seasons with their podiums.
+// seasons lists the channel's past seasons with their podiums, to the
+// person asking, in their language.
 func (s *Service) seasons(ctx context.Context, cmd Command) (Reply, error) {
 	all, err := s.store.Seasons(ctx, cmd.Key)
 	if err != nil {
 		return Reply{}, err
 	}
-	if len(all) == 0 {
-		return Reply{Visibility: Ephemeral, Text: "No season has ended in this channel yet. `/connect4 season new` archives the current one."}, nil
-	}
-	var b strings.Builder
-	b.WriteString("📜 Past seasons in this channel")
-	for i, se := range all {
-		if i == 10 {
-			fmt.Fprintf(&b, "\n… and %d earlier", len(all)-10)
-			break
-		}
-		fmt.Fprintf(&b, "\nSeason %d (ended %s): %s", se.Number, se.Ended.Format("2 Jan 2006"), podium(se))
-	}
-	return Reply{Visibility: Ephemeral, Text: b.String()}, nil
+	return Reply{Visibility: Ephemeral, Text: seasonsText(s.userLang(cmd), all)}, nil
 }
 
-// podium is a season's first three, by name and rating.
+// seasonsText writes the past seasons all in l, the latest ten.
+func seasonsText(l lang.Lang, all []match.Season) string {
+	if len(all) == 0 {
+		return l.Say("standing.season.none", nil)
+	}
+	var b strings.Builder
+	b.WriteString(l.Say("standing.season.pastTitle", nil))
+	for i, se := range all {
+		if i == 10 {
+			b.WriteString("\n" + l.Say("standing.season.earlier", lang.Args{"Count": len(all) - 10}))
+			break
+		}
+		b.WriteString("\n" + l.Say("standing.season.past", lang.Args{"Season": se.Number, "Date": dateText(l, se.Ended), "Podium": podium(se)}))
+	}
+	return b.String()
+}
+
+// months are the message ids of the months' short names, January first.
+var months = [12]string{"standing.month.jan", "standing.month.feb", "standing.month.mar", "standing.month.apr",
+	"standing.month.may", "standing.month.jun", "standing.month.jul", "standing.month.aug",
+	"standing.month.sep", "standing.month.oct", "standing.month.nov", "standing.month.dec"}
+
+// dateText is the day of t in l ("29 Nov 2026"): the year in digits with
+// no grouping.
+func dateText(l lang.Lang, t time.Time) string {
+	return l.Say("standing.season.date", lang.Args{"Day": t.Day(), "Month": l.Say(months[t.Month()-1], nil), "Year": strconv.Itoa(t.Year())})
+}
+
+// podium is a season's first three, by medal, name and rating: no words,
+// the same in every language.
 func podium(se match.Season) string {
 	parts := make([]string, 0, 3)
 	for i, st := range se.Podium() {
-		parts = append(parts, fmt.Sprintf("%s %s %s", medals[i], plainName(st.Player), ratingText(*st.Rating)))
+		parts = append(parts, medals[i]+" "+plainName(st.Player)+" "+ratingText(*st.Rating))
 	}
 	return strings.Join(parts, " · ")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	if strings.HasSuffix(word, "s") {
-		return fmt.Sprintf("%d %ses", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // reset repairs the channel's data when it is damaged beyond reading: a
@@ -276,29 +315,38 @@ func (s *Service) reset(ctx context.Context, cmd Command) (Reply, error) {
 	s.log.Warn("repaired damaged channel data", "channel", cmd.Key.String(), "user", cmd.User.ID,
 		"record_cleared", rep.Record == match.RecordCleared, "entries_dropped", rep.EntriesDropped,
 		"leaderboard_cleared", rep.LeaderboardCleared, "index_dropped", rep.IndexDropped)
+	l := s.channelLang(ctx, cmd, nil)
+	return Reply{Visibility: Public, Text: repairText(l, cmd.User, rep)}, nil
+}
+
+// repairText says in l what a repair asked for by who did (rep changed
+// something).
+func repairText(l lang.Lang, who match.Player, rep match.Repair) string {
 	var did []string
 	if rep.Record == match.RecordCleared {
-		did = append(did, "cleared this channel's damaged game")
+		did = append(did, l.Say("standing.reset.clearedGame", nil))
 	}
 	switch {
 	case rep.LeaderboardCleared:
-		did = append(did, "cleared the leaderboard, which could not be read at all")
+		did = append(did, l.Say("standing.reset.clearedLeaderboard", nil))
 	case rep.EntriesDropped > 0:
-		did = append(did, fmt.Sprintf("dropped %s from the leaderboard and kept the rest", entries(rep.EntriesDropped)))
+		did = append(did, l.Say("standing.reset.droppedEntries", lang.Args{"Count": rep.EntriesDropped}))
 	}
 	if rep.IndexDropped > 0 {
-		did = append(did, fmt.Sprintf("dropped %d stale %s from the list of games here", rep.IndexDropped, map[bool]string{true: "entry", false: "entries"}[rep.IndexDropped == 1]))
+		did = append(did, l.Say("standing.reset.droppedIndex", lang.Args{"Count": rep.IndexDropped}))
 	}
-	text := fmt.Sprintf("<@%s> %s.", cmd.User.ID, strings.Join(did, " and "))
+	var all string
+	switch len(did) {
+	case 1:
+		all = did[0]
+	case 2:
+		all = l.Say("standing.reset.two", lang.Args{"First": did[0], "Second": did[1]})
+	case 3:
+		all = l.Say("standing.reset.three", lang.Args{"First": did[0], "Second": did[1], "Third": did[2]})
+	}
+	text := l.Say("standing.reset.done", lang.Args{"User": "<@" + who.ID + ">", "Did": all})
 	if rep.Record == match.RecordCleared {
-		text += " Start a new game with `/connect4 @someone`."
+		text += " " + l.Say("standing.reset.startNew", nil)
 	}
-	return Reply{Visibility: Public, Text: text}, nil
-}
-
-func entries(n int) string {
-	if n == 1 {
-		return "1 unreadable entry"
-	}
-	return fmt.Sprintf("%d unreadable entries", n)
+	return text
 }

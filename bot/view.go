@@ -110,7 +110,7 @@ func gameView(l lang.Lang, r *match.Record, vis Visibility, text string) Reply {
 		})
 	}
 	if r.Rating != nil && g.State().Over() {
-		reply.Text = strings.TrimSpace(reply.Text + "\n" + ratingChangeText(r.Rating))
+		reply.Text = strings.TrimSpace(reply.Text + "\n" + ratingChangeText(l, r.Rating))
 	}
 	switch {
 	case r.Status == match.StatusPlaying && g.State().Over():

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/engine/solver"
 )
@@ -60,7 +61,7 @@ func Analyze(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("analyze: -board %q is not columns x rows", *board)
 	}
 	cfg := engine.Config{Rows: rows, Cols: cols, Connect: *connect}
-	text, err := bot.AnalyzeMoves(ctx, cfg, strings.Join(fs.Args(), ","), *budget)
+	text, err := bot.AnalyzeMoves(ctx, lang.English, cfg, strings.Join(fs.Args(), ","), *budget)
 	if err != nil {
 		return err
 	}
