@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"github.com/connect4/connect4/bot/lang"
 	"regexp"
 	"slices"
 	"strings"
@@ -95,6 +96,11 @@ type Reply struct {
 	// Finished marks the reply to the command that ended Game: the
 	// adapter posts the replay with it (once, not on every move).
 	Finished bool
+	// Lang is the language of Text and of everything the adapter adds
+	// (the alt text, button labels, its own words): the reader's, that is
+	// the user's for a reply to them alone and the channel's for one the
+	// channel sees. Unset reads as English.
+	Lang lang.Lang
 }
 
 // Message is a Reply laid out in one palette, for an adapter to send.
@@ -121,7 +127,7 @@ func (r Reply) Fallback() string {
 	if len(r.Others) > 1 {
 		names.Blue = plainName(r.Others[1])
 	}
-	f := strings.TrimSpace(PlainMentions(r.Text, r.Players()...) + " " + render.Describe(r.Game, names))
+	f := strings.TrimSpace(PlainMentions(r.Text, r.Players()...) + " " + render.DescribeIn(r.Game, names, AltWords(r.Lang)))
 	if r.Score != "" {
 		f += " " + PlainMentions(r.Score, r.Players()...)
 	}
@@ -254,7 +260,7 @@ func (r Reply) AltText() string {
 	if len(r.Others) > 1 {
 		names.Blue = plainName(r.Others[1])
 	}
-	return render.AltText(r.Game, names, r.ImagePalette())
+	return render.AltTextIn(r.Game, names, r.ImagePalette(), AltWords(r.Lang))
 }
 
 // ImageOptions are the render options of r's pictures.

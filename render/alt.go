@@ -1,8 +1,6 @@
 package render
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -24,38 +22,59 @@ const MaxAltText = 2000
 //
 // The same game, names and palette always give the same text, of at most
 // MaxAltText characters: should long names make it longer, the players are
-// named by colour alone.
+// named by colour alone (and should that still be too long, in a wordy
+// language, the columns are left out). AltText is in English; AltTextIn
+// says the same in other words.
 func AltText(g *engine.Game, n Names, pal ImagePalette) string {
+	return AltTextIn(g, n, pal, nil)
+}
+
+// AltTextIn is AltText in w's language (nil: English).
+func AltTextIn(g *engine.Game, n Names, pal ImagePalette, w Words) string {
 	var sb strings.Builder
-	describe(&sb, g, n, pal.orStandard(), true)
+	describe(&sb, g, n, pal.orStandard(), true, w)
 	if utf8.RuneCountInString(sb.String()) > MaxAltText {
 		sb.Reset()
-		describe(&sb, g, Names{}, pal.orStandard(), true)
+		describe(&sb, g, Names{}, pal.orStandard(), true, w)
+	}
+	if utf8.RuneCountInString(sb.String()) > MaxAltText {
+		sb.Reset()
+		describe(&sb, g, Names{}, pal.orStandard(), false, w)
 	}
 	return sb.String()
 }
 
-// writeText writes before, n in decimal and after: what fmt.Fprintf(sb,
-// "before%dafter", n) writes, without its formatting machinery, for the
-// text of every picture.
-func writeText(sb *strings.Builder, before string, n int, after string) {
-	var buf [20]byte
-	sb.WriteString(before)
-	sb.Write(strconv.AppendInt(buf[:0], int64(n), 10))
-	sb.WriteString(after)
+// colour is the word for p's discs in pal, in w.
+func colour(w Words, pal ImagePalette, p engine.Player) string {
+	switch pal.PlayerColour(p) {
+	case "red":
+		return w.say("alt.colour.red", nil)
+	case "yellow":
+		return w.say("alt.colour.yellow", nil)
+	case "green":
+		return w.say("alt.colour.green", nil)
+	case "blue":
+		return w.say("alt.colour.blue", nil)
+	case "orange":
+		return w.say("alt.colour.orange", nil)
+	case "pink":
+		return w.say("alt.colour.pink", nil)
+	}
+	return pal.PlayerColour(p)
 }
 
 // writeColumns writes the discs of each column, bottom up, for AltText.
-func writeColumns(sb *strings.Builder, g *engine.Game, pal ImagePalette) {
+func writeColumns(sb *strings.Builder, g *engine.Game, pal ImagePalette, w Words) {
 	b := g.Board()
 	if g.Moves() == 0 {
-		sb.WriteString("The board is empty. ")
+		sb.WriteString(w.say("alt.boardEmpty", nil))
+		sb.WriteString(" ")
 		return
 	}
-	sb.WriteString("Discs from the bottom up: ")
+	var cols strings.Builder
 	for c := 0; c < b.Cols(); {
 		if c > 0 {
-			sb.WriteString("; ")
+			cols.WriteString("; ")
 		}
 		if b.Height(c) == 0 {
 			end := c + 1
@@ -64,18 +83,16 @@ func writeColumns(sb *strings.Builder, g *engine.Game, pal ImagePalette) {
 			}
 			switch end - c {
 			case 1:
-				writeText(sb, "column ", c+1, ": empty")
+				cols.WriteString(w.say("alt.columnEmpty", map[string]any{"Column": c + 1}))
 			case 2:
-				writeText(sb, "columns ", c+1, " and ")
-				writeText(sb, "", end, ": empty")
+				cols.WriteString(w.say("alt.columnsEmptyTwo", map[string]any{"From": c + 1, "To": end}))
 			default:
-				writeText(sb, "columns ", c+1, " to ")
-				writeText(sb, "", end, ": empty")
+				cols.WriteString(w.say("alt.columnsEmpty", map[string]any{"From": c + 1, "To": end}))
 			}
 			c = end
 			continue
 		}
-		writeText(sb, "column ", c+1, ": ")
+		var discs strings.Builder
 		for r := 0; r < b.Height(c); {
 			p := b.At(r, c)
 			run := 1
@@ -83,31 +100,37 @@ func writeColumns(sb *strings.Builder, g *engine.Game, pal ImagePalette) {
 				run++
 			}
 			if r > 0 {
-				sb.WriteString(", ")
+				discs.WriteString(", ")
 			}
 			if run > 1 {
-				writeText(sb, "", run, " ")
+				discs.WriteString(w.say("alt.run", map[string]any{"Count": run, "Colour": colour(w, pal, p)}))
+			} else {
+				discs.WriteString(colour(w, pal, p))
 			}
-			sb.WriteString(pal.PlayerColour(p))
 			r += run
 		}
+		args := map[string]any{"Column": c + 1, "Discs": discs.String()}
 		if b.Height(c) == b.Rows() {
-			sb.WriteString(" (full)")
+			cols.WriteString(w.say("alt.columnFull", args))
+		} else {
+			cols.WriteString(w.say("alt.column", args))
 		}
 		c++
 	}
-	sb.WriteString(". ")
+	sb.WriteString(w.say("alt.discs", map[string]any{"Columns": cols.String()}))
+	sb.WriteString(" ")
 }
 
-// writeLines says where each winning line of a won game runs, numbering
-// rows from 1 at the bottom, as ": in row 1, columns 2 to 5".
-func writeLines(sb *strings.Builder, g *engine.Game) {
+// winningLines says where each winning line of a won game runs, numbering
+// rows from 1 at the bottom, as "in row 1, columns 2 to 5"; "" when there
+// is none.
+func winningLines(g *engine.Game, w Words) string {
 	last, ok := g.LastMove()
 	if !ok {
-		return
+		return ""
 	}
 	cells := g.WinningCells()
-	sep := ": "
+	lines := ""
 	for _, d := range [...]engine.Cell{{Row: 0, Col: 1}, {Row: 1, Col: 0}, {Row: 1, Col: 1}, {Row: 1, Col: -1}} {
 		// The winning cells in line with the last move along d, by their
 		// step k from it; WinningCells holds only whole lines through
@@ -126,20 +149,25 @@ func writeLines(sb *strings.Builder, g *engine.Game) {
 		}
 		a := engine.Cell{Row: last.Row + lo*d.Row, Col: last.Col + lo*d.Col}
 		z := engine.Cell{Row: last.Row + hi*d.Row, Col: last.Col + hi*d.Col}
-		sb.WriteString(sep)
-		sep = " and "
+		var line string
 		switch {
 		case d.Row == 0:
-			fmt.Fprintf(sb, "in row %d, columns %d to %d", a.Row+1, a.Col+1, z.Col+1)
+			line = w.say("alt.lineRow", map[string]any{"Row": a.Row + 1, "From": a.Col + 1, "To": z.Col + 1})
 		case d.Col == 0:
-			fmt.Fprintf(sb, "in column %d, rows %d to %d", a.Col+1, a.Row+1, z.Row+1)
+			line = w.say("alt.lineColumn", map[string]any{"Column": a.Col + 1, "From": a.Row + 1, "To": z.Row + 1})
 		default:
 			if a.Col > z.Col {
 				a, z = z, a
 			}
-			fmt.Fprintf(sb, "diagonally from column %d row %d to column %d row %d", a.Col+1, a.Row+1, z.Col+1, z.Row+1)
+			line = w.say("alt.lineDiagonal", map[string]any{"FromColumn": a.Col + 1, "FromRow": a.Row + 1, "ToColumn": z.Col + 1, "ToRow": z.Row + 1})
+		}
+		if lines == "" {
+			lines = line
+		} else {
+			lines = w.say("alt.and", map[string]any{"A": lines, "B": line})
 		}
 	}
+	return lines
 }
 
 // step returns k such that c = from + k·d, and whether there is one.
