@@ -32,42 +32,74 @@ func AltText(g *engine.Game, n Names, pal ImagePalette) string {
 // AltTextIn is AltText in w's language (nil: English).
 func AltTextIn(g *engine.Game, n Names, pal ImagePalette, w Words) string {
 	var sb strings.Builder
-	describe(&sb, g, n, pal.orStandard(), true, w)
+	describe(&sb, g, n, newSpeaker(w, pal.orStandard()), true)
 	if utf8.RuneCountInString(sb.String()) > MaxAltText {
 		sb.Reset()
-		describe(&sb, g, Names{}, pal.orStandard(), true, w)
+		describe(&sb, g, Names{}, newSpeaker(w, pal.orStandard()), true)
 	}
 	if utf8.RuneCountInString(sb.String()) > MaxAltText {
 		sb.Reset()
-		describe(&sb, g, Names{}, pal.orStandard(), false, w)
+		describe(&sb, g, Names{}, newSpeaker(w, pal.orStandard()), false)
 	}
 	return sb.String()
 }
 
-// colour is the word for p's discs in pal, in w.
-func colour(w Words, pal ImagePalette, p engine.Player) string {
-	switch pal.PlayerColour(p) {
-	case "red":
-		return w.say("alt.colour.red", nil)
-	case "yellow":
-		return w.say("alt.colour.yellow", nil)
-	case "green":
-		return w.say("alt.colour.green", nil)
-	case "blue":
-		return w.say("alt.colour.blue", nil)
-	case "orange":
-		return w.say("alt.colour.orange", nil)
-	case "pink":
-		return w.say("alt.colour.pink", nil)
+// speaker says render's messages in one language and palette for one
+// text: it reuses one map for the arguments (Words must not keep it) and
+// says each colour once.
+type speaker struct {
+	w       Words
+	pal     ImagePalette
+	args    map[string]any
+	colours [engine.MaxPlayers + 1]string // by engine.Player, once said
+}
+
+func newSpeaker(w Words, pal ImagePalette) *speaker {
+	return &speaker{w: w, pal: pal, args: make(map[string]any, 4)}
+}
+
+// say returns message id with the arguments kv: name, value, name, value.
+func (s *speaker) say(id string, kv ...any) string {
+	clear(s.args)
+	for i := 0; i+1 < len(kv); i += 2 {
+		s.args[kv[i].(string)] = kv[i+1]
 	}
-	return pal.PlayerColour(p)
+	return s.w.say(id, s.args)
+}
+
+// colour is the word for p's discs in the palette.
+func (s *speaker) colour(p engine.Player) string {
+	if int(p) < len(s.colours) && s.colours[p] != "" {
+		return s.colours[p]
+	}
+	var c string
+	switch s.pal.PlayerColour(p) {
+	case "red":
+		c = s.say("alt.colour.red")
+	case "yellow":
+		c = s.say("alt.colour.yellow")
+	case "green":
+		c = s.say("alt.colour.green")
+	case "blue":
+		c = s.say("alt.colour.blue")
+	case "orange":
+		c = s.say("alt.colour.orange")
+	case "pink":
+		c = s.say("alt.colour.pink")
+	default:
+		c = s.pal.PlayerColour(p)
+	}
+	if int(p) < len(s.colours) {
+		s.colours[p] = c
+	}
+	return c
 }
 
 // writeColumns writes the discs of each column, bottom up, for AltText.
-func writeColumns(sb *strings.Builder, g *engine.Game, pal ImagePalette, w Words) {
+func writeColumns(sb *strings.Builder, g *engine.Game, sp *speaker) {
 	b := g.Board()
 	if g.Moves() == 0 {
-		sb.WriteString(w.say("alt.boardEmpty", nil))
+		sb.WriteString(sp.say("alt.boardEmpty"))
 		sb.WriteString(" ")
 		return
 	}
@@ -83,11 +115,11 @@ func writeColumns(sb *strings.Builder, g *engine.Game, pal ImagePalette, w Words
 			}
 			switch end - c {
 			case 1:
-				cols.WriteString(w.say("alt.columnEmpty", map[string]any{"Column": c + 1}))
+				cols.WriteString(sp.say("alt.columnEmpty", "Column", c+1))
 			case 2:
-				cols.WriteString(w.say("alt.columnsEmptyTwo", map[string]any{"From": c + 1, "To": end}))
+				cols.WriteString(sp.say("alt.columnsEmptyTwo", "From", c+1, "To", end))
 			default:
-				cols.WriteString(w.say("alt.columnsEmpty", map[string]any{"From": c + 1, "To": end}))
+				cols.WriteString(sp.say("alt.columnsEmpty", "From", c+1, "To", end))
 			}
 			c = end
 			continue
@@ -103,28 +135,27 @@ func writeColumns(sb *strings.Builder, g *engine.Game, pal ImagePalette, w Words
 				discs.WriteString(", ")
 			}
 			if run > 1 {
-				discs.WriteString(w.say("alt.run", map[string]any{"Count": run, "Colour": colour(w, pal, p)}))
+				discs.WriteString(sp.say("alt.run", "Count", run, "Colour", sp.colour(p)))
 			} else {
-				discs.WriteString(colour(w, pal, p))
+				discs.WriteString(sp.colour(p))
 			}
 			r += run
 		}
-		args := map[string]any{"Column": c + 1, "Discs": discs.String()}
 		if b.Height(c) == b.Rows() {
-			cols.WriteString(w.say("alt.columnFull", args))
+			cols.WriteString(sp.say("alt.columnFull", "Column", c+1, "Discs", discs.String()))
 		} else {
-			cols.WriteString(w.say("alt.column", args))
+			cols.WriteString(sp.say("alt.column", "Column", c+1, "Discs", discs.String()))
 		}
 		c++
 	}
-	sb.WriteString(w.say("alt.discs", map[string]any{"Columns": cols.String()}))
+	sb.WriteString(sp.say("alt.discs", "Columns", cols.String()))
 	sb.WriteString(" ")
 }
 
 // winningLines says where each winning line of a won game runs, numbering
 // rows from 1 at the bottom, as "in row 1, columns 2 to 5"; "" when there
 // is none.
-func winningLines(g *engine.Game, w Words) string {
+func winningLines(g *engine.Game, sp *speaker) string {
 	last, ok := g.LastMove()
 	if !ok {
 		return ""
@@ -152,19 +183,19 @@ func winningLines(g *engine.Game, w Words) string {
 		var line string
 		switch {
 		case d.Row == 0:
-			line = w.say("alt.lineRow", map[string]any{"Row": a.Row + 1, "From": a.Col + 1, "To": z.Col + 1})
+			line = sp.say("alt.lineRow", "Row", a.Row+1, "From", a.Col+1, "To", z.Col+1)
 		case d.Col == 0:
-			line = w.say("alt.lineColumn", map[string]any{"Column": a.Col + 1, "From": a.Row + 1, "To": z.Row + 1})
+			line = sp.say("alt.lineColumn", "Column", a.Col+1, "From", a.Row+1, "To", z.Row+1)
 		default:
 			if a.Col > z.Col {
 				a, z = z, a
 			}
-			line = w.say("alt.lineDiagonal", map[string]any{"FromColumn": a.Col + 1, "FromRow": a.Row + 1, "ToColumn": z.Col + 1, "ToRow": z.Row + 1})
+			line = sp.say("alt.lineDiagonal", "FromColumn", a.Col+1, "FromRow", a.Row+1, "ToColumn", z.Col+1, "ToRow", z.Row+1)
 		}
 		if lines == "" {
 			lines = line
 		} else {
-			lines = w.say("alt.and", map[string]any{"A": lines, "B": line})
+			lines = sp.say("alt.and", "A", lines, "B", line)
 		}
 	}
 	return lines

@@ -124,7 +124,7 @@ type Names struct{ Red, Yellow, Green, Blue string }
 
 // of returns p's name with its colour in pal, such as "alice (red)", or the
 // colour alone when p has no name, in w.
-func (n Names) of(p engine.Player, pal ImagePalette, w Words) string {
+func (n Names) of(p engine.Player, sp *speaker) string {
 	name := n.Red
 	switch p {
 	case engine.Yellow:
@@ -135,9 +135,9 @@ func (n Names) of(p engine.Player, pal ImagePalette, w Words) string {
 		name = n.Blue
 	}
 	if name == "" {
-		return colour(w, pal, p)
+		return sp.colour(p)
 	}
-	return w.say("alt.named", map[string]any{"Name": name, "Colour": colour(w, pal, p)})
+	return sp.say("alt.named", "Name", name, "Colour", sp.colour(p))
 }
 
 // Describe says the state of g in words, with no emoji: the board size, the
@@ -150,47 +150,47 @@ func Describe(g *engine.Game, n Names) string {
 // DescribeIn is Describe in w's language (nil: English).
 func DescribeIn(g *engine.Game, n Names, w Words) string {
 	var sb strings.Builder
-	describe(&sb, g, n, ImageStandard, false, w)
+	describe(&sb, g, n, newSpeaker(w, ImageStandard), false)
 	return sb.String()
 }
 
 // describe writes Describe's text in w, with the colours named as in pal;
 // with detail, it also lists the discs column by column and says where the
 // winning line runs, as AltText does.
-func describe(sb *strings.Builder, g *engine.Game, n Names, pal ImagePalette, detail bool, w Words) {
+func describe(sb *strings.Builder, g *engine.Game, n Names, sp *speaker, detail bool) {
 	cfg := g.Config()
-	sb.WriteString(w.say("alt.size", map[string]any{"Connect": cfg.Connect, "Rows": cfg.Rows, "Cols": cfg.Cols}))
+	sb.WriteString(sp.say("alt.size", "Connect", cfg.Connect, "Rows", cfg.Rows, "Cols", cfg.Cols))
 	sb.WriteString(" ")
 	if detail {
-		writeColumns(sb, g, pal, w)
+		writeColumns(sb, g, sp)
 	}
 	if last, ok := g.LastMove(); ok {
 		who := g.Board().At(last.Row, last.Col)
-		sb.WriteString(w.say("alt.moves", map[string]any{"Count": g.Moves(), "Who": n.of(who, pal, w), "Column": last.Col + 1}))
+		sb.WriteString(sp.say("alt.moves", "Count", g.Moves(), "Who", n.of(who, sp), "Column", last.Col+1))
 	} else {
-		sb.WriteString(w.say("alt.noMoves", nil))
+		sb.WriteString(sp.say("alt.noMoves"))
 	}
 	sb.WriteString(" ")
 	switch g.State() {
 	case engine.InProgress:
-		sb.WriteString(w.say("alt.toMove", map[string]any{"Who": n.of(g.Turn(), pal, w)}))
+		sb.WriteString(sp.say("alt.toMove", "Who", n.of(g.Turn(), sp)))
 	case engine.Won:
 		lines := ""
 		if detail {
-			lines = winningLines(g, w)
+			lines = winningLines(g, sp)
 		}
 		if lines != "" {
-			sb.WriteString(w.say("alt.wonLines", map[string]any{"Who": n.of(g.Winner(), pal, w), "Connect": cfg.Connect, "Lines": lines}))
+			sb.WriteString(sp.say("alt.wonLines", "Who", n.of(g.Winner(), sp), "Connect", cfg.Connect, "Lines", lines))
 		} else {
-			sb.WriteString(w.say("alt.won", map[string]any{"Who": n.of(g.Winner(), pal, w), "Connect": cfg.Connect}))
+			sb.WriteString(sp.say("alt.won", "Who", n.of(g.Winner(), sp), "Connect", cfg.Connect))
 		}
 	case engine.Draw:
-		sb.WriteString(w.say("alt.draw", nil))
+		sb.WriteString(sp.say("alt.draw"))
 	case engine.Resigned:
 		if len(g.Players()) > 2 {
-			sb.WriteString(w.say("alt.othersLeft", map[string]any{"Who": n.of(g.Winner(), pal, w)}))
+			sb.WriteString(sp.say("alt.othersLeft", "Who", n.of(g.Winner(), sp)))
 			break
 		}
-		sb.WriteString(w.say("alt.resigned", map[string]any{"Loser": n.of(g.Winner().Other(), pal, w), "Who": n.of(g.Winner(), pal, w)}))
+		sb.WriteString(sp.say("alt.resigned", "Loser", n.of(g.Winner().Other(), sp), "Who", n.of(g.Winner(), sp)))
 	}
 }

@@ -9,9 +9,9 @@ import (
 // args) returns the message id (one of the "alt." ids below) with its
 // placeholders filled from args, by name: Count (an int, which also
 // chooses the plural form), other ints, and strings already written. The
-// bot passes its catalogue's language (bot/lang's Lang.Say has this
-// shape); render itself knows no catalogue, so that it imports only the
-// engine. A nil Words is English.
+// bot passes its catalogue's language (bot.AltWords); render itself knows
+// no catalogue, so that it imports only the engine. A nil Words is
+// English. Words must not keep args: render reuses the map.
 //
 // The messages, with their English:
 //
@@ -110,6 +110,7 @@ func fill(s string, args map[string]any) string {
 		return s
 	}
 	var sb strings.Builder
+	sb.Grow(len(s) + 32)
 	for {
 		i := strings.Index(s, "{{.")
 		if i < 0 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/render"
@@ -101,4 +102,32 @@ func TestAltTextFitsInEveryLanguage(t *testing.T) {
 			t.Errorf("%s: %q does not start with the language's alt.size", l, got)
 		}
 	}
+}
+
+// BenchmarkAltTextIn compares render's own English with another language
+// as the bot says it (bot.AltWords) and through lang's Say, on a mid-game
+// board.
+func BenchmarkAltTextIn(b *testing.B) {
+	g, _ := engine.New(engine.DefaultConfig())
+	for _, c := range []int{3, 3, 2, 4, 4, 2, 5, 1, 0, 6, 6, 5, 3, 3} {
+		_ = g.Play(g.Turn(), c)
+	}
+	n := render.Names{Red: "alice", Yellow: "bob"}
+	b.Run("render", func(b *testing.B) {
+		for b.Loop() {
+			render.AltText(g, n, render.ImageStandard)
+		}
+	})
+	b.Run("AltWords", func(b *testing.B) {
+		w := bot.AltWords(lang.German)
+		for b.Loop() {
+			render.AltTextIn(g, n, render.ImageStandard, w)
+		}
+	})
+	b.Run("Say", func(b *testing.B) {
+		w := catalogueWords(lang.German)
+		for b.Loop() {
+			render.AltTextIn(g, n, render.ImageStandard, w)
+		}
+	})
 }
