@@ -92,12 +92,15 @@ type Reply struct {
 	// Look is the channel's display settings, for a reply that shows a
 	// board to the channel (see Picture and ImagePalette).
 	Look match.Settings
-	// Lang is the language Text and Score are in, and the one Format
-	// writes the players line and turn in (Unset reads as English).
-	Lang lang.Lang
 	// Finished marks the reply to the command that ended Game: the
 	// adapter posts the replay with it (once, not on every move).
 	Finished bool
+	// Lang is the language of Text and of everything the adapter adds
+	// (the alt text, button labels, its own words): the reader's, that is
+	// the user's for a reply to them alone and the channel's for one the
+	// channel sees; Format writes the players line and the turn in it.
+	// Unset reads as English.
+	Lang lang.Lang
 }
 
 // Message is a Reply laid out in one palette, for an adapter to send.
@@ -124,7 +127,7 @@ func (r Reply) Fallback() string {
 	if len(r.Others) > 1 {
 		names.Blue = plainName(r.Others[1])
 	}
-	f := strings.TrimSpace(PlainMentions(r.Text, r.Players()...) + " " + render.Describe(r.Game, names))
+	f := strings.TrimSpace(PlainMentions(r.Text, r.Players()...) + " " + render.DescribeIn(r.Game, names, AltWords(r.Lang)))
 	if r.Score != "" {
 		f += " " + PlainMentions(r.Score, r.Players()...)
 	}
@@ -260,7 +263,7 @@ func (r Reply) AltText() string {
 	if len(r.Others) > 1 {
 		names.Blue = plainName(r.Others[1])
 	}
-	return render.AltText(r.Game, names, r.ImagePalette())
+	return render.AltTextIn(r.Game, names, r.ImagePalette(), AltWords(r.Lang))
 }
 
 // ImageOptions are the render options of r's pictures.

@@ -1,8 +1,6 @@
 package render
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -24,38 +22,91 @@ const MaxAltText = 2000
 //
 // The same game, names and palette always give the same text, of at most
 // MaxAltText characters: should long names make it longer, the players are
-// named by colour alone.
+// named by colour alone (and should that still be too long, in a wordy
+// language, the columns are left out). AltText is in English; AltTextIn
+// says the same in other words.
 func AltText(g *engine.Game, n Names, pal ImagePalette) string {
+	return AltTextIn(g, n, pal, nil)
+}
+
+// AltTextIn is AltText in w's language (nil: English).
+func AltTextIn(g *engine.Game, n Names, pal ImagePalette, w Words) string {
 	var sb strings.Builder
-	describe(&sb, g, n, pal.orStandard(), true)
+	describe(&sb, g, n, newSpeaker(w, pal.orStandard()), true)
 	if utf8.RuneCountInString(sb.String()) > MaxAltText {
 		sb.Reset()
-		describe(&sb, g, Names{}, pal.orStandard(), true)
+		describe(&sb, g, Names{}, newSpeaker(w, pal.orStandard()), true)
+	}
+	if utf8.RuneCountInString(sb.String()) > MaxAltText {
+		sb.Reset()
+		describe(&sb, g, Names{}, newSpeaker(w, pal.orStandard()), false)
 	}
 	return sb.String()
 }
 
-// writeText writes before, n in decimal and after: what fmt.Fprintf(sb,
-// "before%dafter", n) writes, without its formatting machinery, for the
-// text of every picture.
-func writeText(sb *strings.Builder, before string, n int, after string) {
-	var buf [20]byte
-	sb.WriteString(before)
-	sb.Write(strconv.AppendInt(buf[:0], int64(n), 10))
-	sb.WriteString(after)
+// speaker says render's messages in one language and palette for one
+// text: it reuses one map for the arguments (Words must not keep it) and
+// says each colour once.
+type speaker struct {
+	w       Words
+	pal     ImagePalette
+	args    map[string]any
+	colours [engine.MaxPlayers + 1]string // by engine.Player, once said
+}
+
+func newSpeaker(w Words, pal ImagePalette) *speaker {
+	return &speaker{w: w, pal: pal, args: make(map[string]any, 4)}
+}
+
+// say returns message id with the arguments kv: name, value, name, value.
+func (s *speaker) say(id string, kv ...any) string {
+	clear(s.args)
+	for i := 0; i+1 < len(kv); i += 2 {
+		s.args[kv[i].(string)] = kv[i+1]
+	}
+	return s.w.say(id, s.args)
+}
+
+// colour is the word for p's discs in the palette.
+func (s *speaker) colour(p engine.Player) string {
+	if int(p) < len(s.colours) && s.colours[p] != "" {
+		return s.colours[p]
+	}
+	var c string
+	switch s.pal.PlayerColour(p) {
+	case "red":
+		c = s.say("alt.colour.red")
+	case "yellow":
+		c = s.say("alt.colour.yellow")
+	case "green":
+		c = s.say("alt.colour.green")
+	case "blue":
+		c = s.say("alt.colour.blue")
+	case "orange":
+		c = s.say("alt.colour.orange")
+	case "pink":
+		c = s.say("alt.colour.pink")
+	default:
+		c = s.pal.PlayerColour(p)
+	}
+	if int(p) < len(s.colours) {
+		s.colours[p] = c
+	}
+	return c
 }
 
 // writeColumns writes the discs of each column, bottom up, for AltText.
-func writeColumns(sb *strings.Builder, g *engine.Game, pal ImagePalette) {
+func writeColumns(sb *strings.Builder, g *engine.Game, sp *speaker) {
 	b := g.Board()
 	if g.Moves() == 0 {
-		sb.WriteString("The board is empty. ")
+		sb.WriteString(sp.say("alt.boardEmpty"))
+		sb.WriteString(" ")
 		return
 	}
-	sb.WriteString("Discs from the bottom up: ")
+	var cols strings.Builder
 	for c := 0; c < b.Cols(); {
 		if c > 0 {
-			sb.WriteString("; ")
+			cols.WriteString("; ")
 		}
 		if b.Height(c) == 0 {
 			end := c + 1
@@ -64,18 +115,16 @@ func writeColumns(sb *strings.Builder, g *engine.Game, pal ImagePalette) {
 			}
 			switch end - c {
 			case 1:
-				writeText(sb, "column ", c+1, ": empty")
+				cols.WriteString(sp.say("alt.columnEmpty", "Column", c+1))
 			case 2:
-				writeText(sb, "columns ", c+1, " and ")
-				writeText(sb, "", end, ": empty")
+				cols.WriteString(sp.say("alt.columnsEmptyTwo", "From", c+1, "To", end))
 			default:
-				writeText(sb, "columns ", c+1, " to ")
-				writeText(sb, "", end, ": empty")
+				cols.WriteString(sp.say("alt.columnsEmpty", "From", c+1, "To", end))
 			}
 			c = end
 			continue
 		}
-		writeText(sb, "column ", c+1, ": ")
+		var discs strings.Builder
 		for r := 0; r < b.Height(c); {
 			p := b.At(r, c)
 			run := 1
@@ -83,31 +132,36 @@ func writeColumns(sb *strings.Builder, g *engine.Game, pal ImagePalette) {
 				run++
 			}
 			if r > 0 {
-				sb.WriteString(", ")
+				discs.WriteString(", ")
 			}
 			if run > 1 {
-				writeText(sb, "", run, " ")
+				discs.WriteString(sp.say("alt.run", "Count", run, "Colour", sp.colour(p)))
+			} else {
+				discs.WriteString(sp.colour(p))
 			}
-			sb.WriteString(pal.PlayerColour(p))
 			r += run
 		}
 		if b.Height(c) == b.Rows() {
-			sb.WriteString(" (full)")
+			cols.WriteString(sp.say("alt.columnFull", "Column", c+1, "Discs", discs.String()))
+		} else {
+			cols.WriteString(sp.say("alt.column", "Column", c+1, "Discs", discs.String()))
 		}
 		c++
 	}
-	sb.WriteString(". ")
+	sb.WriteString(sp.say("alt.discs", "Columns", cols.String()))
+	sb.WriteString(" ")
 }
 
-// writeLines says where each winning line of a won game runs, numbering
-// rows from 1 at the bottom, as ": in row 1, columns 2 to 5".
-func writeLines(sb *strings.Builder, g *engine.Game) {
+// winningLines says where each winning line of a won game runs, numbering
+// rows from 1 at the bottom, as "in row 1, columns 2 to 5"; "" when there
+// is none.
+func winningLines(g *engine.Game, sp *speaker) string {
 	last, ok := g.LastMove()
 	if !ok {
-		return
+		return ""
 	}
 	cells := g.WinningCells()
-	sep := ": "
+	lines := ""
 	for _, d := range [...]engine.Cell{{Row: 0, Col: 1}, {Row: 1, Col: 0}, {Row: 1, Col: 1}, {Row: 1, Col: -1}} {
 		// The winning cells in line with the last move along d, by their
 		// step k from it; WinningCells holds only whole lines through
@@ -126,20 +180,25 @@ func writeLines(sb *strings.Builder, g *engine.Game) {
 		}
 		a := engine.Cell{Row: last.Row + lo*d.Row, Col: last.Col + lo*d.Col}
 		z := engine.Cell{Row: last.Row + hi*d.Row, Col: last.Col + hi*d.Col}
-		sb.WriteString(sep)
-		sep = " and "
+		var line string
 		switch {
 		case d.Row == 0:
-			fmt.Fprintf(sb, "in row %d, columns %d to %d", a.Row+1, a.Col+1, z.Col+1)
+			line = sp.say("alt.lineRow", "Row", a.Row+1, "From", a.Col+1, "To", z.Col+1)
 		case d.Col == 0:
-			fmt.Fprintf(sb, "in column %d, rows %d to %d", a.Col+1, a.Row+1, z.Row+1)
+			line = sp.say("alt.lineColumn", "Column", a.Col+1, "From", a.Row+1, "To", z.Row+1)
 		default:
 			if a.Col > z.Col {
 				a, z = z, a
 			}
-			fmt.Fprintf(sb, "diagonally from column %d row %d to column %d row %d", a.Col+1, a.Row+1, z.Col+1, z.Row+1)
+			line = sp.say("alt.lineDiagonal", "FromColumn", a.Col+1, "FromRow", a.Row+1, "ToColumn", z.Col+1, "ToRow", z.Row+1)
+		}
+		if lines == "" {
+			lines = line
+		} else {
+			lines = sp.say("alt.and", "A", lines, "B", line)
 		}
 	}
+	return lines
 }
 
 // step returns k such that c = from + k·d, and whether there is one.

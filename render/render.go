@@ -13,7 +13,6 @@
 package render
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/connect4/connect4/engine"
@@ -124,8 +123,8 @@ func (p Palette) Win(pl engine.Player) string {
 type Names struct{ Red, Yellow, Green, Blue string }
 
 // of returns p's name with its colour in pal, such as "alice (red)", or the
-// colour alone when p has no name.
-func (n Names) of(p engine.Player, pal ImagePalette) string {
+// colour alone when p has no name, in w.
+func (n Names) of(p engine.Player, sp *speaker) string {
 	name := n.Red
 	switch p {
 	case engine.Yellow:
@@ -136,56 +135,62 @@ func (n Names) of(p engine.Player, pal ImagePalette) string {
 		name = n.Blue
 	}
 	if name == "" {
-		return pal.PlayerColour(p)
+		return sp.colour(p)
 	}
-	return fmt.Sprintf("%s (%s)", name, pal.PlayerColour(p))
+	return sp.say("alt.named", "Name", name, "Colour", sp.colour(p))
 }
 
 // Describe says the state of g in words, with no emoji: the board size, the
 // moves played, the last move and who is to move, or how the game ended.
+// It is in English; DescribeIn says the same in other words.
 func Describe(g *engine.Game, n Names) string {
+	return DescribeIn(g, n, nil)
+}
+
+// DescribeIn is Describe in w's language (nil: English).
+func DescribeIn(g *engine.Game, n Names, w Words) string {
 	var sb strings.Builder
-	describe(&sb, g, n, ImageStandard, false)
+	describe(&sb, g, n, newSpeaker(w, ImageStandard), false)
 	return sb.String()
 }
 
-// describe writes Describe's text, with the colours named as in pal; with
-// detail, it also lists the discs column by column and says where the
+// describe writes Describe's text in w, with the colours named as in pal;
+// with detail, it also lists the discs column by column and says where the
 // winning line runs, as AltText does.
-func describe(sb *strings.Builder, g *engine.Game, n Names, pal ImagePalette, detail bool) {
+func describe(sb *strings.Builder, g *engine.Game, n Names, sp *speaker, detail bool) {
 	cfg := g.Config()
-	fmt.Fprintf(sb, "Connect %d on %d rows by %d columns. ", cfg.Connect, cfg.Rows, cfg.Cols)
+	sb.WriteString(sp.say("alt.size", "Connect", cfg.Connect, "Rows", cfg.Rows, "Cols", cfg.Cols))
+	sb.WriteString(" ")
 	if detail {
-		writeColumns(sb, g, pal)
-	}
-	switch m := g.Moves(); m {
-	case 0:
-		sb.WriteString("No moves yet. ")
-	case 1:
-		sb.WriteString("1 move played")
-	default:
-		fmt.Fprintf(sb, "%d moves played", m)
+		writeColumns(sb, g, sp)
 	}
 	if last, ok := g.LastMove(); ok {
 		who := g.Board().At(last.Row, last.Col)
-		fmt.Fprintf(sb, "; last: %s in column %d. ", n.of(who, pal), last.Col+1)
+		sb.WriteString(sp.say("alt.moves", "Count", g.Moves(), "Who", n.of(who, sp), "Column", last.Col+1))
+	} else {
+		sb.WriteString(sp.say("alt.noMoves"))
 	}
+	sb.WriteString(" ")
 	switch g.State() {
 	case engine.InProgress:
-		fmt.Fprintf(sb, "%s to move.", n.of(g.Turn(), pal))
+		sb.WriteString(sp.say("alt.toMove", "Who", n.of(g.Turn(), sp)))
 	case engine.Won:
-		fmt.Fprintf(sb, "%s won by connecting %d", n.of(g.Winner(), pal), cfg.Connect)
+		lines := ""
 		if detail {
-			writeLines(sb, g)
+			lines = winningLines(g, sp)
 		}
-		sb.WriteString(".")
+		if lines != "" {
+			sb.WriteString(sp.say("alt.wonLines", "Who", n.of(g.Winner(), sp), "Connect", cfg.Connect, "Lines", lines))
+		} else {
+			sb.WriteString(sp.say("alt.won", "Who", n.of(g.Winner(), sp), "Connect", cfg.Connect))
+		}
 	case engine.Draw:
-		sb.WriteString("The board is full: a draw.")
+		sb.WriteString(sp.say("alt.draw"))
 	case engine.Resigned:
 		if len(g.Players()) > 2 {
-			fmt.Fprintf(sb, "The others left; %s won.", n.of(g.Winner(), pal))
+			sb.WriteString(sp.say("alt.othersLeft", "Who", n.of(g.Winner(), sp)))
 			break
 		}
-		fmt.Fprintf(sb, "%s resigned; %s won.", n.of(g.Winner().Other(), pal), n.of(g.Winner(), pal))
+		sb.WriteString(sp.say("alt.resigned", "Loser", n.of(g.Winner().Other(), sp), "Who", n.of(g.Winner(), sp)))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	discordgo "github.com/bwmarrin/discordgo"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/lang"
 )
 
 // commandName is the one application command.
@@ -23,82 +24,117 @@ const (
 
 // Commands returns the /connect4 application command with its subcommands
 // challenge, ai, resign, claim, cancel, board, leaderboard, stats,
-// settings, reset and help. Each call returns a new value.
+// settings, reset and help. Names and descriptions are the catalogue's
+// (ids command.name.*, command.desc.*, command.choice.*): English as the
+// default, and every other language's under each of its Discord locales
+// (name_localizations, description_localizations), so that a player sees
+// the command in their own language. The names a command is typed with
+// stay the English ones in what Discord sends back. Each call returns a
+// new value.
 func Commands() []*discordgo.ApplicationCommand {
 	num := func(f float64) *float64 { return &f }
-	intOpt := func(name, desc string, lo, hi int) *discordgo.ApplicationCommandOption {
-		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger,
-			Name: name, Description: desc, MinValue: num(float64(lo)), MaxValue: float64(hi)}
+	opt := func(typ discordgo.ApplicationCommandOptionType, name, nameID, descID string) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: typ, Name: name, Description: english(descID),
+			NameLocalizations: localized(nameID), DescriptionLocalizations: localized(descID)}
 	}
-	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
-		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand,
-			Name: name, Description: desc, Options: opts}
+	intOpt := func(name, nameID, descID string, lo, hi int) *discordgo.ApplicationCommandOption {
+		o := opt(discordgo.ApplicationCommandOptionInteger, name, nameID, descID)
+		o.MinValue, o.MaxValue = num(float64(lo)), float64(hi)
+		return o
+	}
+	user := func(name, nameID, descID string) *discordgo.ApplicationCommandOption {
+		return opt(discordgo.ApplicationCommandOptionUser, name, nameID, descID)
+	}
+	str := func(name, nameID, descID string, choices ...*discordgo.ApplicationCommandOptionChoice) *discordgo.ApplicationCommandOption {
+		o := opt(discordgo.ApplicationCommandOptionString, name, nameID, descID)
+		o.Choices = choices
+		return o
+	}
+	choice := func(value, nameID string) *discordgo.ApplicationCommandOptionChoice {
+		return &discordgo.ApplicationCommandOptionChoice{Name: english(nameID), Value: value, NameLocalizations: localized(nameID)}
+	}
+	sub := func(name, nameID, descID string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		o := opt(discordgo.ApplicationCommandOptionSubCommand, name, nameID, descID)
+		o.Options = opts
+		return o
+	}
+	// The board options of challenge and open.
+	sizes := func() []*discordgo.ApplicationCommandOption {
+		return []*discordgo.ApplicationCommandOption{
+			intOpt("rows", "command.name.opt.rows", "command.desc.opt.rows", minSize, maxSize),
+			intOpt("cols", "command.name.opt.cols", "command.desc.opt.cols", minSize, maxSize),
+			intOpt("connect", "command.name.opt.connect", "command.desc.opt.connect", minConnect, maxConnect),
+			intOpt("first_to", "command.name.opt.first_to", "command.desc.opt.first_to", 1, bot.MaxFirstTo),
+		}
 	}
 	contexts := []discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM}
+	nameLoc, descLoc := localized("command.name.connect4"), localized("command.desc.connect4")
 	return []*discordgo.ApplicationCommand{{
-		Name:        commandName,
-		Description: "Play Connect Four in this channel",
-		Contexts:    &contexts,
+		Name:                     commandName,
+		NameLocalizations:        &nameLoc,
+		Description:              english("command.desc.connect4"),
+		DescriptionLocalizations: &descLoc,
+		Contexts:                 &contexts,
 		Options: []*discordgo.ApplicationCommandOption{
-			sub("challenge", "Challenge someone to a game",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser,
-					Name: "opponent", Description: "Who to play", Required: true},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser,
-					Name: "opponent2", Description: "A third player (all must accept)"},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser,
-					Name: "opponent3", Description: "A fourth player (all must accept)"},
-				intOpt("rows", "Rows on the board (default 6)", minSize, maxSize),
-				intOpt("cols", "Columns on the board (default 7)", minSize, maxSize),
-				intOpt("connect", "Discs in a row to win (default 4)", minConnect, maxConnect),
-				intOpt("first_to", "Wins needed to take the match (default 1)", 1, bot.MaxFirstTo)),
-			sub("open", "An open challenge anyone in the channel may accept",
-				intOpt("rows", "Rows on the board (default 6)", minSize, maxSize),
-				intOpt("cols", "Columns on the board (default 7)", minSize, maxSize),
-				intOpt("connect", "Discs in a row to win (default 4)", minConnect, maxConnect),
-				intOpt("first_to", "Wins needed to take the match (default 1)", 1, bot.MaxFirstTo)),
-			sub("ai", "Play against me",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString,
-					Name: "level", Description: "How hard I try (default medium)",
-					Choices: []*discordgo.ApplicationCommandOptionChoice{
-						{Name: "easy", Value: "easy"}, {Name: "medium", Value: "medium"}, {Name: "hard", Value: "hard"},
-					}}),
-			sub("resign", "Give up your current game",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean,
-					Name: "match", Description: "Give up the whole match, not only this game"}),
-			sub("takeback", "Ask to take back your last move, until your opponent moves"),
-			sub("claim", "Win a game your opponent has left idle for a day"),
-			sub("cancel", "Withdraw your open challenge"),
-			sub("analyze", "The solver's verdict on each move of your last finished game here"),
-			sub("puzzle", "A position where you have a forced win: find it against my perfect defence",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString,
-					Name: "level", Description: "How long the win is (default medium)",
-					Choices: []*discordgo.ApplicationCommandOptionChoice{
-						{Name: "easy (3-4 moves)", Value: "easy"}, {Name: "medium (5-6 moves)", Value: "medium"}, {Name: "hard (7-9 moves)", Value: "hard"},
-					}}),
-			sub("board", "Show your game again at the bottom (or the games running here)"),
-			sub("leaderboard", "This channel's top 10 by rating"),
-			sub("stats", "A player's rating, record and form here, or two players' head to head",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser,
-					Name: "player", Description: "Whose record (default yours)"},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser,
-					Name: "versus", Description: "Their head-to-head record against this player"}),
-			sub("seasons", "This channel's past seasons and their podiums"),
-			sub("new_season", "Archive this season and start everyone afresh (Manage Channels)"),
-			sub("settings", "How this channel shows boards: pictures or emoji, and the colours",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString,
-					Name: "board", Description: "Pictures or emoji (Manage Channels)",
-					Choices: []*discordgo.ApplicationCommandOptionChoice{
-						{Name: "image", Value: "image"}, {Name: "emoji", Value: "emoji"},
-					}},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString,
-					Name: "palette", Description: "The colours of the pictures (anyone)",
-					Choices: []*discordgo.ApplicationCommandOptionChoice{
-						{Name: "standard", Value: "standard"}, {Name: "colourblind", Value: "colourblind"},
-					}}),
-			sub("reset", "Repair damaged saved data"),
-			sub("help", "How to play"),
+			sub("challenge", "command.name.sub.challenge", "command.desc.sub.challenge", append([]*discordgo.ApplicationCommandOption{
+				func() *discordgo.ApplicationCommandOption {
+					o := user("opponent", "command.name.opt.opponent", "command.desc.opt.opponent")
+					o.Required = true
+					return o
+				}(),
+				user("opponent2", "command.name.opt.opponent2", "command.desc.opt.opponent2"),
+				user("opponent3", "command.name.opt.opponent3", "command.desc.opt.opponent3"),
+			}, sizes()...)...),
+			sub("open", "command.name.sub.open", "command.desc.sub.open", sizes()...),
+			sub("ai", "command.name.sub.ai", "command.desc.sub.ai",
+				str("level", "command.name.opt.level", "command.desc.opt.aiLevel",
+					choice("easy", "command.choice.easy"), choice("medium", "command.choice.medium"), choice("hard", "command.choice.hard"))),
+			sub("resign", "command.name.sub.resign", "command.desc.sub.resign",
+				opt(discordgo.ApplicationCommandOptionBoolean, "match", "command.name.opt.match", "command.desc.opt.match")),
+			sub("takeback", "command.name.sub.takeback", "command.desc.sub.takeback"),
+			sub("claim", "command.name.sub.claim", "command.desc.sub.claim"),
+			sub("cancel", "command.name.sub.cancel", "command.desc.sub.cancel"),
+			sub("analyze", "command.name.sub.analyze", "command.desc.sub.analyze"),
+			sub("puzzle", "command.name.sub.puzzle", "command.desc.sub.puzzle",
+				str("level", "command.name.opt.level", "command.desc.opt.puzzleLevel",
+					choice("easy", "command.choice.puzzleEasy"), choice("medium", "command.choice.puzzleMedium"), choice("hard", "command.choice.puzzleHard"))),
+			sub("board", "command.name.sub.board", "command.desc.sub.board"),
+			sub("leaderboard", "command.name.sub.leaderboard", "command.desc.sub.leaderboard"),
+			sub("stats", "command.name.sub.stats", "command.desc.sub.stats",
+				user("player", "command.name.opt.player", "command.desc.opt.player"),
+				user("versus", "command.name.opt.versus", "command.desc.opt.versus")),
+			sub("seasons", "command.name.sub.seasons", "command.desc.sub.seasons"),
+			sub("new_season", "command.name.sub.new_season", "command.desc.sub.new_season"),
+			sub("settings", "command.name.sub.settings", "command.desc.sub.settings",
+				str("board", "command.name.opt.board", "command.desc.opt.board",
+					choice("image", "command.choice.image"), choice("emoji", "command.choice.emoji")),
+				str("palette", "command.name.opt.palette", "command.desc.opt.palette",
+					choice("standard", "command.choice.standard"), choice("colourblind", "command.choice.colourblind"))),
+			sub("reset", "command.name.sub.reset", "command.desc.sub.reset"),
+			sub("help", "command.name.sub.help", "command.desc.sub.help"),
 		},
 	}}
+}
+
+// english is the catalogue's English for id: a command's default name or
+// description.
+func english(id string) string { return lang.English.Say(id, nil) }
+
+// localized returns id in every language but English, under each of the
+// language's Discord locales. A language whose catalogue lacks id yet
+// says it in English, which Discord accepts as the same text.
+func localized(id string) map[discordgo.Locale]string {
+	m := make(map[discordgo.Locale]string)
+	for _, l := range lang.All {
+		if l == lang.English {
+			continue
+		}
+		s := l.Say(id, nil)
+		for _, loc := range l.DiscordLocales() {
+			m[discordgo.Locale(loc)] = s
+		}
+	}
+	return m
 }
 
 // RegisterCommands replaces the application's commands with Commands():

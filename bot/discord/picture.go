@@ -12,6 +12,7 @@ import (
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/internal/clip"
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/render"
 )
 
@@ -166,8 +167,8 @@ func (a *Adapter) postReplay(ctx context.Context, s restAPI, in *discordgo.Inter
 		a.log.Error("render replay", "channel", in.ChannelID, "err", err)
 		return
 	}
-	desc := "Replay. " + r.AltText()
-	text := clip.Runes("Replay: "+strings.TrimSpace(r.Text), maxV2Text)
+	desc := r.Lang.Say("onDiscord.replayAlt", lang.Args{"Alt": r.AltText()})
+	text := clip.Runes(r.Lang.Say("onDiscord.replayText", lang.Args{"Text": strings.TrimSpace(r.Text)}), maxV2Text)
 	msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2,
 		Components: []discordgo.MessageComponent{discordgo.Container{Components: []discordgo.MessageComponent{
 			discordgo.TextDisplay{Content: text},

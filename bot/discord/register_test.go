@@ -4,12 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
+
+	discordgo "github.com/bwmarrin/discordgo"
+
+	"github.com/connect4/connect4/bot/lang"
 )
 
 // registerFake is a local Discord that records the command registrations
@@ -97,5 +104,112 @@ func TestRegisterCommandsErrors(t *testing.T) {
 	cancel()
 	if err := RegisterCommands(ctx, nil, f.srv.URL, "tok", "111", ""); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err = %v, want context.Canceled", err)
+	}
+}
+
+// TestRegisterBodyValidates sends the registration to a local Discord and
+// checks the body against Discord's OpenAPI spec, then walks its names
+// and descriptions in every locale: every language but English's default
+// under each of its Discord locales (keys Discord knows), names 1-32
+// lower-case characters of Discord's name rule, descriptions 1-100.
+func TestRegisterBodyValidates(t *testing.T) {
+	spec := loadOpenAPI(t)
+	f := newRegisterFake(t, http.StatusOK, `[]`)
+	if err := RegisterCommands(t.Context(), nil, f.srv.URL, "tok", "111", ""); err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	body := f.bodies[0]
+	f.mu.Unlock()
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range spec.validate(spec.requestSchema(t, "PUT", "/applications/{application_id}/commands"), v, "body") {
+		t.Error(e)
+	}
+	known := map[string]bool{}
+	enum, _ := dig(spec.doc, "components", "schemas", "AvailableLocalesEnum", "oneOf")
+	for _, x := range listOf(enum) {
+		known[fmt.Sprint(x.(map[string]any)["const"])] = true
+	}
+	if len(known) < 20 {
+		t.Fatalf("the spec lists %d locales", len(known))
+	}
+	var want []string
+	for _, l := range lang.All[1:] {
+		want = append(want, l.DiscordLocales()...)
+	}
+	name := regexp.MustCompile(`^[-_'\p{L}\p{N}\p{Devanagari}\p{Thai}\p{M}]{1,32}$`)
+	var walk func(path string, node map[string]any, isChoice bool)
+	walk = func(path string, node map[string]any, isChoice bool) {
+		for _, field := range []string{"name_localizations", "description_localizations"} {
+			if field == "description_localizations" && isChoice {
+				continue
+			}
+			locs, _ := node[field].(map[string]any)
+			for _, loc := range want {
+				if _, ok := locs[loc]; !ok {
+					t.Errorf("%s: %s has no %s", path, field, loc)
+				}
+			}
+			for loc, s := range locs {
+				s := s.(string)
+				switch {
+				case !known[loc]:
+					t.Errorf("%s: %s has %q, which is not a Discord locale", path, field, loc)
+				case field == "name_localizations" && !isChoice && (!name.MatchString(s) || s != strings.ToLower(s)):
+					t.Errorf("%s: %s name %q is not a Discord command name", path, loc, s)
+				case utf8.RuneCountInString(s) < 1 || utf8.RuneCountInString(s) > 100:
+					t.Errorf("%s: %s %s %q is not 1-100 characters", path, loc, field, s)
+				}
+			}
+		}
+		for _, o := range listOf(node["options"]) {
+			o := o.(map[string]any)
+			walk(path+" "+fmt.Sprint(o["name"]), o, false)
+		}
+		for _, c := range listOf(node["choices"]) {
+			c := c.(map[string]any)
+			walk(path+"="+fmt.Sprint(c["value"]), c, true)
+		}
+	}
+	for _, c := range listOf(v) {
+		walk("/connect4", c.(map[string]any), false)
+	}
+}
+
+// TestCommandsLocalized checks that the localizations are the catalogue's:
+// German's name and description of a subcommand, and that the English
+// default is the English name the adapter parses.
+func TestCommandsLocalized(t *testing.T) {
+	cmd := Commands()[0]
+	if cmd.Name != "connect4" || cmd.Description != lang.English.Say("command.desc.connect4", nil) {
+		t.Fatalf("command %q %q", cmd.Name, cmd.Description)
+	}
+	var ch *discordgo.ApplicationCommandOption
+	for _, o := range cmd.Options {
+		if o.Name == "challenge" {
+			ch = o
+		}
+	}
+	if ch == nil {
+		t.Fatal("no challenge subcommand")
+	}
+	for _, tt := range []struct {
+		got, want string
+	}{
+		{ch.NameLocalizations["de"], lang.German.Say("command.name.sub.challenge", nil)},
+		{ch.DescriptionLocalizations["de"], lang.German.Say("command.desc.sub.challenge", nil)},
+		{ch.NameLocalizations["es-419"], lang.Spanish.Say("command.name.sub.challenge", nil)},
+		{ch.NameLocalizations["es-ES"], lang.Spanish.Say("command.name.sub.challenge", nil)},
+		{ch.Options[0].NameLocalizations["ja"], lang.Japanese.Say("command.name.opt.opponent", nil)},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("localization %q, want %q", tt.got, tt.want)
+		}
+	}
+	if _, ok := ch.NameLocalizations["en-US"]; ok {
+		t.Error("English has a localization; it is the default")
 	}
 }

@@ -79,7 +79,7 @@ func (a *Adapter) commandOf(s restAPI, in *interaction, rep *report) (bot.Comman
 		return cmd, note(bot.TextForeignButton)
 	case errors.Is(err, errUnknownCommand):
 		rep.Outcome, rep.Reason = bot.OutcomeRefused, "unknown command"
-		return cmd, note(textUnknownCommand + "\n\n" + textHelp)
+		return cmd, note(textUnknownCommand(userLang(in)))
 	default:
 		rep.Outcome, rep.Reason = bot.OutcomeBadRequest, err.Error()
 		return cmd, note(bot.ProblemInternal.Sentence())
@@ -87,7 +87,7 @@ func (a *Adapter) commandOf(s restAPI, in *interaction, rep *report) (bot.Comman
 	rep.Kind = cmd.Kind.String()
 	if cmd.Kind == bot.KindHelp || cmd.Kind == bot.KindNone {
 		rep.Outcome = bot.OutcomeOK
-		return cmd, note(textHelp)
+		return cmd, note(textHelp(userLang(in)))
 	}
 	return cmd, nil
 }

@@ -23,6 +23,11 @@ type interaction struct {
 	User      *user                     `json:"user"`   // in a DM
 	Data      *interactionData          `json:"data"`
 	Message   *clickedMessage           `json:"message"` // on a click
+	// Locale is the sender's language (Discord's locale, "de", "pt-BR");
+	// GuildLocale the server's, in a guild. Both as Discord sends them:
+	// command bounds them (see locale).
+	Locale      string `json:"locale"`
+	GuildLocale string `json:"guild_locale"`
 }
 
 // member is the guild member who sent an interaction.
@@ -100,7 +105,10 @@ func (in *interaction) ref() *discordgo.Interaction {
 // decoded off the Gateway.
 func fromGateway(g *discordgo.Interaction) *interaction {
 	in := &interaction{ID: g.ID, AppID: g.AppID, Type: g.Type, Token: g.Token,
-		GuildID: g.GuildID, ChannelID: g.ChannelID, User: fromUser(g.User)}
+		GuildID: g.GuildID, ChannelID: g.ChannelID, User: fromUser(g.User), Locale: string(g.Locale)}
+	if g.GuildLocale != nil {
+		in.GuildLocale = string(*g.GuildLocale)
+	}
 	if g.Member != nil {
 		in.Member = &member{User: fromUser(g.Member.User)}
 		if g.Member.Permissions != 0 {

@@ -272,6 +272,9 @@ func TestGlossary(t *testing.T) {
 			}
 		}
 		for _, id := range c.ids {
+			if c.messages[l][id] == nil {
+				continue // missing: TestEveryMessageInEveryLanguage says so
+			}
 			enText := strings.ToLower(strings.Join(slices.Collect(mapsValues(forms(c.messages[English][id]))), " "))
 			text := strings.ToLower(strings.Join(slices.Collect(mapsValues(forms(c.messages[l][id]))), " "))
 			for term, enForms := range en.Terms {

@@ -155,6 +155,7 @@ type Adapter struct {
 
 	pics      pictures
 	bots      *botCache // users.info answers about bots
+	locales   *locales  // users.info answers about locales
 	selfMu    sync.Mutex
 	self      match.Player
 	home      string        // the workspace the bot token belongs to, from auth.test; see homeKey
@@ -179,7 +180,7 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	a := &Adapter{svc: svc, cfg: cfg, log: log, httpc: cfg.HTTPClient, apiURL: apiURL,
 		timeout: cmp.Or(cfg.Timeout, DefaultTimeout), work: bg.New(), bodies: bodies.NewSlots(cfg.MaxBodies),
 		rec:    inbound.Recorder{Log: log, Observe: cfg.Observe, Message: "slack request"},
-		socket: socket, bots: newBotCache(),
+		socket: socket, bots: newBotCache(), locales: newLocales(),
 		keeper: &link.Keeper{Tracker: socket, Backoff: link.Backoff{Max: cfg.ReconnectMax}, Log: log,
 			Name: "slack socket mode", Token: "slack: SLACK_APP_TOKEN", Refusal: refusal}}
 	if a.httpc == nil {
@@ -391,6 +392,8 @@ func (a *Adapter) userInfo(ctx context.Context, id, otherwise string) *slackapi.
 		a.log.Warn("slack users.info failed; "+otherwise, "err", err)
 		return nil
 	}
+	// Every answer also says the user's language.
+	a.locales.put(id, u.Locale)
 	return u
 }
 

@@ -33,6 +33,8 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 	cmd.Key = a.homeKey(cmd.Key)
 	var reply bot.Reply
 	req, err := bot.ParseText(sc.Text)
+	// A typed move waits on no look-up; anything else may wait for one.
+	cmd.Locale = a.userLocale(ctx, cmd.User.ID, err != nil || req.Kind != bot.KindDrop)
 	if err != nil {
 		if req.Kind != bot.KindNone {
 			rep.Kind = req.Kind.String()

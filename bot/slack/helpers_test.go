@@ -39,6 +39,7 @@ const (
 	botUserID  = "UBOT"   // what auth.test answers
 	robotID    = "UROBO"  // a bot user according to users.info
 	adminID    = "UADMIN" // a workspace admin according to users.info
+	spanishID  = "USPAIN" // a user whose locale is es-ES according to users.info
 )
 
 // sign returns Slack's v0 signature of body at timestamp ts: "v0=" and the
@@ -99,6 +100,8 @@ type env struct {
 	// teams are the workspaces of users from other organisations (Slack
 	// Connect); everyone else is in testTeam.
 	teams map[string]string
+	// userInfos counts the users.info calls.
+	userInfos int
 }
 
 // team returns the workspace user belongs to.
@@ -135,7 +138,17 @@ func newEnv(t *testing.T, st bot.Store, cfg Config) *env {
 		})
 		c.Handle("/users.info", func(w http.ResponseWriter, r *http.Request) {
 			id := r.FormValue("user")
-			fmt.Fprintf(w, `{"ok":true,"user":{"id":%q,"name":%q,"is_bot":%t,"is_admin":%t}}`, id, strings.ToLower(id), id == robotID, id == adminID)
+			e.mu.Lock()
+			e.userInfos++
+			e.mu.Unlock()
+			locale := "en-US"
+			if id == spanishID {
+				locale = "es-ES"
+			}
+			if r.FormValue("include_locale") != "true" {
+				locale = ""
+			}
+			fmt.Fprintf(w, `{"ok":true,"user":{"id":%q,"name":%q,"is_bot":%t,"is_admin":%t,"locale":%q}}`, id, strings.ToLower(id), id == robotID, id == adminID, locale)
 		})
 	})
 	api.Start()

@@ -210,6 +210,7 @@ func (a *Adapter) run(ctx context.Context, cmd bot.Command) bot.Reply {
 	defer cancel()
 	cmd.Self = a.selfPlayer(ctx)
 	cmd.Key = a.homeKey(cmd.Key)
+	cmd.Locale = a.userLocale(ctx, cmd.User.ID, false)
 	return a.svc.Handle(ctx, cmd)
 }
 

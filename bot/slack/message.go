@@ -28,9 +28,6 @@ const (
 // actionPrefix starts the action_id of every button the adapter draws.
 const actionPrefix = "c4_"
 
-// fallbackText is the notification text when a reply has none.
-const fallbackText = "Connect Four"
-
 // message lays r out as a Slack message: Block Kit blocks and the plain
 // text fallback. The caller sets how it is delivered (response type,
 // replace_original).
@@ -45,7 +42,8 @@ func message(r bot.Reply) *slackapi.WebhookMessage {
 	}
 	text := clip.Runes(fallback, maxText)
 	if strings.TrimSpace(text) == "" {
-		text = fallbackText
+		// The notification text when a reply has none.
+		text = r.Lang.Say("onSlack.fallback", nil)
 	}
 	msg := &slackapi.WebhookMessage{Text: text}
 	if bs := blocks(m, r.Buttons); len(bs) > 0 {

@@ -17,6 +17,7 @@ import (
 	"github.com/connect4/connect4/bot/internal/boardurl"
 	"github.com/connect4/connect4/bot/internal/clip"
 	"github.com/connect4/connect4/bot/internal/gallery"
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/render"
 )
@@ -266,8 +267,8 @@ func (a *Adapter) replay(ctx context.Context, k match.Key, r bot.Reply, thread s
 	}
 	ctx, cancel := context.WithTimeout(ctx, replayBudget)
 	defer cancel()
-	text := clip.Runes("Replay: "+bot.PlainMentions(r.Text, append(r.Players(), r.People...)...), maxText)
-	alt := clip.Runes("Replay. "+r.AltText(), maxAltText)
+	text := clip.Runes(r.Lang.Say("onSlack.replayText", lang.Args{"Text": bot.PlainMentions(r.Text, append(r.Players(), r.People...)...)}), maxText)
+	alt := clip.Runes(r.Lang.Say("onSlack.replayAlt", lang.Args{"Alt": r.AltText()}), maxAltText)
 	var err error
 	switch {
 	case a.uploading():

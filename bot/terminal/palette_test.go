@@ -9,10 +9,10 @@ import (
 	"github.com/connect4/connect4/render"
 )
 
-// cells is the width of s in a terminal that draws the palette's disc
+// knownCells is the width of s in a terminal that draws the palette's disc
 // emoji two cells wide and ASCII one, as tmux does; any other rune fails
 // the test, since its width is not known.
-func cells(t *testing.T, s string) int {
+func knownCells(t *testing.T, s string) int {
 	t.Helper()
 	p := render.Unicode()
 	wide := map[string]bool{p.Empty: true, p.Red: true, p.Yellow: true, p.RedWin: true, p.YellowWin: true}
@@ -43,13 +43,13 @@ func TestPaletteAlignsHeader(t *testing.T) {
 		}
 		lines := strings.Split(render.Board(g, p), "\n")
 		header, row := lines[0], lines[len(lines)-1]
-		if h, r := cells(t, header), cells(t, row); h != r {
+		if h, r := knownCells(t, header), knownCells(t, row); h != r {
 			t.Errorf("%d columns: header %q is %d cells, a row %d", cols, header, h, r)
 		}
 		for c := range cols {
 			num := p.Numbers[c]
 			at := strings.Index(header, num)
-			if got, want := cells(t, header[:at]), c*discCells; got != want {
+			if got, want := knownCells(t, header[:at]), c*discCells; got != want {
 				t.Errorf("%d columns: number %q starts at cell %d, its discs at %d", cols, num, got, want)
 			}
 		}

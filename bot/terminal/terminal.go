@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 )
 
@@ -49,6 +50,11 @@ type Config struct {
 	// MaxLine is the longest line read, in bytes; a longer one is refused
 	// with a sentence and skipped. 0 means DefaultMaxLine.
 	MaxLine int
+	// Locale is the language to play in, as a locale ("ja", "de_DE.UTF-8";
+	// see lang.Parse): the adapter's own words, and the bot's, both to the
+	// player and to the channel (the terminal's one channel is theirs).
+	// "" or one the bot does not speak means English.
+	Locale string
 }
 
 // Adapter is one terminal channel. Its Run is not safe for concurrent use:
@@ -58,6 +64,7 @@ type Adapter struct {
 	cfg Config
 	log *slog.Logger
 
+	lang lang.Lang  // the language of the adapter's own words
 	user string     // who is typing
 	last *bot.Reply // the latest message with buttons, whose buttons typing clicks
 }
@@ -93,7 +100,8 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Adapter{svc: svc, cfg: cfg, log: log.With("platform", "terminal"), user: user}, nil
+	l, _ := lang.Parse(cfg.Locale)
+	return &Adapter{svc: svc, cfg: cfg, log: log.With("platform", "terminal"), user: user, lang: l.Or(lang.English)}, nil
 }
 
 // input is one thing read from Config.In: a line, a line that was too long
@@ -118,7 +126,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 	go a.read(lines, done)
 
 	if a.cfg.Prompt {
-		fmt.Fprintf(a.cfg.Out, textBanner, a.user)
+		fmt.Fprint(a.cfg.Out, a.say("terminal.banner", lang.Args{"User": a.user})+"\n")
 	}
 	for {
 		if a.cfg.Prompt {
@@ -133,7 +141,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 		}
 		switch {
 		case in.tooLong > 0:
-			fmt.Fprintf(a.cfg.Out, textTooLong+"\n", in.tooLong, a.cfg.MaxLine)
+			fmt.Fprintln(a.cfg.Out, a.say("terminal.tooLong", lang.Args{"Bytes": strconv.Itoa(in.tooLong), "Max": strconv.Itoa(a.cfg.MaxLine)}))
 		case in.err == nil || in.text != "":
 			if !a.line(ctx, in.text) {
 				return nil
@@ -217,7 +225,8 @@ var atMention = regexp.MustCompile(`(^|\s)@([A-Za-z0-9_.\-]{1,32})`)
 func (a *Adapter) line(ctx context.Context, text string) bool {
 	text = strings.TrimSpace(text)
 	// Everyone at the terminal manages its one channel (seasons included).
-	cmd := bot.Command{Key: channelKey, User: match.Player{ID: a.user, Name: a.user}, Self: selfPlayer, Message: message, CanManage: true}
+	cmd := bot.Command{Key: channelKey, User: match.Player{ID: a.user, Name: a.user}, Self: selfPlayer, Message: message, CanManage: true,
+		Locale: a.cfg.Locale, ChannelLocale: a.cfg.Locale}
 	lower := strings.ToLower(text)
 	switch {
 	case text == "" || strings.HasPrefix(text, "#"):
@@ -227,11 +236,11 @@ func (a *Adapter) line(ctx context.Context, text string) bool {
 	case strings.HasPrefix(lower, "as "):
 		n := name(text[3:])
 		if n == "" {
-			fmt.Fprintln(a.cfg.Out, textBadName)
+			fmt.Fprintln(a.cfg.Out, a.say("terminal.badName", nil))
 			return true
 		}
 		a.user = n
-		fmt.Fprintf(a.cfg.Out, textYouAre+"\n", n)
+		fmt.Fprintln(a.cfg.Out, a.say("terminal.youAre", lang.Args{"User": n}))
 		return true
 	case lower == "/connect4" || strings.HasPrefix(lower, "/connect4 "):
 		rest := strings.TrimSpace(text[len("/connect4"):])
@@ -251,7 +260,7 @@ func (a *Adapter) line(ctx context.Context, text string) bool {
 		a.click(ctx, cmd, b)
 		return true
 	}
-	fmt.Fprintf(a.cfg.Out, textUnknownWord+"\n", clip(text, maxEcho), a.hint())
+	fmt.Fprintln(a.cfg.Out, a.say("terminal.unknownWord", lang.Args{"Word": strconv.Quote(clip(text, maxEcho)), "Hint": a.hint()}))
 	return true
 }
 
@@ -280,9 +289,9 @@ func (a *Adapter) column(ctx context.Context, cmd bot.Command, n int) {
 	}
 	switch {
 	case len(cols) == 0:
-		fmt.Fprintln(a.cfg.Out, textNoBoard)
+		fmt.Fprintln(a.cfg.Out, a.say("terminal.noBoard", nil))
 	case n < 1 || n > len(cols):
-		fmt.Fprintf(a.cfg.Out, textNoColumn+"\n", n, len(cols))
+		fmt.Fprintln(a.cfg.Out, a.say("terminal.noColumn", lang.Args{"Column": strconv.Itoa(n), "Columns": strconv.Itoa(len(cols))}))
 	default:
 		// A disabled column button still carries its action: the bot
 		// says why it cannot be played (full, or the game is over).
@@ -294,7 +303,7 @@ func (a *Adapter) column(ctx context.Context, cmd bot.Command, n int) {
 func (a *Adapter) click(ctx context.Context, cmd bot.Command, b bot.Button) {
 	req, err := bot.ParseAction(b.Value)
 	if err != nil {
-		fmt.Fprintf(a.cfg.Out, textBrokenBtn+"\n", err)
+		fmt.Fprintln(a.cfg.Out, a.say("terminal.brokenButton", lang.Args{"Err": err.Error()}))
 		return
 	}
 	cmd.Request = req
@@ -350,12 +359,12 @@ func (a *Adapter) show(r bot.Reply) {
 	case bot.VisibilityNone:
 		return
 	case bot.Ephemeral:
-		fmt.Fprintf(a.cfg.Out, textOnlyYou+"\n", a.user, plain(m.Header))
+		fmt.Fprintln(a.cfg.Out, a.say("terminal.onlyYou", lang.Args{"User": a.user, "Text": plain(m.Header)}))
 		return
 	case bot.Update:
-		fmt.Fprintln(a.cfg.Out, textUpdated)
+		fmt.Fprintln(a.cfg.Out, a.say("terminal.updated", nil))
 	default:
-		fmt.Fprintln(a.cfg.Out, textChannel)
+		fmt.Fprintln(a.cfg.Out, a.say("terminal.channel", nil))
 	}
 	// The header's last number is padded to the disc width: drop the pad.
 	board := strings.ReplaceAll(m.Board, " \n", "\n")

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/terminal"
 	"github.com/connect4/connect4/sessions"
 )
@@ -17,9 +19,14 @@ import (
 func runPlay(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	me, _ := lookup("play")
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
-	user := playFlags(fs)
+	user, langFlag := playFlags(fs)
 	if err := parseFlags(me, fs, args, stdout, stderr); err != nil {
 		return err
+	}
+	locale, err := playLocale(*langFlag, getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "connect4 play: %v\n", err)
+		return errUsage
 	}
 	cfg, err := loadConfig(getenv, forPlay)
 	if err != nil {
@@ -37,7 +44,7 @@ func runPlay(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	defer closeStore()
 	svc := bot.New(store, botOptions(cfg, log, bot.Hooks{}))
-	t, err := terminal.New(svc, terminal.Config{In: stdin, Out: stdout, User: *user, Prompt: terminal.IsTerminal(stdin)}, log)
+	t, err := terminal.New(svc, terminal.Config{In: stdin, Out: stdout, User: *user, Prompt: terminal.IsTerminal(stdin), Locale: locale}, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "connect4 play: -as: %v\n", err)
 		return errUsage
@@ -46,7 +53,35 @@ func runPlay(ctx context.Context, args []string, getenv func(string) string, std
 }
 
 // playFlags defines the flags of `connect4 play` on fs: -as, who types
-// at first.
-func playFlags(fs *flag.FlagSet) (user *string) {
-	return fs.String("as", terminal.DefaultUser, "who you are at first")
+// at first, and -lang, the language to play in.
+func playFlags(fs *flag.FlagSet) (user, langCode *string) {
+	codes := make([]string, len(lang.All))
+	for i, l := range lang.All {
+		codes[i] = l.String()
+	}
+	return fs.String("as", terminal.DefaultUser, "who you are at first"),
+		fs.String("lang", "", "the language to play in: "+strings.Join(codes, ", ")+" (default: LC_ALL, LC_MESSAGES or LANG, else English)")
+}
+
+// playLocale is the locale `connect4 play` plays in: -lang when given
+// (one of the languages, by code or locale: an unknown one is an error),
+// else the first of LC_ALL, LC_MESSAGES and LANG that is set, as POSIX
+// reads them (de_DE.UTF-8); one the bot does not speak, or C, is English.
+func playLocale(flagValue string, getenv func(string) string) (string, error) {
+	if flagValue != "" {
+		if _, ok := lang.Parse(flagValue); !ok {
+			codes := make([]string, len(lang.All))
+			for i, l := range lang.All {
+				codes[i] = l.String()
+			}
+			return "", fmt.Errorf("-lang %q: not one of %s", flagValue, strings.Join(codes, ", "))
+		}
+		return flagValue, nil
+	}
+	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if s := getenv(v); s != "" {
+			return s, nil
+		}
+	}
+	return "", nil
 }
