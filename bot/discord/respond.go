@@ -76,13 +76,13 @@ func (a *Adapter) commandOf(s restAPI, in *interaction, rep *report) (bot.Comman
 	case err == nil:
 	case errors.Is(err, errForeignButton):
 		rep.Outcome, rep.Reason = bot.OutcomeRefused, "foreign button"
-		return cmd, note(bot.TextForeignButton)
+		return cmd, note(bot.ForeignButtonText(userLang(in)))
 	case errors.Is(err, errUnknownCommand):
 		rep.Outcome, rep.Reason = bot.OutcomeRefused, "unknown command"
 		return cmd, note(textUnknownCommand(userLang(in)))
 	default:
 		rep.Outcome, rep.Reason = bot.OutcomeBadRequest, err.Error()
-		return cmd, note(bot.ProblemInternal.Sentence())
+		return cmd, note(bot.ProblemInternal.In(userLang(in)))
 	}
 	rep.Kind = cmd.Kind.String()
 	if cmd.Kind == bot.KindHelp || cmd.Kind == bot.KindNone {
@@ -175,7 +175,8 @@ func (x *exchange) late(ctx context.Context, send bool, deadline time.Time, repl
 		// The store did not honour the deadline: say what the bot
 		// says when the store is unavailable.
 		x.a.log.Error("deferred command overran its deadline", "channel", x.in.ChannelID, "kind", x.rep.Kind)
-		r = bot.Reply{Visibility: bot.Ephemeral, Text: bot.ProblemUnavailable.Sentence(), Problem: bot.ProblemUnavailable}
+		l := userLang(x.in)
+		r = bot.Reply{Visibility: bot.Ephemeral, Text: bot.ProblemUnavailable.In(l), Problem: bot.ProblemUnavailable, Lang: l}
 	case <-ctx.Done():
 		return bot.OutcomeError // Close gave up waiting
 	}

@@ -14,6 +14,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/lang"
 )
 
 // errForeign marks a click on a button the bot did not draw: it is answered
@@ -172,7 +173,8 @@ func (a *Adapter) interact(ic clickPayload, nonce string, rep *report) error {
 		defer a.done(rep)
 		if err != nil { // a foreign button: say so, privately
 			rep.Outcome, rep.Reason = bot.OutcomeRefused, "foreign button"
-			msg := &slackapi.WebhookMessage{Text: bot.TextForeignButton, ResponseType: ephemeral}
+			l, _ := lang.Parse(a.userLocale(wctx, c.cmd.User.ID, false))
+			msg := &slackapi.WebhookMessage{Text: bot.ForeignButtonText(l), ResponseType: ephemeral}
 			if perr := a.post(wctx, c.responseURL, msg); perr != nil {
 				rep.Outcome = bot.OutcomeError
 			}
