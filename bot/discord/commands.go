@@ -9,6 +9,7 @@ import (
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/lang"
+	"github.com/connect4/connect4/bot/match"
 )
 
 // commandName is the one application command.
@@ -109,11 +110,29 @@ func Commands() []*discordgo.ApplicationCommand {
 				str("board", "command.name.opt.board", "command.desc.opt.board",
 					choice("image", "command.choice.image"), choice("emoji", "command.choice.emoji")),
 				str("palette", "command.name.opt.palette", "command.desc.opt.palette",
-					choice("standard", "command.choice.standard"), choice("colourblind", "command.choice.colourblind"))),
+					choice("standard", "command.choice.standard"), choice("colourblind", "command.choice.colourblind")),
+				str("language", "command.name.opt.language", "command.desc.opt.language", languages(choice)...)),
 			sub("reset", "command.name.sub.reset", "command.desc.sub.reset"),
 			sub("help", "command.name.sub.help", "command.desc.sub.help"),
 		},
 	}}
+}
+
+// languages are the choices of the settings' language option: the
+// channel's platform default (localized), then each language by its own
+// name, which is the same in every locale.
+func languages(choice func(value, nameID string) *discordgo.ApplicationCommandOptionChoice) []*discordgo.ApplicationCommandOptionChoice {
+	cs := []*discordgo.ApplicationCommandOptionChoice{choice(match.LanguageDefault, "command.choice.languageDefault")}
+	for _, l := range lang.All {
+		same := make(map[discordgo.Locale]string)
+		for _, other := range lang.All[1:] {
+			for _, loc := range other.DiscordLocales() {
+				same[discordgo.Locale(loc)] = l.Name()
+			}
+		}
+		cs = append(cs, &discordgo.ApplicationCommandOptionChoice{Name: l.Name(), Value: l.String(), NameLocalizations: same})
+	}
+	return cs
 }
 
 // english is the catalogue's English for id: a command's default name or

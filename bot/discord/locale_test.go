@@ -2,11 +2,15 @@ package discord
 
 import (
 	"encoding/json"
+	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	discordgo "github.com/bwmarrin/discordgo"
 
+	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/sessions"
@@ -96,5 +100,66 @@ func TestGermanPlayerInFrenchGuild(t *testing.T) {
 	}
 	if german == english {
 		t.Errorf("the challenge in a French guild is the English one: %q", german)
+	}
+}
+
+// TestLanguageSettingWins: a refusal goes to a German player in German in
+// a French guild, while the game message is French; once a channel
+// manager sets `settings language:ja`, the channel's messages are
+// Japanese whatever the guild's or the player's locale, and the refusal
+// stays the player's own German.
+func TestLanguageSettingWins(t *testing.T) {
+	f := newFixture(t, storetest.NewMemory(t, sessions.Options{}), 0)
+	const channel = "300000000000000009"
+	in := func(in map[string]any, locale string) map[string]any {
+		in["locale"], in["guild_locale"], in["channel_id"] = locale, "fr", channel
+		return in
+	}
+	refusal := f.send(in(f.slashIn("U1", "resign", nil), "de"))
+	if refusal.Data == nil || refusal.Data.Flags&64 == 0 {
+		t.Fatalf("resign with no game is not ephemeral: %+v", refusal)
+	}
+	if want := bot.ProblemNoGame.In(lang.German); refusal.content() != want || want == bot.ProblemNoGame.In(lang.English) {
+		t.Errorf("refusal %q, want the German %q", refusal.content(), want)
+	}
+	challenge := func(locale string) string {
+		r := f.send(in(f.slashIn("U1", "challenge", []map[string]any{opt("opponent", 6, "U2")}, userJSON("U2")), locale))
+		if r.Data == nil || r.Data.Flags&64 != 0 {
+			t.Fatalf("challenge: not public: %+v", r)
+		}
+		f.send(in(f.slashIn("U1", "cancel", nil), locale))
+		return r.content()
+	}
+	french := challenge("de")
+	if !strings.Contains(french, lang.French.Say("timer.minutes", lang.Args{"Count": 10})) {
+		t.Errorf("the challenge in a French guild is not French: %q", french)
+	}
+
+	// A player without Manage Channels may not choose the language.
+	set := in(f.slashIn("U1", "settings", []map[string]any{opt("language", 3, "ja")}), "de")
+	if r := f.send(set); !strings.Contains(r.content(), bot.ProblemLanguageManager.In(lang.German)) {
+		t.Fatalf("settings language by a player: %q, want the refusal", r.content())
+	}
+	set["member"].(map[string]any)["permissions"] = "16" // Manage Channels
+	if r := f.send(set); r.Data == nil || r.Data.Flags&64 != 0 {
+		t.Fatalf("settings language by a manager: %+v", r)
+	}
+	japanese := challenge("de")
+	if japanese == french || !strings.Contains(japanese, lang.Japanese.Say("timer.minutes", lang.Args{"Count": 10})) {
+		t.Errorf("after settings language:ja the challenge is %q, want Japanese", japanese)
+	}
+	if r := f.send(in(f.slashIn("U1", "resign", nil), "de")); r.content() != bot.ProblemNoGame.In(lang.German) {
+		t.Errorf("after the setting, the German player's refusal is %q, want German", r.content())
+	}
+	// A value that is none of the registered choices (only a forged or
+	// broken client sends one) is refused whole, like any malformed option.
+	bad := in(f.slashIn("U1", "settings", []map[string]any{opt("language", 3, "xx")}), "de")
+	bad["member"].(map[string]any)["permissions"] = "16"
+	body, err := json.Marshal(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := f.do(body, sign(f.priv, strconv.FormatInt(time.Now().Unix(), 10), body)); w.Code != http.StatusBadRequest {
+		t.Errorf("settings language:xx = %d, want 400", w.Code)
 	}
 }

@@ -2,6 +2,7 @@ package discord
 
 import (
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 )
 
@@ -22,6 +23,17 @@ func settingsRequest(opts []*option) (bot.Request, error) {
 			return bot.Request{}, errMalformed
 		}
 		req.Settings.Palette = p
+	}
+	if s, ok := stringOption(opts, "language"); ok {
+		l, known := lang.ParseCode(s)
+		switch {
+		case s == match.LanguageDefault:
+			req.Settings.Language = match.LanguageDefault
+		case known:
+			req.Settings.Language = l.String()
+		default:
+			return bot.Request{}, errMalformed // not one of the choices registered
+		}
 	}
 	return req, nil
 }
