@@ -26,13 +26,14 @@ var files embed.FS
 // catalogue is the parsed catalogue: one localizer and one number printer
 // per language, and the English messages' ids. It is read-only once built.
 type catalogue struct {
-	localizers [len(info)]*i18n.Localizer
-	printers   [len(info)]*message.Printer
-	bundle     *i18n.Bundle
-	ids        []string
-	// messages are the raw messages by language and id, for tests and
-	// for listing.
+	printers [len(info)]*message.Printer
+	bundle   *i18n.Bundle
+	ids      []string
+	// messages are the raw messages by language and id, as go-i18n read
+	// them; compiled are the same, cut into text and placeholders once so
+	// that Say only writes them out.
 	messages [len(info)]map[string]*i18n.Message
+	compiled [len(info)]map[string]*compiled
 }
 
 // load parses the embedded catalogue. An error is a malformed file, a
@@ -44,6 +45,7 @@ func load() (*catalogue, error) {
 	c := &catalogue{bundle: b}
 	for _, l := range All {
 		c.messages[l] = map[string]*i18n.Message{}
+		c.compiled[l] = map[string]*compiled{}
 	}
 	names, err := fs.Glob(files, "catalogue/*.yaml")
 	if err != nil {
@@ -67,6 +69,11 @@ func load() (*catalogue, error) {
 				return nil, fmt.Errorf("lang: %s: message %q is written twice", name, m.ID)
 			}
 			c.messages[l][m.ID] = m
+			cm, err := compile(m)
+			if err != nil {
+				return nil, fmt.Errorf("lang: %s: %w", name, err)
+			}
+			c.compiled[l][m.ID] = cm
 		}
 	}
 	for id := range c.messages[English] {
@@ -74,7 +81,6 @@ func load() (*catalogue, error) {
 	}
 	sort.Strings(c.ids)
 	for _, l := range All {
-		c.localizers[l] = i18n.NewLocalizer(b, l.String())
 		c.printers[l] = message.NewPrinter(l.Tag())
 	}
 	return c, nil
@@ -126,36 +132,26 @@ type Args map[string]any
 // Say returns the message id in l (English for Unset) with args filled in.
 // A message missing from l's catalogue is said in English; one missing
 // from English too is said as its id (the tests make sure neither
-// happens). Say is safe for concurrent use; it may modify args.
+// happens). Say is safe for concurrent use and does not modify args.
 func (l Lang) Say(id string, args Args) string {
 	c := mustCatalogue()
 	l = l.Or(English)
 	if int(l) >= len(info) {
 		l = English
 	}
-	cfg := &i18n.LocalizeConfig{MessageID: id}
-	if args != nil {
-		if n, ok := args["Count"]; ok {
-			cfg.PluralCount = n
+	m, ok := c.compiled[l][id]
+	if !ok {
+		if m, ok = c.compiled[English][id]; !ok {
+			return id
 		}
-		p := c.printers[l]
-		for k, v := range args {
-			switch v := v.(type) {
-			case int:
-				args[k] = p.Sprintf("%d", v)
-			case int64:
-				args[k] = p.Sprintf("%d", v)
-			case float64:
-				args[k] = p.Sprintf("%.0f", v)
-			}
-		}
-		cfg.TemplateData = map[string]any(args)
+		l = English
 	}
-	s, err := c.localizers[l].Localize(cfg)
-	if s == "" && err != nil {
-		return id
+	form := m.other
+	if m.plural {
+		n, _ := args["Count"].(int)
+		form = m.form(l, n)
 	}
-	return s
+	return form.write(c.printers[l], args)
 }
 
 // IDs returns the id of every message, sorted: the English catalogue's,

@@ -51,7 +51,7 @@ func integerCategories(l Lang) []string {
 
 var (
 	placeholder = regexp.MustCompile(`\{\{\s*\.([A-Za-z][A-Za-z0-9]*)\s*\}\}`)
-	action      = regexp.MustCompile(`\{\{.*?\}\}`)
+	anyAction   = regexp.MustCompile(`\{\{.*?\}\}`)
 )
 
 // placeholders returns the sorted set of placeholder names in every form of
@@ -59,7 +59,7 @@ var (
 func placeholders(m *i18n.Message) (names, other []string) {
 	set := map[string]bool{}
 	for _, s := range forms(m) {
-		for _, a := range action.FindAllString(s, -1) {
+		for _, a := range anyAction.FindAllString(s, -1) {
 			if p := placeholder.FindStringSubmatch(a); p != nil {
 				set[p[1]] = true
 			} else {
