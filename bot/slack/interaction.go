@@ -170,6 +170,12 @@ func (a *Adapter) interact(ic clickPayload, nonce string, rep *report) error {
 	}
 	started := a.work.Go(func(wctx context.Context) {
 		defer a.done(rep)
+		wctx, werr := a.inWorkspace(wctx, c.cmd.Key, "", c.cmd.User.ID)
+		if werr != nil {
+			rep.Outcome, rep.Reason = bot.OutcomeRefused, "not installed"
+			a.post(wctx, c.responseURL, a.notInstalled(werr))
+			return
+		}
 		if err != nil { // a foreign button: say so, privately
 			rep.Outcome, rep.Reason = bot.OutcomeRefused, "foreign button"
 			msg := &slackapi.WebhookMessage{Text: bot.TextForeignButton, ResponseType: ephemeral}
