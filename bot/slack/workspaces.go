@@ -180,9 +180,6 @@ func (a *Adapter) useWorkspaces() error {
 	return nil
 }
 
-// multi reports whether the adapter serves many workspaces.
-func (a *Adapter) multi() bool { return a.ws != nil }
-
 type workspaceKey struct{}
 
 // withWorkspace returns ctx carrying w: the Web API calls made with it
