@@ -55,12 +55,17 @@ type instEnv struct {
 	// keys returns every key of the test, with its value's dump; nil for
 	// Memory.
 	keys func(t *testing.T) map[string]string
+	// restart returns the installations as a restarted process sees
+	// them: on Redis a new store on the same keys; Memory's, which no
+	// restart keeps, are the same.
+	restart func(t *testing.T) installs
 }
 
 func memoryEnv(t *testing.T) instEnv {
 	clk := storetest.NewClock(time.Now().UTC().Truncate(time.Millisecond))
 	m := storetest.NewMemory(t, sessions.Options{Now: clk.Now})
-	return instEnv{in: sessions.NewMemoryInstalls(m), data: m, clk: clk}
+	in := sessions.NewMemoryInstalls(m)
+	return instEnv{in: in, data: m, clk: clk, restart: func(*testing.T) installs { return in }}
 }
 
 func redisEnv(t *testing.T, c redis.UniversalClient) instEnv {
@@ -69,6 +74,8 @@ func redisEnv(t *testing.T, c redis.UniversalClient) instEnv {
 	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Now: clk.Now})
 	return instEnv{in: sessions.NewRedisInstalls(s), data: s, clk: clk, keys: func(t *testing.T) map[string]string {
 		return storetest.Dump(t, c, prefix)
+	}, restart: func(t *testing.T) installs {
+		return sessions.NewRedisInstalls(storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Now: clk.Now}))
 	}}
 }
 
@@ -504,6 +511,7 @@ func testPurgeResumes(t *testing.T, e instEnv) {
 		t.Fatal("the job was claimed again while its lease runs")
 	}
 	e.clk.Advance(time.Minute + time.Second)
+	e.in = e.restart(t) // the process restarts
 	runPurge(t, e, 2)
 	if left := hasData(t, e, "T1", 4); len(left) > 0 {
 		t.Errorf("after the resumed purge T1 has %q", left)
