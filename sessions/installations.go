@@ -213,18 +213,31 @@ func (i *Installs) RenewInstallation(ctx context.Context, next *match.Installati
 	return nil
 }
 
+// claimRenewalScript takes the renewal lease if the installation is
+// still at the version the caller read and nobody holds the lease.
+// KEYS: installation, lease. ARGV: version, lease ms.
+var claimRenewalScript = redis.NewScript(`
+local t = redis.call('TYPE', KEYS[1]).ok
+if t ~= 'hash' then return 0 end
+if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
+if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[2]) then return 1 end
+return 0`)
+
 // ClaimRenewal takes the lease to renew id's tokens for lease, and
-// reports whether it got it: across replicas, one renews at a time.
-// RenewInstallation (or the lease's end) releases it.
-func (i *Installs) ClaimRenewal(ctx context.Context, id string, lease time.Duration) (bool, error) {
+// reports whether it got it: only while the installation is at version
+// (the one the caller read: a caller that read it before another's
+// renewal is refused) and nobody else holds the lease, so that across
+// replicas one renews each version. RenewInstallation (or the lease's
+// end) releases it.
+func (i *Installs) ClaimRenewal(ctx context.Context, id string, version int64, lease time.Duration) (bool, error) {
 	if err := checkID("claim renewal", id); err != nil {
 		return false, err
 	}
-	ok, err := i.s.c.SetNX(ctx, i.renewKey(id), "1", lease).Result()
+	n, err := claimRenewalScript.Run(ctx, i.s.c, []string{i.instKey(id), i.renewKey(id)}, strconv.FormatInt(version, 10), lease.Milliseconds()).Int()
 	if err != nil {
 		return false, i.fail("claim renewal", err)
 	}
-	return ok, nil
+	return n == 1, nil
 }
 
 // WorkspaceOrg returns the enterprise id whose org-wide install serves
@@ -360,25 +373,28 @@ func (i *Installs) RecentChannels(ctx context.Context, team, user string) ([]str
 	return out, nil
 }
 
-// uninstallScript queues the purge of an installation: due now unless
-// already queued (a repeated event, or a job under way keeps its lease),
-// and remembers the latest uninstall time. KEYS: queue, times. ARGV: id,
-// now ms.
+// uninstallScript queues the purge of an installation: due at the given
+// time unless already queued (a repeated event, or a job under way keeps
+// its lease), and remembers the latest uninstall time. KEYS: queue,
+// times. ARGV: id, uninstall ms, due ms.
 var uninstallScript = redis.NewScript(`
-redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1])
+redis.call('ZADD', KEYS[1], 'NX', ARGV[3], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 return 1`)
 
-// Uninstall removes the installation id and queues the purge of all its
-// data (see Purge) as a job that survives restarts: queued first, so
-// that a crash after it still purges. Repeating it (Slack sends
-// app_uninstalled and tokens_revoked, and retries) changes nothing more.
-func (i *Installs) Uninstall(ctx context.Context, id string, at time.Time) error {
+// Uninstall removes the installation id, uninstalled at at, and queues
+// the purge of all its data (see Purge) as a job that survives restarts,
+// due after delay (so that replicas which still have the installation in
+// memory have let go of it): queued first, so that a crash after it
+// still purges. Repeating it (Slack sends app_uninstalled and
+// tokens_revoked, and retries) changes nothing more.
+func (i *Installs) Uninstall(ctx context.Context, id string, at time.Time, delay time.Duration) error {
 	if err := checkID("uninstall", id); err != nil {
 		return err
 	}
 	q, times := i.purgeKeys()
-	if err := uninstallScript.Run(ctx, i.s.c, []string{q, times}, id, normTime(at).UnixMilli()).Err(); err != nil {
+	at = normTime(at)
+	if err := uninstallScript.Run(ctx, i.s.c, []string{q, times}, id, at.UnixMilli(), at.Add(delay).UnixMilli()).Err(); err != nil {
 		return i.fail("uninstall", err)
 	}
 	if err := i.s.c.Del(ctx, i.instKey(id)).Err(); err != nil {

@@ -102,12 +102,15 @@ func (m *MemoryInstalls) RenewInstallation(ctx context.Context, next *match.Inst
 }
 
 // ClaimRenewal implements Installs.ClaimRenewal.
-func (m *MemoryInstalls) ClaimRenewal(ctx context.Context, id string, lease time.Duration) (bool, error) {
+func (m *MemoryInstalls) ClaimRenewal(ctx context.Context, id string, version int64, lease time.Duration) (bool, error) {
 	if err := checkID("claim renewal", id); err != nil {
 		return false, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if inst, ok := m.insts[id]; !ok || inst.Version != version {
+		return false, nil
+	}
 	now := m.now()
 	if until, ok := m.leases[id]; ok && now.Before(until) {
 		return false, nil
@@ -223,7 +226,7 @@ func (m *MemoryInstalls) RecentChannels(ctx context.Context, team, user string) 
 }
 
 // Uninstall implements Installs.Uninstall.
-func (m *MemoryInstalls) Uninstall(ctx context.Context, id string, at time.Time) error {
+func (m *MemoryInstalls) Uninstall(ctx context.Context, id string, at time.Time, delay time.Duration) error {
 	if err := checkID("uninstall", id); err != nil {
 		return err
 	}
@@ -231,7 +234,7 @@ func (m *MemoryInstalls) Uninstall(ctx context.Context, id string, at time.Time)
 	defer m.mu.Unlock()
 	j, ok := m.jobs[id]
 	if !ok {
-		j = &memJob{due: normTime(at).Truncate(time.Millisecond)}
+		j = &memJob{due: normTime(at).Truncate(time.Millisecond).Add(delay)}
 		m.jobs[id] = j
 	}
 	j.at = normTime(at).Truncate(time.Millisecond)

@@ -21,14 +21,14 @@ type installs interface {
 	Installation(ctx context.Context, id string) (*match.Installation, error)
 	PutInstallation(ctx context.Context, inst *match.Installation) error
 	RenewInstallation(ctx context.Context, next *match.Installation, was int64) error
-	ClaimRenewal(ctx context.Context, id string, lease time.Duration) (bool, error)
+	ClaimRenewal(ctx context.Context, id string, version int64, lease time.Duration) (bool, error)
 	WorkspaceOrg(ctx context.Context, team string) (string, error)
 	LinkWorkspace(ctx context.Context, team, org string) error
 	UseOnce(ctx context.Context, nonce string, ttl time.Duration) (bool, error)
 	HomeOpened(ctx context.Context, team, user string, every time.Duration) (bool, error)
 	SeenChannel(ctx context.Context, team, user, channel string) error
 	RecentChannels(ctx context.Context, team, user string) ([]string, error)
-	Uninstall(ctx context.Context, id string, at time.Time) error
+	Uninstall(ctx context.Context, id string, at time.Time, delay time.Duration) error
 	ClaimPurge(ctx context.Context, lease time.Duration) (match.Purge, bool, error)
 	RenewPurge(ctx context.Context, p *match.Purge, lease time.Duration) error
 	FinishPurge(ctx context.Context, p match.Purge) error
@@ -186,7 +186,7 @@ func testRenewal(t *testing.T, e instEnv) {
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
-			ok, err := e.in.ClaimRenewal(ctx, "T1", time.Minute)
+			ok, err := e.in.ClaimRenewal(ctx, "T1", 1, time.Minute)
 			if err != nil {
 				t.Error(err)
 			}
@@ -209,7 +209,10 @@ func testRenewal(t *testing.T, e instEnv) {
 	if err := e.in.RenewInstallation(ctx, next, 1); err != nil || next.Version != 2 {
 		t.Fatalf("RenewInstallation = %v, version %d", err, next.Version)
 	}
-	if ok, _ := e.in.ClaimRenewal(ctx, "T1", time.Minute); !ok {
+	if ok, _ := e.in.ClaimRenewal(ctx, "T1", 1, time.Minute); ok {
+		t.Error("a claim at the version before the renewal won the lease")
+	}
+	if ok, _ := e.in.ClaimRenewal(ctx, "T1", 2, time.Minute); !ok {
 		t.Error("the lease is still held after the renewal")
 	}
 	if err := e.in.RenewInstallation(ctx, install("T9", in.Installed), 1); !errors.Is(err, match.ErrNotInstalled) {
@@ -392,10 +395,10 @@ func testPurgeOne(t *testing.T, e instEnv) {
 			t.Fatalf("T1 has %d keys before the purge; the test would not test much", len(mine))
 		}
 	}
-	if err := e.in.Uninstall(ctx, "T1", e.clk.Now()); err != nil {
+	if err := e.in.Uninstall(ctx, "T1", e.clk.Now(), 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.in.Uninstall(ctx, "T1", e.clk.Now()); err != nil { // tokens_revoked after app_uninstalled
+	if err := e.in.Uninstall(ctx, "T1", e.clk.Now(), 0); err != nil { // tokens_revoked after app_uninstalled
 		t.Fatal(err)
 	}
 	if _, err := e.in.Installation(ctx, "T1"); !errors.Is(err, match.ErrNotInstalled) {
@@ -459,7 +462,7 @@ func testPurgeOrg(t *testing.T, e instEnv) {
 			t.Fatal(err)
 		}
 	}
-	if err := e.in.Uninstall(ctx, "E1", e.clk.Now()); err != nil {
+	if err := e.in.Uninstall(ctx, "E1", e.clk.Now(), 0); err != nil {
 		t.Fatal(err)
 	}
 	runPurge(t, e, 0)
@@ -492,7 +495,7 @@ func testPurgeResumes(t *testing.T, e instEnv) {
 	ctx := t.Context()
 	fill(t, e, "T1", 4)
 	fill(t, e, "T2", 1)
-	if err := e.in.Uninstall(ctx, "T1", e.clk.Now()); err != nil {
+	if err := e.in.Uninstall(ctx, "T1", e.clk.Now(), 0); err != nil {
 		t.Fatal(err)
 	}
 	p, ok, err := e.in.ClaimPurge(ctx, time.Minute)
@@ -534,7 +537,7 @@ func testPurgeResumes(t *testing.T, e instEnv) {
 func testPurgeReinstall(t *testing.T, e instEnv) {
 	ctx := t.Context()
 	fill(t, e, "T1", 1)
-	if err := e.in.Uninstall(ctx, "T1", e.clk.Now()); err != nil {
+	if err := e.in.Uninstall(ctx, "T1", e.clk.Now(), 0); err != nil {
 		t.Fatal(err)
 	}
 	e.clk.Advance(time.Second)

@@ -107,7 +107,7 @@ func (a *Adapter) uninstall(ctx context.Context, id, why string) {
 		}
 		return
 	}
-	if err := store.Uninstall(ctx, id, time.Now()); err != nil {
+	if err := store.Uninstall(ctx, id, time.Now(), a.ws.purgeDelay); err != nil {
 		a.log.Error("slack: uninstall failed", "installation", id, "err", err)
 		return
 	}

@@ -113,7 +113,7 @@ func (m *multiEnv) replica(key string) *replica {
 	if err != nil {
 		m.t.Fatalf("New: %v", err)
 	}
-	a.ws.now = clk.Now
+	a.ws.now, a.ws.purgeDelay = clk.Now, 0
 	mux := http.NewServeMux()
 	a.Register(mux)
 	srv := httptest.NewServer(mux)
@@ -500,6 +500,37 @@ func TestTokenRotation(t *testing.T) {
 		for _, c := range calls {
 			if c.token != accessToken("T1", 2) {
 				t.Errorf("%s after the renewal carried %.14s…, want the new token", c.method, c.token)
+			}
+		}
+
+		// Past the new token's expiry: nobody may use it; one replica
+		// renews while the others wait for it.
+		for _, r := range reps {
+			r.clk.Advance(13 * time.Hour)
+		}
+		before = len(m.fake.recorded())
+		for i := range 6 {
+			wg.Go(func() {
+				n := strconv.Itoa(i)
+				if p := reps[i%3].command(t, "T1", "", "CT1", "UA"+n+"T1", "<@UB"+n+"T1>"); strings.Contains(p.Text, "cannot read") {
+					t.Errorf("a challenge while the token was renewed got %q", p.Text)
+				}
+			})
+		}
+		wg.Wait()
+		m.fake.mu.Lock()
+		refreshes, tries = m.fake.refreshes["T1"], m.fake.tries
+		m.fake.mu.Unlock()
+		if refreshes != 2 || tries != 2 {
+			t.Errorf("after the expiry %d renewals asked, %d done, want 2 in all", tries, refreshes)
+		}
+		calls = m.fake.recorded()[before:]
+		if len(calls) < 6 {
+			t.Fatalf("%d Web API calls for 6 challenges", len(calls))
+		}
+		for _, c := range calls {
+			if c.token != accessToken("T1", 3) {
+				t.Errorf("%s after the expiry carried %.14s…, want the third token", c.method, c.token)
 			}
 		}
 		if m.dump != nil {

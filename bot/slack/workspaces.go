@@ -35,14 +35,14 @@ type Installs interface {
 	Installation(ctx context.Context, id string) (*match.Installation, error)
 	PutInstallation(ctx context.Context, inst *match.Installation) error
 	RenewInstallation(ctx context.Context, next *match.Installation, was int64) error
-	ClaimRenewal(ctx context.Context, id string, lease time.Duration) (bool, error)
+	ClaimRenewal(ctx context.Context, id string, version int64, lease time.Duration) (bool, error)
 	WorkspaceOrg(ctx context.Context, team string) (string, error)
 	LinkWorkspace(ctx context.Context, team, org string) error
 	UseOnce(ctx context.Context, nonce string, ttl time.Duration) (bool, error)
 	HomeOpened(ctx context.Context, team, user string, every time.Duration) (bool, error)
 	SeenChannel(ctx context.Context, team, user, channel string) error
 	RecentChannels(ctx context.Context, team, user string) ([]string, error)
-	Uninstall(ctx context.Context, id string, at time.Time) error
+	Uninstall(ctx context.Context, id string, at time.Time, delay time.Duration) error
 	ClaimPurge(ctx context.Context, lease time.Duration) (match.Purge, bool, error)
 	RenewPurge(ctx context.Context, p *match.Purge, lease time.Duration) error
 	FinishPurge(ctx context.Context, p match.Purge) error
@@ -84,6 +84,10 @@ const (
 	// renewWait is how long a request waits for another replica's
 	// renewal of an expired token.
 	renewWait = 1500 * time.Millisecond
+	// purgeDelay is how long after an uninstall its purge begins: every
+	// replica has let go of the installation by then (workspaceTTL), so
+	// that none writes after the purge.
+	purgeDelay = 2 * workspaceTTL
 	// seenEvery is how often a user's use of a channel is written for the
 	// App Home.
 	seenEvery = 10 * time.Minute
@@ -117,6 +121,8 @@ type workspaces struct {
 	oauth OAuth
 	keys  *seal.Keys
 	now   func() time.Time
+	// purgeDelay is purgeDelay; tests set 0.
+	purgeDelay time.Duration
 
 	mu    sync.Mutex
 	cache map[string]*workspace // by team id (and enterprise id)
@@ -168,7 +174,7 @@ func (a *Adapter) useWorkspaces() error {
 	if err != nil {
 		return fmt.Errorf("slack: CONNECT4_SECRET_KEY: %w", err)
 	}
-	a.ws = &workspaces{oauth: a.cfg.OAuth, keys: keys, now: time.Now, cache: map[string]*workspace{}, seen: map[string]time.Time{}}
+	a.ws = &workspaces{oauth: a.cfg.OAuth, keys: keys, now: time.Now, purgeDelay: purgeDelay, cache: map[string]*workspace{}, seen: map[string]time.Time{}}
 	t := tenantAPI{}
 	a.api, a.chat = t, t
 	if a.cfg.Pictures {
@@ -343,6 +349,7 @@ func (a *Adapter) open(ctx context.Context, inst *match.Installation) (*workspac
 		switch {
 		case err == nil:
 			inst, t = ninst, nt
+		case errors.Is(err, errRenewing) && now.Before(inst.Expires):
 		case now.Before(inst.Expires):
 			a.log.Warn("slack: renewing a workspace's token failed; using it until it expires", "installation", inst.ID, "err", err)
 		default:
@@ -365,15 +372,19 @@ func (a *Adapter) clientFor(token string) *slackapi.Client {
 }
 
 // renew renews inst's access token with its refresh token: one replica at
-// a time (a lease in the store), the others waiting a moment for its
-// result. It returns the renewed installation and tokens.
+// a time (a lease in the store); the others use the token they have while
+// it lasts (errRenewing), or, once it has expired, wait a moment for the
+// renewal. It returns the renewed installation and tokens.
 func (a *Adapter) renew(ctx context.Context, inst *match.Installation, t tokens) (*match.Installation, tokens, error) {
 	ws, store := a.ws, a.ws.oauth.Store
-	ok, err := store.ClaimRenewal(ctx, inst.ID, renewLease)
+	ok, err := store.ClaimRenewal(ctx, inst.ID, inst.Version, renewLease)
 	if err != nil {
 		return nil, t, err
 	}
 	if !ok {
+		if ws.now().Before(inst.Expires) {
+			return nil, t, errRenewing // another replica renews; this token still serves
+		}
 		deadline := time.NewTimer(renewWait)
 		defer deadline.Stop()
 		tick := time.NewTicker(renewWait / 10)
