@@ -186,7 +186,7 @@ func homeView(l lang.Lang, url, user string, os []bot.Overview) slackapi.HomeTab
 	bs = append(bs, part("home.ratings.title", "home.ratings.none", ratings)...)
 	bs = append(bs, part("home.results.title", "home.results.none", results)...)
 	bs = append(bs, slackapi.NewSectionBlock(mrkdwn("*"+l.Say("home.start.title", nil)+"*\n"+l.Say("home.start.text", lang.Args{
-		"Start": "`/connect4 @someone`", "AI": "`/connect4 ai`", "Help": "`/connect4 help`"})), nil, nil))
+		"Start": "`/connect4 @…`", "AI": "`/connect4 ai`", "Help": "`/connect4 help`"})), nil, nil))
 	return slackapi.HomeTabViewRequest{Type: slackapi.VTHomeTab, Blocks: slackapi.Blocks{BlockSet: bs}}
 }
 

@@ -133,7 +133,7 @@ func (a *Adapter) serveCallback(w http.ResponseWriter, r *http.Request) {
 	a.log.Info("slack: installed", "installation", inst.ID, "org_wide", inst.OrgWide)
 	a.page(w, http.StatusOK, l, page{Title: l.Say("install.title", nil),
 		Heading: l.Say("install.done.heading", lang.Args{"Workspace": inst.Name}),
-		Text:    l.Say("install.done.next", lang.Args{"Help": "/connect4 help", "Start": "/connect4 @someone"})})
+		Text:    l.Say("install.done.next", lang.Args{"Help": "/connect4 help", "Start": "/connect4 @…"})})
 }
 
 // exchange trades code for the installation with oauth.v2.access, checks

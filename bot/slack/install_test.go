@@ -716,3 +716,34 @@ func TestConfigOAuth(t *testing.T) {
 		}
 	}
 }
+
+// TestNotInstalled: a command or a click from a workspace without an
+// installation gets the ephemeral "not installed", and nothing else
+// happens.
+func TestNotInstalled(t *testing.T) {
+	t.Parallel()
+	st := storetest.NewMemory(t, sessions.Options{})
+	m := newMultiEnv(t, st, sessions.NewMemoryInstalls(st), nil)
+	r := m.replica(newKey())
+	r.install(t, "T1")
+	for _, team := range []string{"T8", "not-a-team"} {
+		p := r.command(t, team, "", "CT8", "UAT8", "ai")
+		if p.ResponseType != ephemeral || !strings.Contains(p.Text, "not installed in this workspace") {
+			t.Errorf("a command from %s got %+v", team, p)
+		}
+	}
+	r.command(t, "T8", "E8", "CT8", "UAT8", "ai") // an organisation not installed either
+	r.click(t, m, "T8", "CT8", "UAT8", &slackapi.ButtonBlockElement{ActionID: actionPrefix + "drop", Value: "x"})
+	m.mu.Lock()
+	got := m.received
+	m.mu.Unlock()
+	if len(got) != 1 || got[0].ResponseType != ephemeral || !strings.Contains(got[0].Text, "not installed") {
+		t.Errorf("a click from T8 got %+v on its response_url", got)
+	}
+	if recs, _ := st.Active(t.Context(), match.Key{Platform: Platform, Workspace: "T8", Channel: "CT8"}); len(recs) > 0 {
+		t.Errorf("a workspace without an installation started a game: %v", recs)
+	}
+	if calls := m.fake.recorded(); len(calls) != 1 || calls[0].method != "auth.test" {
+		t.Errorf("Web API calls %v, want only the install's auth.test", calls)
+	}
+}
