@@ -32,6 +32,14 @@ import (
 // (sessions.Installs on Redis, sessions.MemoryInstalls in memory): see
 // those for the semantics. It must be safe for concurrent use.
 type Installs interface {
+	installations
+	homeStore
+	purgeStore
+}
+
+// installations keeps the workspaces' installations, their renewals and
+// the install's single-use states.
+type installations interface {
 	Installation(ctx context.Context, id string) (*match.Installation, error)
 	PutInstallation(ctx context.Context, inst *match.Installation) error
 	RenewInstallation(ctx context.Context, next *match.Installation, was int64) error
@@ -39,9 +47,18 @@ type Installs interface {
 	WorkspaceOrg(ctx context.Context, team string) (string, error)
 	LinkWorkspace(ctx context.Context, team, org string) error
 	UseOnce(ctx context.Context, nonce string, ttl time.Duration) (bool, error)
+}
+
+// homeStore keeps the App Home's small state: where each user plays, and
+// when their Home tab was last published.
+type homeStore interface {
 	HomeOpened(ctx context.Context, team, user string, every time.Duration) (bool, error)
 	SeenChannel(ctx context.Context, team, user, channel string) error
 	RecentChannels(ctx context.Context, team, user string) ([]string, error)
+}
+
+// purgeStore removes installations and runs the purge jobs of their data.
+type purgeStore interface {
 	Uninstall(ctx context.Context, id string, at time.Time, delay time.Duration) error
 	ClaimPurge(ctx context.Context, lease time.Duration) (match.Purge, bool, error)
 	RenewPurge(ctx context.Context, p *match.Purge, lease time.Duration) error
