@@ -125,6 +125,9 @@ type Config struct {
 	// cmd/connect4 serve gives both adapters the same one, so that the
 	// canvases and bands it keeps are drawn once, within one budget.
 	Painter *render.Painter
+	// OAuth, with its ClientID, serves every workspace that installs the
+	// app with OAuth instead of the one of BotToken (see workspaces.go).
+	OAuth OAuth
 }
 
 // webAPI is the part of the Slack Web API client the adapter calls.
@@ -161,6 +164,9 @@ type Adapter struct {
 	home      string        // the workspace the bot token belongs to, from auth.test; see homeKey
 	selfRetry time.Time     // no auth.test before this time after a failure
 	selfCall  chan struct{} // non-nil while auth.test runs; closed when it is done
+
+	ws    *workspaces // the many-workspace mode (OAuth); nil with one BotToken
+	homes homeState   // the App Home's per-replica state
 }
 
 // New returns an Adapter for svc. It checks cfg and returns every problem
@@ -192,6 +198,11 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 		a.api, a.chat = c, c
 	}
 	a.pics.init(cfg, c, publicURL)
+	if cfg.OAuth.ClientID != "" {
+		if err := a.useWorkspaces(); err != nil {
+			return nil, err
+		}
+	}
 	return a, nil
 }
 
@@ -203,6 +214,7 @@ func checkConfig(svc *bot.Service, cfg Config) (apiURL, publicURL string, err er
 		errs = append(errs, errors.New("slack: no bot service"))
 	}
 	errs = append(errs, checkTokens(cfg)...)
+	errs = append(errs, checkOAuth(cfg)...)
 	apiURL = slackapi.APIURL
 	if cfg.APIURL != "" {
 		u, err := apiBase(cfg.APIURL)
@@ -325,6 +337,9 @@ func (a *Adapter) homeKey(k match.Key) match.Key {
 // held during the call: one lookup runs in the background and every caller
 // waits for it at most until its own ctx is done.
 func (a *Adapter) selfPlayer(ctx context.Context) match.Player {
+	if w := workspaceOf(ctx); w != nil {
+		return w.self
+	}
 	if a.api == nil {
 		return match.Player{}
 	}

@@ -29,6 +29,10 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 	}
 	ctx, cancel := context.WithTimeout(ctx, commandBudget)
 	defer cancel()
+	if ctx, err = a.inWorkspace(ctx, cmd.Key, sc.EnterpriseID, cmd.User.ID); err != nil {
+		rep.Outcome, rep.Reason = bot.OutcomeRefused, "not installed"
+		return a.notInstalled(err), nil
+	}
 	cmd.Self = a.selfPlayer(ctx)
 	cmd.Key = a.homeKey(cmd.Key)
 	var reply bot.Reply
@@ -70,7 +74,7 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 		// empty 200 and its reply posted to the response_url, falling back
 		// to the emoji board. The reply's ts is not known: a replay goes in
 		// the channel.
-		if a.work.Go(func(wctx context.Context) {
+		if a.goFrom(ctx, func(wctx context.Context) {
 			a.deliver(wctx, cmd.Key, reply, sc.ResponseURL, "", func(m *slackapi.WebhookMessage) { m.ResponseType = responseType })
 		}) {
 			return nil, nil

@@ -28,6 +28,7 @@ func (a *Adapter) Register(mux *http.ServeMux) {
 	}
 	mux.HandleFunc("POST /slack/commands", a.serveCommand)
 	mux.HandleFunc("POST /slack/interactions", a.serveInteraction)
+	a.registerInstall(mux)
 }
 
 // serveCommand answers a slash command in the response body.

@@ -171,6 +171,12 @@ func (a *Adapter) interact(ic clickPayload, nonce string, rep *report) error {
 	}
 	started := a.work.Go(func(wctx context.Context) {
 		defer a.done(rep)
+		wctx, werr := a.inWorkspace(wctx, c.cmd.Key, "", c.cmd.User.ID)
+		if werr != nil {
+			rep.Outcome, rep.Reason = bot.OutcomeRefused, "not installed"
+			a.post(wctx, c.responseURL, a.notInstalled(werr))
+			return
+		}
 		if err != nil { // a foreign button: say so, privately
 			rep.Outcome, rep.Reason = bot.OutcomeRefused, "foreign button"
 			l, _ := lang.Parse(a.userLocale(wctx, c.cmd.User.ID, false))

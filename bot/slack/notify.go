@@ -73,6 +73,10 @@ func (a *Adapter) Edit(ctx context.Context, k match.Key, ref match.MessageRef, r
 	if ref.Timestamp == "" {
 		return fmt.Errorf("%w: slack: no ts for the message", bot.ErrUndeliverable)
 	}
+	ctx, err := a.forKey(ctx, k)
+	if err != nil {
+		return err
+	}
 	ch := cmp.Or(ref.Channel, k.Channel)
 	if _, _, _, err := a.chat.UpdateMessageContext(ctx, ch, ref.Timestamp, msgOptions(r)...); err != nil {
 		return notifyError("chat.update", err)
@@ -84,6 +88,10 @@ func (a *Adapter) Edit(ctx context.Context, k match.Key, ref match.MessageRef, r
 func (a *Adapter) Post(ctx context.Context, k match.Key, _ match.MessageRef, r bot.Reply) error {
 	if a.chat == nil {
 		return errNoToken
+	}
+	ctx, err := a.forKey(ctx, k)
+	if err != nil {
+		return err
 	}
 	if _, _, err := a.chat.PostMessageContext(ctx, k.Channel, msgOptions(r)...); err != nil {
 		return notifyError("chat.postMessage", err)
@@ -108,7 +116,7 @@ func (a *Adapter) postReply(ctx context.Context, k match.Key, r bot.Reply) bool 
 		// the command is acknowledged with an empty 200 and the message
 		// posted in the background, with the emoji board if the picture
 		// fails.
-		return a.work.Go(func(ctx context.Context) { a.postPictured(ctx, k, id, r) })
+		return a.goFrom(ctx, func(ctx context.Context) { a.postPictured(ctx, k, id, r) })
 	}
 	ch, ts, err := a.chat.PostMessageContext(ctx, k.Channel, msgOptions(r)...)
 	if err != nil {

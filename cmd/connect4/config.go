@@ -48,6 +48,10 @@ type config struct {
 	// (CONNECT4_PUBLIC_URL): Slack then shows boards as pictures the bot
 	// serves at /boards/.
 	PublicURL string
+
+	// SlackInstall is Slack's many-workspace mode ("Add to Slack"; see
+	// slackinstall.go).
+	SlackInstall slackInstall
 }
 
 // uses is a set of subcommands, for the variables each one reads (Var.Uses).
@@ -96,6 +100,10 @@ var envVars = []ops.Var{
 	v("SLACK_BOT_TOKEN", "", "xoxb- token: Web API calls, Socket Mode", forServe),
 	v("SLACK_APP_TOKEN", "", "xapp- token: enables Socket Mode (with SLACK_BOT_TOKEN)", forServe),
 	v("SLACK_API_URL", "", "base URL of Slack's Web API (tests, proxies)", forServe),
+	// Slack for every workspace ("Add to Slack", OAuth v2): slackinstall.go.
+	v("SLACK_CLIENT_ID", "", "the app's Client ID: serves every workspace that installs the app at GET /slack/install (OAuth v2), instead of the one of SLACK_BOT_TOKEN; needs SLACK_CLIENT_SECRET, SLACK_SIGNING_SECRET and CONNECT4_SECRET_KEY", forServe),
+	v("SLACK_CLIENT_SECRET", "", "the app's Client Secret, for oauth.v2.access (with SLACK_CLIENT_ID)", forServe),
+	v("CONNECT4_SECRET_KEY", "", "32 random bytes in base64 (openssl rand -base64 32) sealing the workspaces' tokens at rest (AES-GCM) and signing install states; during a rotation two, comma-separated: the new one first (writes), then the old (still read)", forServe),
 	v("CONNECT4_PUBLIC_URL", "", "public https base URL of this server: Slack boards become pictures served at GET /boards/<signed, expiring token>.png (without it they are uploaded, with files:write)", forServe),
 	v("DISCORD_PUBLIC_KEY", "", "hex Ed25519 key: enables POST /discord/interactions", forServe),
 	v("DISCORD_BOT_TOKEN", "", "enables the Gateway connection; needed by `connect4 register`", forServe|forRegister),
@@ -144,6 +152,7 @@ func loadConfig(getenv func(string) string, u uses) (config, error) {
 		DiscordAPIURL:      get("DISCORD_API_URL"),
 	}
 	c.Redis.TLS = e.Bool("REDIS_TLS")
+	c.SlackInstall = loadSlackInstall(e, c)
 	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL"))); err != nil {
 		bad("LOG_LEVEL", "%q is not debug, info, warn or error", get("LOG_LEVEL"))
 	}

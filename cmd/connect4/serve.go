@@ -57,7 +57,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	mux := http.NewServeMux()
 	var adapters ops.Group
 	notifiers := map[string]bot.Notifier{}
-	conns, err := mountAdapters(runCtx, cfg, svc, mux, log, m, &adapters, notifiers)
+	conns, err := mountAdapters(runCtx, cfg, svc, store, mux, log, m, &adapters, notifiers)
 	if err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 // Gateway (DISCORD_BOT_TOKEN).
 // Their connections run in set; it returns those to watch, and puts each
 // adapter in notifiers for the bot's timed edits.
-func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.ServeMux, log *slog.Logger, m *ops.Metrics, set *ops.Group,
+func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, store store, mux *http.ServeMux, log *slog.Logger, m *ops.Metrics, set *ops.Group,
 	notifiers map[string]bot.Notifier) ([]ops.Conn, error) {
 	var conns []ops.Conn
 	slackOn := cfg.SlackSigningSecret != "" || cfg.SlackAppToken != ""
@@ -100,6 +100,7 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 			SigningSecret: cfg.SlackSigningSecret, BotToken: cfg.SlackBotToken, AppToken: cfg.SlackAppToken,
 			APIURL: cfg.SlackAPIURL, Observe: m.Observe("slack"), ReconnectMax: cfg.ReconnectMax, PostReplies: true,
 			Pictures: true, PublicURL: cfg.PublicURL, Painter: painter,
+			OAuth: slackOAuth(cfg, store),
 		}, log)
 		if err != nil {
 			return nil, err
@@ -117,6 +118,7 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, mux *http.
 		if cfg.PublicURL != "" {
 			log.Info("slack: serving board pictures at GET /boards/")
 		}
+		startSlackInstall(ctx, cfg, a, set, log)
 		if cfg.SlackAppToken != "" {
 			set.Go(ctx, a.RunSocketMode)
 			conns = append(conns, ops.Conn{Name: "slack socket mode", Platform: "slack", State: a.Connection})

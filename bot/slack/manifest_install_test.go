@@ -1,0 +1,47 @@
+package slack
+
+import (
+	"bytes"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	slackapi "github.com/slack-go/slack"
+	"gopkg.in/yaml.v3"
+)
+
+// TestManifestInstall checks what "Add to Slack" relies on in
+// deploy/slack/manifest.yml: the scopes it asks for are exactly the
+// manifest's, the redirect URL is the callback, the events reach
+// /slack/events with the three events the adapter handles, and the Home
+// tab is on.
+func TestManifestInstall(t *testing.T) {
+	raw, err := os.ReadFile("../../deploy/slack/manifest.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(raw))
+	dec.KnownFields(true)
+	var m slackapi.Manifest
+	if err := dec.Decode(&m); err != nil {
+		t.Fatalf("manifest.yml: %v", err)
+	}
+	if got := m.OAuthConfig.Scopes.Bot; !slices.Equal(got, Scopes) {
+		t.Errorf("manifest bot scopes %q, the install asks for %q", got, Scopes)
+	}
+	if r := m.OAuthConfig.RedirectUrls; len(r) != 1 || !strings.HasSuffix(r[0], CallbackPath) {
+		t.Errorf("redirect URLs %q, want one ending in %s", r, CallbackPath)
+	}
+	ev := m.Settings.EventSubscriptions
+	if ev == nil || !strings.HasSuffix(ev.RequestUrl, EventsPath) {
+		t.Fatalf("event subscriptions %+v, want the request URL …%s", ev, EventsPath)
+	}
+	want := []string{"app_home_opened", "app_uninstalled", "tokens_revoked"}
+	if got := slices.Sorted(slices.Values(ev.BotEvents)); !slices.Equal(got, want) {
+		t.Errorf("bot events %q, want %q", got, want)
+	}
+	if !m.Features.AppHome.HomeTabEnabled {
+		t.Error("the Home tab is off")
+	}
+}
