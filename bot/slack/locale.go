@@ -118,7 +118,7 @@ func (a *Adapter) userLocale(ctx context.Context, user string, wait bool) string
 	if !a.locales.startFill(user) {
 		return ""
 	}
-	if !a.work.Go(func(ctx context.Context) {
+	if !a.goFrom(ctx, func(ctx context.Context) { // with the request's workspace, for its token
 		defer a.locales.endFill(user)
 		a.userInfo(ctx, user, "answering in the channel's language")
 	}) {
