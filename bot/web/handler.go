@@ -130,22 +130,34 @@ func (w *Web) servePage(rw http.ResponseWriter, r *http.Request) {
 // (match.ErrNoGame for a game or player the store no longer has) or
 // gallery.ErrBusy when too many pages are being drawn.
 func (w *Web) Page(ctx context.Context, l Link, tok string) ([]byte, error) {
-	p, err := w.view(ctx, l, tok)
+	if l.Kind != KindGame {
+		p, err := w.view(ctx, l, tok)
+		if err != nil {
+			return nil, err
+		}
+		return w.execute(p)
+	}
+	gp, err := w.svc.GamePage(ctx, l.Key, l.ID)
 	if err != nil {
 		return nil, err
 	}
-	draw := func(context.Context) ([]byte, error) {
-		var buf bytes.Buffer
-		buf.Grow(32 << 10)
-		if err := w.assets.pages[p.Lang].Execute(&buf, p); err != nil {
-			return nil, fmt.Errorf("web: draw %s page: %w", l.Kind, err)
-		}
-		return buf.Bytes(), nil
+	lg := w.svc.PageLang(ctx, l.Key)
+	key := "page\x00" + tok + "\x00" + strconv.FormatInt(gp.Version, 10) + "\x00" + lg.String() + "\x00" + paletteName(gp.Look)
+	return w.cache.Get(ctx, key, func(context.Context) ([]byte, error) {
+		p := w.newPage(lg, l, tok)
+		w.gameView(p, l, gp)
+		return w.execute(p)
+	})
+}
+
+// execute draws p.
+func (w *Web) execute(p *page) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(32 << 10)
+	if err := w.assets.pages[p.Lang].Execute(&buf, p); err != nil {
+		return nil, fmt.Errorf("web: draw page: %w", err)
 	}
-	if l.Kind != KindGame {
-		return draw(ctx)
-	}
-	return w.cache.Get(ctx, "page\x00"+tok+"\x00"+strconv.FormatInt(p.version, 10)+"\x00"+p.Lang.String()+"\x00"+p.Palette, draw)
+	return buf.Bytes(), nil
 }
 
 // serveBoard answers GET /pages/{token}/board.png: the game's board as it

@@ -35,18 +35,20 @@ type page struct {
 	Player  *playerView
 	Error   *errorView
 
-	version int64 // the game's record version, for the cache
 }
 
 // say is l.Say for the views.
 func say(l lang.Lang, id string, args lang.Args) string { return l.Say(id, args) }
 
-// name is how a page names a player: their display name, else their id.
+// name is how a page names a player: their display name, else their id,
+// isolated (U+2068 … U+2069) so that right-to-left marks in a name never
+// reorder the words around it.
 func name(p match.Player) string {
-	if p.Name != "" {
-		return p.Name
+	n := p.Name
+	if n == "" {
+		n = p.ID
 	}
-	return p.ID
+	return "\u2068" + n + "\u2069"
 }
 
 // colourIDs are the message ids of the discs' colour words by player, in
@@ -76,9 +78,7 @@ func paletteName(look match.Settings) string {
 
 // view builds the page that link l (whose token is tok) shows.
 func (w *Web) view(ctx context.Context, l Link, tok string) (*page, error) {
-	lg := w.svc.PageLang(ctx, l.Key)
-	p := &page{Lang: lg, Dir: "ltr", URL: w.base + strings.TrimPrefix(PagesPath, "/") + tok, CSS: w.assets.css,
-		Until: l.Expires.UTC().Format(time.DateOnly)}
+	p := w.newPage(w.svc.PageLang(ctx, l.Key), l, tok)
 	switch l.Kind {
 	case KindGame:
 		gp, err := w.svc.GamePage(ctx, l.Key, l.ID)
@@ -102,6 +102,12 @@ func (w *Web) view(ctx context.Context, l Link, tok string) (*page, error) {
 		return nil, match.ErrNoGame
 	}
 	return p, nil
+}
+
+// newPage is the page of link l (token tok) in lg, without a body yet.
+func (w *Web) newPage(lg lang.Lang, l Link, tok string) *page {
+	return &page{Lang: lg, Dir: "ltr", URL: w.base + strings.TrimPrefix(PagesPath, "/") + tok, CSS: w.assets.css,
+		Until: l.Expires.UTC().Format(time.DateOnly), Palette: "standard"}
 }
 
 // link is the URL of another page of l's channel, expiring with l: a page
@@ -200,7 +206,7 @@ func (w *Web) gameView(p *page, l Link, gp bot.GamePage) {
 		v.CanAnalyze = true
 		v.Data.Analyze = p.URL + "/analysis"
 	}
-	p.Game, p.JS, p.Palette, p.version = v, w.assets.js, paletteName(gp.Look), gp.Version
+	p.Game, p.JS, p.Palette = v, w.assets.js, paletteName(gp.Look)
 	p.Title = say(lg, "web.title.game", lang.Args{"Players": strings.Join(names, " · ")})
 	p.Desc = strings.TrimSpace(v.Result + " " + v.Size)
 	p.Image = p.URL + "/board.png"
