@@ -34,7 +34,6 @@ type page struct {
 	Channel *channelView
 	Player  *playerView
 	Error   *errorView
-
 }
 
 // say is l.Say for the views.
@@ -305,14 +304,9 @@ type gameRow struct {
 	Link, Players, Result, Date string
 }
 
-var medals = [...]string{"🥇", "🥈", "🥉"}
-
-func rank(i int) string {
-	if i < len(medals) {
-		return medals[i]
-	}
-	return fmt.Sprint(i + 1)
-}
+// rank is place i (0-based) as shown: a number (an emoji medal would
+// need a font the reader may not have).
+func rank(i int) string { return fmt.Sprint(i + 1) }
 
 func (w *Web) standing(l Link, i int, st match.Standing) standingRow {
 	r := standingRow{Rank: rank(i), Name: name(st.Player), Link: w.link(l, KindPlayer, st.Player.ID),
