@@ -125,6 +125,10 @@ type Config struct {
 	// cmd/connect4 serve gives both adapters the same one, so that the
 	// canvases and bands it keeps are drawn once, within one budget.
 	Painter *render.Painter
+	// Previews, with a SigningSecret and a BotToken, answers Slack's
+	// link_shared events for links to the web pages (POST /slack/events)
+	// with chat.unfurl; nil turns unfurls off.
+	Previews bot.PagePreviewer
 }
 
 // webAPI is the part of the Slack Web API client the adapter calls.

@@ -28,6 +28,9 @@ func (a *Adapter) Register(mux *http.ServeMux) {
 	}
 	mux.HandleFunc("POST /slack/commands", a.serveCommand)
 	mux.HandleFunc("POST /slack/interactions", a.serveInteraction)
+	if a.cfg.Previews != nil {
+		mux.HandleFunc("POST "+EventsPath, a.serveEvents)
+	}
 }
 
 // serveCommand answers a slash command in the response body.
