@@ -66,28 +66,23 @@ func newFixture(t testing.TB) *fixture {
 	mux := http.NewServeMux()
 	f.srv = httptest.NewServer(mux)
 	t.Cleanup(f.srv.Close)
-	var pages lateLinks
-	f.svc = bot.New(f.store, bot.Options{Logger: log, AI: firstFree, Pages: &pages,
-		Analyze: func(ctx context.Context, g *engine.Game, budget time.Duration) (solver.Analysis, error) {
-			return solver.Analyze(ctx, g, min(budget, 2*time.Second))
-		}})
-	w, err := New(f.svc, Config{PublicURL: f.srv.URL, Secrets: map[string]string{"slack": "s3cret", "discord": "other"},
-		Now: f.clock.Now}, log)
+	links, err := NewLinks(Config{PublicURL: f.srv.URL, Secrets: map[string]string{"slack": "s3cret", "discord": "other"},
+		Now: f.clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages.w = w
+	f.svc = bot.New(f.store, bot.Options{Logger: log, AI: firstFree, Pages: links,
+		Analyze: func(ctx context.Context, g *engine.Game, budget time.Duration) (solver.Analysis, error) {
+			return solver.Analyze(ctx, g, min(budget, 2*time.Second))
+		}})
+	w, err := New(f.svc, links, nil, log)
+	if err != nil {
+		t.Fatal(err)
+	}
 	f.web = w
 	w.Register(mux)
 	return f
 }
-
-// lateLinks lets the Service be built before the pages that need it.
-type lateLinks struct{ w *Web }
-
-func (l *lateLinks) GameURL(k match.Key, id string) string       { return l.w.GameURL(k, id) }
-func (l *lateLinks) ChannelURL(k match.Key) string               { return l.w.ChannelURL(k) }
-func (l *lateLinks) PlayerURL(k match.Key, userID string) string { return l.w.PlayerURL(k, userID) }
 
 // firstFree is an AI that plays the lowest free column.
 func firstFree(_ context.Context, g *engine.Game, _ solver.Level, _ time.Duration) (int, error) {

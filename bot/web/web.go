@@ -34,7 +34,7 @@ type Service interface {
 
 var _ Service = (*bot.Service)(nil)
 
-// Config configures the pages.
+// Config configures the links to the pages.
 type Config struct {
 	// PublicURL is the base URL the pages are reached at from outside
 	// (CONNECT4_PUBLIC_URL). Required: without it there are no links.
@@ -44,38 +44,29 @@ type Config struct {
 	// signed with a key derived from its own. A platform without one
 	// gets no links.
 	Secrets map[string]string
-	// TTL is how long a link works; 0 means DefaultTTL.
+	// TTL is how long a link works (CONNECT4_PAGE_TTL); 0 means
+	// DefaultTTL.
 	TTL time.Duration
-	// Painter draws the board pictures of the unfurls; nil makes one.
-	Painter *render.Painter
-	// CacheBytes bounds the pages and pictures kept drawn; 0 means 16 MiB.
-	CacheBytes int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
 
-// Web serves the pages and makes the links to them. It implements
-// bot.PageLinks and bot.PagePreviewer. It is safe for concurrent use.
-type Web struct {
-	svc     Service
-	signer  *Signer
-	base    string // PublicURL with a trailing slash
-	ttl     time.Duration
-	now     func() time.Time
-	log     *slog.Logger
-	painter *render.Painter
-	cache   *gallery.Gallery // pages by token and version, board pictures by game version
-	assets  assets
+// Links makes and checks the links to the pages. It implements
+// bot.PageLinks, so that the bot's replies carry them; it needs no
+// Service, so that it can be made before the Service that uses it. It is
+// safe for concurrent use.
+type Links struct {
+	signer *Signer
+	base   string // PublicURL with a trailing slash
+	ttl    time.Duration
+	now    func() time.Time
 }
 
-var (
-	_ bot.PageLinks     = (*Web)(nil)
-	_ bot.PagePreviewer = (*Web)(nil)
-)
+var _ bot.PageLinks = (*Links)(nil)
 
-// New returns the pages of svc. It returns an error for a PublicURL that
-// is not an absolute http(s) URL without query, or a negative TTL.
-func New(svc Service, cfg Config, log *slog.Logger) (*Web, error) {
+// NewLinks returns the links of cfg. It returns an error for a PublicURL
+// that is not an absolute http(s) URL without query, or a negative TTL.
+func NewLinks(cfg Config) (*Links, error) {
 	u, err := url.Parse(cfg.PublicURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
 		return nil, fmt.Errorf("web: public URL %q is not an http(s) base URL", cfg.PublicURL)
@@ -89,11 +80,31 @@ func New(svc Service, cfg Config, log *slog.Logger) (*Web, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	if cfg.Painter == nil {
-		cfg.Painter = render.NewPainter(0)
-	}
-	if cfg.CacheBytes <= 0 {
-		cfg.CacheBytes = 16 << 20
+	return &Links{signer: NewSigner(cfg.Secrets), base: strings.TrimSuffix(cfg.PublicURL, "/") + "/", ttl: cfg.TTL, now: cfg.Now}, nil
+}
+
+// Web serves the pages. It implements bot.PagePreviewer. It is safe for
+// concurrent use.
+type Web struct {
+	*Links
+	svc     Service
+	log     *slog.Logger
+	painter *render.Painter
+	cache   *gallery.Gallery // pages by token and version, board pictures by game version
+	assets  assets
+}
+
+var _ bot.PagePreviewer = (*Web)(nil)
+
+// cacheBytes bounds the pages and pictures kept drawn.
+const cacheBytes = 16 << 20
+
+// New returns the pages of svc behind links. painter draws the board
+// pictures of the previews (nil makes one); log nil means slog.Default().
+// It returns an error only for a build whose embedded template is broken.
+func New(svc Service, links *Links, painter *render.Painter, log *slog.Logger) (*Web, error) {
+	if painter == nil {
+		painter = render.NewPainter(0)
 	}
 	if log == nil {
 		log = slog.Default()
@@ -102,13 +113,12 @@ func New(svc Service, cfg Config, log *slog.Logger) (*Web, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Web{svc: svc, signer: NewSigner(cfg.Secrets), base: strings.TrimSuffix(cfg.PublicURL, "/") + "/",
-		ttl: cfg.TTL, now: cfg.Now, log: log.With("platform", "web"), painter: cfg.Painter,
-		cache: gallery.New(cfg.CacheBytes, runtime.GOMAXPROCS(0), 64), assets: a}, nil
+	return &Web{Links: links, svc: svc, log: log.With("platform", "web"), painter: painter,
+		cache: gallery.New(cacheBytes, runtime.GOMAXPROCS(0), 64), assets: a}, nil
 }
 
 // url is the absolute URL of l's page, or "" when l's platform has no key.
-func (w *Web) url(l Link) string {
+func (w *Links) url(l Link) string {
 	tok := w.signer.Token(l)
 	if tok == "" {
 		return ""
@@ -117,20 +127,20 @@ func (w *Web) url(l Link) string {
 }
 
 // fresh is a link of kind to k's id that expires after the TTL.
-func (w *Web) fresh(kind Kind, k match.Key, id string) Link {
+func (w *Links) fresh(kind Kind, k match.Key, id string) Link {
 	return Link{Kind: kind, Key: k, ID: id, Expires: w.now().Add(w.ttl).Truncate(time.Second)}
 }
 
 // GameURL returns the link to game gameID's page in channel k, or "".
-func (w *Web) GameURL(k match.Key, gameID string) string {
+func (w *Links) GameURL(k match.Key, gameID string) string {
 	return w.url(w.fresh(KindGame, k, gameID))
 }
 
 // ChannelURL returns the link to channel k's page, or "".
-func (w *Web) ChannelURL(k match.Key) string { return w.url(w.fresh(KindChannel, k, "")) }
+func (w *Links) ChannelURL(k match.Key) string { return w.url(w.fresh(KindChannel, k, "")) }
 
 // PlayerURL returns the link to player userID's page in channel k, or "".
-func (w *Web) PlayerURL(k match.Key, userID string) string {
+func (w *Links) PlayerURL(k match.Key, userID string) string {
 	return w.url(w.fresh(KindPlayer, k, userID))
 }
 

@@ -48,6 +48,8 @@ type config struct {
 	// (CONNECT4_PUBLIC_URL): Slack then shows boards as pictures the bot
 	// serves at /boards/.
 	PublicURL string
+	// PageTTL is how long a link to a web page works (CONNECT4_PAGE_TTL).
+	PageTTL time.Duration
 }
 
 // uses is a set of subcommands, for the variables each one reads (Var.Uses).
@@ -96,7 +98,8 @@ var envVars = []ops.Var{
 	v("SLACK_BOT_TOKEN", "", "xoxb- token: Web API calls, Socket Mode", forServe),
 	v("SLACK_APP_TOKEN", "", "xapp- token: enables Socket Mode (with SLACK_BOT_TOKEN)", forServe),
 	v("SLACK_API_URL", "", "base URL of Slack's Web API (tests, proxies)", forServe),
-	v("CONNECT4_PUBLIC_URL", "", "public https base URL of this server: Slack boards become pictures served at GET /boards/<signed, expiring token>.png (without it they are uploaded, with files:write)", forServe),
+	v("CONNECT4_PUBLIC_URL", "", "public https base URL of this server: Slack boards become pictures served at GET /boards/<signed, expiring token>.png (without it they are uploaded, with files:write), and finished games, leaderboards and stats link to their web pages at /pages/ (without it, no links)", forServe),
+	v("CONNECT4_PAGE_TTL", "720h", "how long a link to a game, channel or player page works", forStore),
 	v("DISCORD_PUBLIC_KEY", "", "hex Ed25519 key: enables POST /discord/interactions", forServe),
 	v("DISCORD_BOT_TOKEN", "", "enables the Gateway connection; needed by `connect4 register`", forServe|forRegister),
 	v("DISCORD_APPLICATION_ID", "", "application id: deferred edits, `connect4 register`", forServe|forRegister),
@@ -137,6 +140,7 @@ func loadConfig(getenv func(string) string, u uses) (config, error) {
 		SlackAppToken:      e.Raw("SLACK_APP_TOKEN"),
 		SlackAPIURL:        get("SLACK_API_URL"),
 		PublicURL:          get("CONNECT4_PUBLIC_URL"),
+		PageTTL:            dur("CONNECT4_PAGE_TTL", time.Minute, 10*365*24*time.Hour),
 		DiscordPublicKey:   get("DISCORD_PUBLIC_KEY"),
 		DiscordBotToken:    e.Raw("DISCORD_BOT_TOKEN"),
 		DiscordAppID:       get("DISCORD_APPLICATION_ID"),
