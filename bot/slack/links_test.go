@@ -9,12 +9,17 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	slackapi "github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+	"gopkg.in/yaml.v3"
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/sessions"
@@ -165,5 +170,61 @@ func TestLinkShared(t *testing.T) {
 	}
 	if len(unfurls) != 1 || unfurls[page].Title != "Connect Four: Alice · Bob" || unfurls[page].ImageURL != page+"/board.png" || unfurls[page].TitleLink != page {
 		t.Errorf("unfurls %+v, want the one page's preview", unfurls)
+	}
+}
+
+// TestManifestUnfurls: the manifest asks for what unfurls need: the
+// scopes, the link_shared event at EventsPath and an unfurl domain.
+func TestManifestUnfurls(t *testing.T) {
+	raw, err := os.ReadFile("../../deploy/slack/manifest.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(raw))
+	dec.KnownFields(true)
+	var m slackapi.Manifest
+	if err := dec.Decode(&m); err != nil {
+		t.Fatalf("manifest.yml: %v", err)
+	}
+	for _, s := range []string{"links:read", "links:write"} {
+		if !slices.Contains(m.OAuthConfig.Scopes.Bot, s) {
+			t.Errorf("bot scopes %v lack %s", m.OAuthConfig.Scopes.Bot, s)
+		}
+	}
+	ev := m.Settings.EventSubscriptions
+	if ev == nil || !strings.HasSuffix(ev.RequestUrl, EventsPath) || !slices.Contains(ev.BotEvents, "link_shared") {
+		t.Errorf("event subscriptions %+v, want link_shared at …%s", ev, EventsPath)
+	}
+	if len(m.Features.UnfurlDomains) == 0 {
+		t.Error("no unfurl_domains")
+	}
+}
+
+// TestLinkSharedOverSocket: the same event over Socket Mode is answered
+// the same way.
+func TestLinkSharedOverSocket(t *testing.T) {
+	page := "https://c4.example.com/pages/abc.def"
+	fake := &fakeUnfurls{}
+	api := httptest.NewServer(fake)
+	t.Cleanup(api.Close)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	a, err := New(bot.New(storetest.NewMemory(t, sessions.Options{}), bot.Options{Logger: log}), Config{
+		BotToken: testToken, AppToken: "xapp-1", APIURL: api.URL + "/", Previews: previews{url: page},
+	}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.socketEvent(slackevents.EventsAPIEvent{Type: slackevents.CallbackEvent, InnerEvent: slackevents.EventsAPIInnerEvent{
+		Type: "link_shared", Data: &slackevents.LinkSharedEvent{Type: "link_shared", Channel: "C9", MessageTimeStamp: "1.2",
+			Links: []slackevents.SharedLinks{{Domain: "c4.example.com", URL: page}}}}})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := a.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fake.mu.Lock()
+	defer fake.mu.Unlock()
+	if len(fake.calls) != 1 || fake.calls[0].Get("channel") != "C9" || !strings.Contains(fake.calls[0].Get("unfurls"), page) {
+		t.Errorf("chat.unfurl calls %v, want one for C9 with the page", fake.calls)
 	}
 }

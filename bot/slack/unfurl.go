@@ -8,6 +8,7 @@ import (
 	"time"
 
 	slackapi "github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/internal/clip"
@@ -151,3 +152,34 @@ const linkPrefix = "c4link_"
 
 // maxButtonURL is the longest url of a Block Kit button.
 const maxButtonURL = 3000
+
+// socketEvent handles an Events API event that came over Socket Mode (it
+// was acknowledged): link_shared is answered like over HTTP; anything
+// else is ignored.
+func (a *Adapter) socketEvent(data any) {
+	ev, ok := data.(slackevents.EventsAPIEvent)
+	if !ok || ev.Type != slackevents.CallbackEvent {
+		return
+	}
+	ls, ok := ev.InnerEvent.Data.(*slackevents.LinkSharedEvent)
+	if !ok {
+		return
+	}
+	in := linkShared{Type: ls.Type, Channel: ls.Channel, MessageTS: ls.MessageTimeStamp}
+	for _, l := range ls.Links {
+		in.Links = append(in.Links, struct {
+			URL string `json:"url"`
+		}{URL: l.URL})
+	}
+	rep := newReport("socket", "event")
+	rep.Channel = ls.Channel
+	if !a.work.Go(func(ctx context.Context) {
+		defer a.done(rep)
+		if err := a.unfurl(ctx, in); err != nil {
+			rep.Outcome = bot.OutcomeError
+		}
+	}) {
+		rep.Outcome, rep.Reason = bot.OutcomeError, "shutting down"
+		a.done(rep)
+	}
+}
