@@ -118,7 +118,6 @@ func TestBrowserGamePage(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitReady("#moves")); err != nil {
 		t.Fatal(err)
 	}
-	screenshot(t, ctx, "game")
 	steps, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`JSON.parse(document.getElementById('game-data').textContent).steps`))
 	if err != nil {
 		t.Fatal(err)
@@ -174,6 +173,10 @@ func TestBrowserGamePage(t *testing.T) {
 	if filled == 0 {
 		t.Error("no summary after the analysis")
 	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowLeft)); err != nil { // a step back: the last disc marked
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "game")
 	rec, err := f.svc.GamePage(context.Background(), f.key, r.GameID)
 	if err != nil || rec.Analysis == nil {
 		t.Errorf("the analysis was not kept on the game: %v", err)

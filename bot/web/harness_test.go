@@ -129,9 +129,7 @@ func (f *fixture) play(players []match.Player, extra string, cols []int) bot.Rep
 		f.t.Fatal(err)
 	}
 	req.Opponent = players[1]
-	for i, p := range players[2:] {
-		req.Others[i] = p
-	}
+	copy(req.Others[:], players[2:])
 	r := f.svc.Handle(context.Background(), bot.Command{Key: f.key, User: players[0], Request: req})
 	if r.Problem != bot.ProblemNone {
 		f.t.Fatalf("challenge refused: %s", r.Text)

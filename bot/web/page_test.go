@@ -323,8 +323,16 @@ func TestChannelAndPlayerPages(t *testing.T) {
 	f.play([]match.Player{hostileBob, hostileAlice}, "", quickWin)
 	dave, erin := match.Player{ID: "UDAVE", Name: "Dave"}, match.Player{ID: "UERIN", Name: "Erin"}
 	f.play([]match.Player{dave, erin}, "", []int{3, 3})
+	season := f.svc.Handle(context.Background(), bot.Command{Key: f.key, User: dave, CanManage: true, Request: bot.Request{Kind: bot.KindNewSeason}})
+	if season.Problem != bot.ProblemNone {
+		t.Fatalf("new season: %s", season.Text)
+	}
+	f.play([]match.Player{hostileAlice, hostileBob}, "", quickWin)
 	_, body := get(t, linkOf(t, f.handle(hostileAlice, "leaderboard")))
 	text := textOf([]byte(body))
+	if !strings.Contains(body, `id="seasons"`) || !strings.Contains(text, "Season 1 (ended") {
+		t.Error("channel page lacks the archived season")
+	}
 	for _, want := range []string{"Leaderboard", `<script>alert("a")</script>`, "Bob", "Dave", "Erin", "Recent results", "Games in progress"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("channel page lacks %q", want)
