@@ -355,3 +355,41 @@ func TestChannelAndPlayerPages(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestLargestPage: a full 7 × 6 board between two players with names of
+// 200 characters stays under maxPage.
+func TestLargestPage(t *testing.T) {
+	f := newFixture(t)
+	long := match.Player{ID: "ULONG", Name: strings.Repeat("ž", 50) + strings.Repeat("x", 150)}
+	r := f.play([]match.Player{hostileCarol, long}, "", drawnGame(t))
+	_, body := get(t, linkOf(t, r))
+	t.Logf("a full 7 × 6 game with names of 200 characters: %d bytes", len(body))
+	if len(body) > maxPage {
+		t.Errorf("a full 7 × 6 game with long names: %d bytes, more than %d", len(body), maxPage)
+	}
+	if err := checkHTML([]byte(body)); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestColourBlindPalette: a channel with the colour-blind palette gets
+// its colours and colour words on the page (and the shape marks, which
+// every palette has).
+func TestColourBlindPalette(t *testing.T) {
+	f := newFixture(t)
+	if r := f.handle(hostileAlice, "settings palette colourblind"); r.Problem != bot.ProblemNone {
+		t.Fatalf("settings: %s", r.Text)
+	}
+	r := f.play([]match.Player{hostileAlice, hostileBob}, "", quickWin)
+	_, body := get(t, linkOf(t, r))
+	if !strings.Contains(body, `<body class="colourblind">`) {
+		t.Error("the page is not in the colour-blind palette")
+	}
+	text := textOf([]byte(body))
+	if !strings.Contains(text, "blue: ") || !strings.Contains(text, "orange: ") || strings.Contains(text, "yellow: ") {
+		t.Errorf("colour words of the colour-blind palette missing: %q", text[:min(len(text), 600)])
+	}
+	if strings.Count(body, `<circle class="mark" r="8"/>`) != 3 {
+		t.Errorf("yellow's three discs should carry the ring mark")
+	}
+}
