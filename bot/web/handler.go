@@ -94,6 +94,8 @@ type errorView struct{ Title, Text string }
 func (w *Web) failStore(rw http.ResponseWriter, r *http.Request, l Link, err error) {
 	lg := w.svc.PageLang(r.Context(), l.Key)
 	switch {
+	case errors.Is(err, match.ErrNoGame) && l.Kind == KindPlayer:
+		w.fail(rw, r, http.StatusGone, lg, "web.error.playerGone")
 	case errors.Is(err, match.ErrNoGame):
 		w.fail(rw, r, http.StatusGone, lg, "web.error.gone")
 	case errors.Is(err, gallery.ErrBusy):

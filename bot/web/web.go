@@ -118,30 +118,30 @@ func New(svc Service, links *Links, painter *render.Painter, log *slog.Logger) (
 }
 
 // url is the absolute URL of l's page, or "" when l's platform has no key.
-func (w *Links) url(l Link) string {
-	tok := w.signer.Token(l)
+func (ls *Links) url(l Link) string {
+	tok := ls.signer.Token(l)
 	if tok == "" {
 		return ""
 	}
-	return w.base + strings.TrimPrefix(PagesPath, "/") + tok
+	return ls.base + strings.TrimPrefix(PagesPath, "/") + tok
 }
 
 // fresh is a link of kind to k's id that expires after the TTL.
-func (w *Links) fresh(kind Kind, k match.Key, id string) Link {
-	return Link{Kind: kind, Key: k, ID: id, Expires: w.now().Add(w.ttl).Truncate(time.Second)}
+func (ls *Links) fresh(kind Kind, k match.Key, id string) Link {
+	return Link{Kind: kind, Key: k, ID: id, Expires: ls.now().Add(ls.ttl).Truncate(time.Second)}
 }
 
 // GameURL returns the link to game gameID's page in channel k, or "".
-func (w *Links) GameURL(k match.Key, gameID string) string {
-	return w.url(w.fresh(KindGame, k, gameID))
+func (ls *Links) GameURL(k match.Key, gameID string) string {
+	return ls.url(ls.fresh(KindGame, k, gameID))
 }
 
 // ChannelURL returns the link to channel k's page, or "".
-func (w *Links) ChannelURL(k match.Key) string { return w.url(w.fresh(KindChannel, k, "")) }
+func (ls *Links) ChannelURL(k match.Key) string { return ls.url(ls.fresh(KindChannel, k, "")) }
 
 // PlayerURL returns the link to player userID's page in channel k, or "".
-func (w *Links) PlayerURL(k match.Key, userID string) string {
-	return w.url(w.fresh(KindPlayer, k, userID))
+func (ls *Links) PlayerURL(k match.Key, userID string) string {
+	return ls.url(ls.fresh(KindPlayer, k, userID))
 }
 
 // Preview returns what a chat shows of a link to one of the pages (its
