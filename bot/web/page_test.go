@@ -393,3 +393,21 @@ func TestColourBlindPalette(t *testing.T) {
 		t.Errorf("yellow's three discs should carry the ring mark")
 	}
 }
+
+// TestResignedGame: a game one player resigned says so, and its page
+// stops at the moves played.
+func TestResignedGame(t *testing.T) {
+	f := newFixture(t)
+	f.play([]match.Player{hostileAlice, hostileBob}, "", []int{3, 3, 2})
+	r := f.handle(hostileBob, "resign")
+	if r.Problem != bot.ProblemNone {
+		t.Fatalf("resign: %s", r.Text)
+	}
+	_, body := get(t, linkOf(t, r))
+	if want := "\u2068" + `<script>alert("a")</script>` + "\u2069 won by resignation."; !strings.Contains(textOf([]byte(body)), want) {
+		t.Errorf("the page does not say %q", want)
+	}
+	if n := strings.Count(body, `<g class="disc`); n != 3 {
+		t.Errorf("%d discs, want 3", n)
+	}
+}

@@ -177,12 +177,8 @@ func (w *Web) gameView(p *page, l Link, gp bot.GamePage) {
 	v.Data = gameData{N: len(history), Steps: make([]string, len(history)+1),
 		Running: say(lg, "web.analysis.running", nil), Busy: say(lg, "web.analysis.busy", nil), Failed: say(lg, "web.analysis.failed", nil)}
 	v.Data.Steps[0] = say(lg, "web.step.start", lang.Args{"Count": len(history)})
-	n := len(gp.Players)
 	for i, col := range history {
-		c := engine.Player(i%n + 1)
-		if len(gp.Players) > 2 {
-			c = v.Board.mover[i]
-		}
+		c := v.Board.mover[i]
 		who := gp.Players[0]
 		if int(c) >= 1 && int(c) <= len(gp.Players) {
 			who = gp.Players[c-1]
