@@ -58,6 +58,9 @@ type Button struct {
 	Column   int // 1-based column of a drop button, 0 for other buttons
 	Style    ButtonStyle
 	Disabled bool // Slack has no disabled buttons: adapters there leave them out
+	// URL makes a link button: it opens URL (a web page of the game,
+	// channel or player) and carries no Value.
+	URL string
 }
 
 // Reply is the platform-neutral answer to a Command.

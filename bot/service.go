@@ -64,9 +64,12 @@ type Options struct {
 	// AIQueueWait is how long an AI move waits for a free search before
 	// the player is told to try again in a moment (default 1 s).
 	AIQueueWait time.Duration
-	Logger      *slog.Logger     // nil means slog.Default()
-	Now         func() time.Time // nil means time.Now
-	Hooks       Hooks
+	// Pages makes the links to the web pages of games, channels and
+	// players that replies carry as link buttons; nil means no links.
+	Pages  PageLinks
+	Logger *slog.Logger     // nil means slog.Default()
+	Now    func() time.Time // nil means time.Now
+	Hooks  Hooks
 }
 
 // Service runs commands. It is safe for concurrent use: all state lives in
@@ -147,7 +150,7 @@ func (s *Service) Slow(cmd Command) bool {
 func (s *Service) Handle(ctx context.Context, cmd Command) Reply {
 	r, err := s.handle(match.WithNonce(ctx, cmd.Nonce), cmd)
 	if err == nil {
-		return s.withLook(ctx, cmd, r)
+		return s.withLinks(ctx, cmd, s.withLook(ctx, cmd, r))
 	}
 	return s.refusal(cmd, err)
 }

@@ -347,6 +347,12 @@ func components(buttons []bot.Button) []discordgo.MessageComponent {
 	cols := make([]discordgo.MessageComponent, 0, len(buttons))
 	var others []discordgo.MessageComponent
 	for _, b := range buttons {
+		if b.URL != "" { // a link button (style 5): opens a web page
+			if len(b.URL) <= maxLinkURL {
+				others = append(others, discordgo.Button{Label: clip.Runes(b.Label, maxLabel), Style: discordgo.LinkButton, URL: b.URL})
+			}
+			continue
+		}
 		if b.Value == "" || len(b.Value) > maxCustomID {
 			continue
 		}

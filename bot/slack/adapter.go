@@ -128,6 +128,10 @@ type Config struct {
 	// OAuth, with its ClientID, serves every workspace that installs the
 	// app with OAuth instead of the one of BotToken (see workspaces.go).
 	OAuth OAuth
+	// Previews, with a SigningSecret and a BotToken, answers Slack's
+	// link_shared events for links to the web pages (POST /slack/events)
+	// with chat.unfurl; nil turns unfurls off.
+	Previews bot.PagePreviewer
 }
 
 // webAPI is the part of the Slack Web API client the adapter calls.

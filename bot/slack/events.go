@@ -18,7 +18,8 @@ import (
 // like the other endpoints: the url_verification challenge; app_uninstalled
 // and tokens_revoked (of the bot's token) remove the workspace's
 // installation and queue the purge of its data; app_home_opened publishes
-// the user's Home tab in the background. Every event is acknowledged at
+// the user's Home tab and link_shared answers with the web pages'
+// previews (chat.unfurl), both in the background. Every event is acknowledged at
 // once with 200, an event for a workspace without an installation too
 // (and then ignored); Slack's retries of one change nothing more.
 func (a *Adapter) serveEvents(w http.ResponseWriter, r *http.Request) {
@@ -79,6 +80,20 @@ func (a *Adapter) event(ctx context.Context, cb *slackevents.EventsAPICallbackEv
 		if len(e.Tokens.Bot) > 0 {
 			a.uninstall(ctx, id, "tokens_revoked")
 		}
+	case *slackevents.LinkSharedEvent:
+		// Read from the raw event: slack-go's type lacks unfurl_id and
+		// source (composer previews).
+		var ls linkShared
+		if cb.InnerEvent == nil || json.Unmarshal(*cb.InnerEvent, &ls) != nil {
+			return
+		}
+		a.work.Go(func(ctx context.Context) {
+			ctx, err := a.inWorkspace(ctx, match.Key{Platform: Platform, Workspace: team, Channel: "unfurl"}, enterprise, "")
+			if err != nil {
+				return // no installation: no preview
+			}
+			_ = a.unfurl(ctx, ls) // logged there
+		})
 	case *slackevents.AppHomeOpenedEvent:
 		if e.Tab == "home" {
 			user := e.User

@@ -159,6 +159,11 @@ func webURL(s string) bool {
 // of its own (postBudget), so that a command that ran out of time (a hung
 // store) still delivers the bot's "try again" sentence.
 func (a *Adapter) interact(ic clickPayload, nonce string, rep *report) error {
+	if isLinkButton(ic) { // the browser opens the page; nothing to do
+		rep.Outcome, rep.Kind = bot.OutcomeOK, "link"
+		a.done(rep)
+		return nil
+	}
 	c, err := parseClick(ic, nonce)
 	rep.Channel = c.cmd.Key.Channel
 	if errors.Is(err, errBadRequest) {

@@ -78,6 +78,12 @@ func blocks(m bot.Message, buttons []bot.Button) []slackapi.Block {
 			continue
 		}
 		label := slackapi.NewTextBlockObject(slackapi.PlainTextType, clip.Runes(b.Label, maxButtonLabel), true, false)
+		if b.URL != "" { // a link button: opens a web page
+			if len(b.URL) <= maxButtonURL {
+				elems = append(elems, slackapi.NewButtonBlockElement(linkPrefix+strconv.Itoa(i), "", label).WithURL(b.URL))
+			}
+			continue
+		}
 		btn := slackapi.NewButtonBlockElement(actionPrefix+strconv.Itoa(i), b.Value, label)
 		switch b.Style {
 		case bot.StylePrimary:

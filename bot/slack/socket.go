@@ -74,6 +74,9 @@ func (a *Adapter) dispatch(ctx context.Context, ack acker, evt socketmode.Event)
 			return
 		}
 		_ = a.interact(fromCallback(ic), nonce, rep) // a malformed click is logged; there is nobody to answer
+	case socketmode.EventTypeEventsAPI:
+		a.ack(ctx, ack, envelope, nil)
+		a.socketEvent(evt.Data) // link_shared: unfurls
 	default:
 		a.ack(ctx, ack, envelope, nil) // events we did not subscribe to
 	}

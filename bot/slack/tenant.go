@@ -13,11 +13,28 @@ import (
 type tenantAPI struct{}
 
 var (
-	_ webAPI  = tenantAPI{}
-	_ chatAPI = tenantAPI{}
-	_ fileAPI = tenantAPI{}
-	_ homeAPI = tenantAPI{}
+	_ webAPI    = tenantAPI{}
+	_ chatAPI   = tenantAPI{}
+	_ fileAPI   = tenantAPI{}
+	_ homeAPI   = tenantAPI{}
+	_ unfurlAPI = tenantAPI{}
 )
+
+func (t tenantAPI) UnfurlMessageContext(ctx context.Context, channelID, timestamp string, unfurls map[string]slackapi.Attachment, options ...slackapi.MsgOption) (string, string, string, error) {
+	c, err := t.client(ctx)
+	if err != nil {
+		return "", "", "", err
+	}
+	return c.UnfurlMessageContext(ctx, channelID, timestamp, unfurls, options...)
+}
+
+func (t tenantAPI) UnfurlMessageByIDContext(ctx context.Context, unfurlID, source string, unfurls map[string]slackapi.Attachment, options ...slackapi.MsgOption) (string, string, string, error) {
+	c, err := t.client(ctx)
+	if err != nil {
+		return "", "", "", err
+	}
+	return c.UnfurlMessageByIDContext(ctx, unfurlID, source, unfurls, options...)
+}
 
 func (tenantAPI) client(ctx context.Context) (*slackapi.Client, error) {
 	if w := workspaceOf(ctx); w != nil {

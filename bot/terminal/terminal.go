@@ -331,7 +331,7 @@ func (a *Adapter) button(label string) (bot.Button, bool) {
 		return bot.Button{}, false
 	}
 	for _, b := range a.last.Buttons {
-		if strings.EqualFold(b.Label, label) && !b.Disabled {
+		if strings.EqualFold(b.Label, label) && !b.Disabled && b.URL == "" {
 			return b, true
 		}
 	}
@@ -343,7 +343,7 @@ func (a *Adapter) button(label string) (bot.Button, bool) {
 func (a *Adapter) hint() string {
 	if a.last != nil {
 		for _, b := range a.last.Buttons {
-			if !b.Disabled {
+			if !b.Disabled && b.URL == "" {
 				return "[" + b.Label + "]"
 			}
 		}
@@ -375,7 +375,10 @@ func (a *Adapter) show(r bot.Reply) {
 	}
 	var btns []string
 	for _, b := range r.Buttons {
-		if !b.Disabled {
+		switch {
+		case b.URL != "": // a link: printed, not typed
+			fmt.Fprintln(a.cfg.Out, b.Label+": "+b.URL)
+		case !b.Disabled:
 			btns = append(btns, "["+b.Label+"]")
 		}
 	}

@@ -52,6 +52,8 @@ type config struct {
 	// SlackInstall is Slack's many-workspace mode ("Add to Slack"; see
 	// slackinstall.go).
 	SlackInstall slackInstall
+	// PageTTL is how long a link to a web page works (CONNECT4_PAGE_TTL).
+	PageTTL time.Duration
 }
 
 // uses is a set of subcommands, for the variables each one reads (Var.Uses).
@@ -104,7 +106,8 @@ var envVars = []ops.Var{
 	v("SLACK_CLIENT_ID", "", "the app's Client ID: serves every workspace that installs the app at GET /slack/install (OAuth v2), instead of the one of SLACK_BOT_TOKEN; needs SLACK_CLIENT_SECRET, SLACK_SIGNING_SECRET and CONNECT4_SECRET_KEY", forServe),
 	v("SLACK_CLIENT_SECRET", "", "the app's Client Secret, for oauth.v2.access (with SLACK_CLIENT_ID)", forServe),
 	v("CONNECT4_SECRET_KEY", "", "32 random bytes in base64 (openssl rand -base64 32) sealing the workspaces' tokens at rest (AES-GCM) and signing install states; during a rotation two, comma-separated: the new one first (writes), then the old (still read)", forServe),
-	v("CONNECT4_PUBLIC_URL", "", "public https base URL of this server: Slack boards become pictures served at GET /boards/<signed, expiring token>.png (without it they are uploaded, with files:write)", forServe),
+	v("CONNECT4_PUBLIC_URL", "", "public https base URL of this server: Slack boards become pictures served at GET /boards/<signed, expiring token>.png (without it they are uploaded, with files:write), and finished games, leaderboards and stats link to their web pages at /pages/ (without it, no links)", forServe),
+	v("CONNECT4_PAGE_TTL", "720h", "how long a link to a game, channel or player page works", forStore),
 	v("DISCORD_PUBLIC_KEY", "", "hex Ed25519 key: enables POST /discord/interactions", forServe),
 	v("DISCORD_BOT_TOKEN", "", "enables the Gateway connection; needed by `connect4 register`", forServe|forRegister),
 	v("DISCORD_APPLICATION_ID", "", "application id: deferred edits, `connect4 register`", forServe|forRegister),
@@ -145,6 +148,7 @@ func loadConfig(getenv func(string) string, u uses) (config, error) {
 		SlackAppToken:      e.Raw("SLACK_APP_TOKEN"),
 		SlackAPIURL:        get("SLACK_API_URL"),
 		PublicURL:          get("CONNECT4_PUBLIC_URL"),
+		PageTTL:            dur("CONNECT4_PAGE_TTL", time.Minute, 10*365*24*time.Hour),
 		DiscordPublicKey:   get("DISCORD_PUBLIC_KEY"),
 		DiscordBotToken:    e.Raw("DISCORD_BOT_TOKEN"),
 		DiscordAppID:       get("DISCORD_APPLICATION_ID"),

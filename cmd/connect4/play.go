@@ -20,6 +20,7 @@ func runPlay(ctx context.Context, args []string, getenv func(string) string, std
 	me, _ := lookup("play")
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	user, langFlag := playFlags(fs)
+	webAddr := fs.String("web", "", "serve the game, channel and player pages on this address (like :8080), for the links the replies print")
 	if err := parseFlags(me, fs, args, stdout, stderr); err != nil {
 		return err
 	}
@@ -43,8 +44,29 @@ func runPlay(ctx context.Context, args []string, getenv func(string) string, std
 		return err
 	}
 	defer closeStore()
-	svc := bot.New(store, botOptions(cfg, log, bot.Hooks{}))
-	t, err := terminal.New(svc, terminal.Config{In: stdin, Out: stdout, User: *user, Prompt: terminal.IsTerminal(stdin), Locale: locale}, log)
+	opts := botOptions(cfg, log, bot.Hooks{})
+	if *webAddr != "" {
+		links, err := localPageLinks(*webAddr, cfg)
+		if err != nil {
+			return fmt.Errorf("connect4 play: -web: %w", err)
+		}
+		opts.Pages = links
+		svc := bot.New(store, opts)
+		stop, err := servePages(ctx, *webAddr, svc, links, log)
+		if err != nil {
+			return fmt.Errorf("connect4 play: -web: %w", err)
+		}
+		defer stop()
+		fmt.Fprintf(stdout, "Game pages at http://%s/pages/… (finished games, leaderboard and stats print their links)\n", localHost(*webAddr))
+		return playOn(ctx, svc, *user, locale, stdin, stdout, stderr, log)
+	}
+	svc := bot.New(store, opts)
+	return playOn(ctx, svc, *user, locale, stdin, stdout, stderr, log)
+}
+
+// playOn runs the terminal adapter on svc.
+func playOn(ctx context.Context, svc *bot.Service, user, locale string, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) error {
+	t, err := terminal.New(svc, terminal.Config{In: stdin, Out: stdout, User: user, Prompt: terminal.IsTerminal(stdin), Locale: locale}, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "connect4 play: -as: %v\n", err)
 		return errUsage

@@ -12,6 +12,7 @@ import (
 	"github.com/connect4/connect4/bot/discord"
 	"github.com/connect4/connect4/bot/ops"
 	"github.com/connect4/connect4/bot/slack"
+	"github.com/connect4/connect4/bot/web"
 	"github.com/connect4/connect4/render"
 	"github.com/connect4/connect4/sessions"
 )
@@ -48,7 +49,15 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if cfg.Redis.Mode() == "memory" {
 		log.Warn("no REDIS_URL: using the in-memory store; games and leaderboards will not survive a restart")
 	}
-	svc := bot.New(store, botOptions(cfg, log, m.BotHooks()))
+	opts := botOptions(cfg, log, m.BotHooks())
+	links, err := pageLinks(cfg, log)
+	if err != nil {
+		return err
+	}
+	if links != nil {
+		opts.Pages = links
+	}
+	svc := bot.New(store, opts)
 
 	// The adapters' connections run under runCtx, which a connection that
 	// fails for good (a refused token) cancels too.
@@ -57,7 +66,17 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	mux := http.NewServeMux()
 	var adapters ops.Group
 	notifiers := map[string]bot.Notifier{}
-	conns, err := mountAdapters(runCtx, cfg, svc, store, mux, log, m, &adapters, notifiers)
+	var previews bot.PagePreviewer
+	if links != nil {
+		pages, err := web.New(svc, links, nil, log)
+		if err != nil {
+			return err
+		}
+		pages.Register(mux)
+		previews = pages
+		log.Info("web: serving game, channel and player pages at GET /pages/")
+	}
+	conns, err := mountAdapters(runCtx, cfg, svc, store, mux, log, m, &adapters, notifiers, previews)
 	if err != nil {
 		return err
 	}
@@ -87,7 +106,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 // Their connections run in set; it returns those to watch, and puts each
 // adapter in notifiers for the bot's timed edits.
 func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, store store, mux *http.ServeMux, log *slog.Logger, m *ops.Metrics, set *ops.Group,
-	notifiers map[string]bot.Notifier) ([]ops.Conn, error) {
+	notifiers map[string]bot.Notifier, previews bot.PagePreviewer) ([]ops.Conn, error) {
 	var conns []ops.Conn
 	slackOn := cfg.SlackSigningSecret != "" || cfg.SlackAppToken != ""
 	discordOn := cfg.DiscordPublicKey != "" || cfg.DiscordBotToken != ""
@@ -99,7 +118,7 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, store stor
 		a, err := slack.New(svc, slack.Config{
 			SigningSecret: cfg.SlackSigningSecret, BotToken: cfg.SlackBotToken, AppToken: cfg.SlackAppToken,
 			APIURL: cfg.SlackAPIURL, Observe: m.Observe("slack"), ReconnectMax: cfg.ReconnectMax, PostReplies: true,
-			Pictures: true, PublicURL: cfg.PublicURL, Painter: painter,
+			Pictures: true, PublicURL: cfg.PublicURL, Painter: painter, Previews: previews,
 			OAuth: slackOAuth(cfg, store),
 		}, log)
 		if err != nil {
