@@ -31,7 +31,7 @@ const AuthorizeURL = "https://slack.com/oauth/v2/authorize"
 
 // Scopes are the bot scopes the app asks for when installed: those of
 // deploy/slack/manifest.yml (a test keeps the two equal).
-var Scopes = []string{"commands", "chat:write", "chat:write.public", "users:read", "files:write"}
+var Scopes = []string{"commands", "chat:write", "chat:write.public", "users:read", "files:write", "links:read", "links:write"}
 
 // The install's paths and cookie.
 const (

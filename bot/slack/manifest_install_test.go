@@ -37,7 +37,7 @@ func TestManifestInstall(t *testing.T) {
 	if ev == nil || !strings.HasSuffix(ev.RequestUrl, EventsPath) {
 		t.Fatalf("event subscriptions %+v, want the request URL …%s", ev, EventsPath)
 	}
-	want := []string{"app_home_opened", "app_uninstalled", "tokens_revoked"}
+	want := []string{"app_home_opened", "app_uninstalled", "link_shared", "tokens_revoked"}
 	if got := slices.Sorted(slices.Values(ev.BotEvents)); !slices.Equal(got, want) {
 		t.Errorf("bot events %q, want %q", got, want)
 	}
