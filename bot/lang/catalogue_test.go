@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/nicksnyder/go-i18n/v2/i18n"
@@ -300,11 +301,23 @@ func mapsValues(m map[string]string) func(func(string) bool) {
 	}
 }
 
-// containsWord reports whether text holds one of the forms as a whole word.
+// containsWord reports whether text holds one of the forms as a whole word
+// (no letter just before or after it).
 func containsWord(text string, forms []string) bool {
 	for _, f := range forms {
-		if regexp.MustCompile(`(^|[^\p{L}])` + regexp.QuoteMeta(strings.ToLower(f)) + `($|[^\p{L}])`).MatchString(text) {
-			return true
+		f = strings.ToLower(f)
+		for i := 0; ; {
+			j := strings.Index(text[i:], f)
+			if j < 0 {
+				break
+			}
+			start, end := i+j, i+j+len(f)
+			before, _ := utf8.DecodeLastRuneInString(text[:start])
+			after, _ := utf8.DecodeRuneInString(text[end:])
+			if (start == 0 || !unicode.IsLetter(before)) && (end == len(text) || !unicode.IsLetter(after)) {
+				return true
+			}
+			i = start + 1
 		}
 	}
 	return false

@@ -92,6 +92,14 @@ func (f form) write(p *message.Printer, args Args) string {
 		return f[0].text
 	}
 	var b strings.Builder
+	n := 0
+	for _, s := range f {
+		n += len(s.text)
+		if s.name != "" {
+			n += 24 // a mention or a number
+		}
+	}
+	b.Grow(n)
 	for _, s := range f {
 		if s.name == "" {
 			b.WriteString(s.text)
