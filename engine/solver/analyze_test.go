@@ -49,9 +49,20 @@ func TestAnalyzeAgreesWithSolve(t *testing.T) {
 		if fullSamples || raceEnabled {
 			budget = time.Second
 		}
-		a, err := Analyze(t.Context(), g, budget)
-		if err != nil {
-			t.Fatalf("line %d: Analyze: %v", tc.line, err)
+		// A busy machine (CI beside other work) may prove nothing in the
+		// budget: the budget doubles until something is proven, for this
+		// test checks verdicts, not speed.
+		var a Analysis
+		for {
+			var err error
+			a, err = Analyze(t.Context(), g, budget)
+			if err != nil {
+				t.Fatalf("line %d: Analyze: %v", tc.line, err)
+			}
+			if a.Proven > 0 || budget >= 16*time.Second {
+				break
+			}
+			budget *= 2
 		}
 		if !a.Exact || a.Proven == 0 {
 			t.Fatalf("line %d: Exact %v, Proven %d of %d", tc.line, a.Exact, a.Proven, len(history))
