@@ -391,7 +391,9 @@ func TestRedisUnavailable(t *testing.T) {
 		if !errors.Is(err, match.ErrUnavailable) || !strings.HasPrefix(err.Error(), "sessions: ") {
 			t.Errorf("%s with Redis down: err = %v, want match.ErrUnavailable", op.name, err)
 		}
-		if took > deadline+200*time.Millisecond {
+		// The deadline reaches the socket: well under go-redis's own 5 s
+		// waits and retries, with room for a busy machine's scheduling.
+		if took > deadline+1500*time.Millisecond {
 			t.Errorf("%s with Redis down took %v, deadline %v", op.name, took, deadline)
 		}
 	}
