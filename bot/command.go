@@ -2,9 +2,10 @@ package bot
 
 import (
 	"errors"
-	"github.com/connect4/connect4/bot/lang"
 	"strconv"
+	"strings"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 
 	"github.com/connect4/connect4/engine"
@@ -215,4 +216,25 @@ func (r Request) invited() []match.Player {
 		}
 	}
 	return ps
+}
+
+// clipNames returns c with every display name cut to what a record keeps
+// (match.MaxNameLen bytes, whole characters): a platform may send a
+// longer one (a Slack real name), which must not turn a challenge into
+// an internal error.
+func (c Command) clipNames() Command {
+	clipName := func(p *match.Player) {
+		if len(p.Name) > match.MaxNameLen {
+			p.Name = strings.ToValidUTF8(p.Name[:match.MaxNameLen], "")
+		}
+	}
+	clipName(&c.User)
+	clipName(&c.Self)
+	clipName(&c.Opponent)
+	clipName(&c.Target)
+	clipName(&c.Versus)
+	for i := range c.Others {
+		clipName(&c.Others[i])
+	}
+	return c
 }

@@ -204,6 +204,7 @@ func (s *Service) refusal(cmd Command, err error) Reply {
 }
 
 func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
+	cmd = cmd.clipNames()
 	if err := cmd.Key.Validate(); err != nil {
 		return Reply{}, err
 	}
