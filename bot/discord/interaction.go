@@ -13,6 +13,7 @@ import (
 	discordgo "github.com/bwmarrin/discordgo"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/lang"
 )
 
 // Why an interaction is not a command.
@@ -58,8 +59,8 @@ func command(in *interaction, self match.Player) (bot.Command, error) {
 		// The user's language for replies to them alone, the server's for
 		// what the channel sees; bot.Service parses them (an unknown one
 		// reads as English).
-		Locale:        locale(in.Locale),
-		ChannelLocale: locale(in.GuildLocale),
+		Locale:        lang.Clean(in.Locale),
+		ChannelLocale: lang.Clean(in.GuildLocale),
 	}
 	if cmd.Key.Workspace == "" {
 		cmd.Key.Workspace = dmWorkspace
@@ -87,25 +88,6 @@ func command(in *interaction, self match.Player) (bot.Command, error) {
 		return bot.Command{}, errMalformed
 	}
 	return cmd, nil
-}
-
-// maxLocale is the longest locale passed on: Discord's are at most 6
-// characters ("zh-CN", "es-419"), and anything longer is not one of them.
-const maxLocale = 16
-
-// locale returns s, a locale as Discord sent it, when it is short and
-// made of letters, digits, '-' and '_' only; else "" (English). The check
-// keeps a hostile value out of the command and the logs.
-func locale(s string) string {
-	if len(s) > maxLocale {
-		return ""
-	}
-	for _, c := range []byte(s) {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
-			return ""
-		}
-	}
-	return s
 }
 
 // maxNonce is the longest bot.Command.Nonce.

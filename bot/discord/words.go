@@ -17,6 +17,6 @@ func textUnknownCommand(l lang.Lang) string {
 // userLang is the language of the person who sent in, for the adapter's
 // own replies to them alone: their Discord locale, else English.
 func userLang(in *interaction) lang.Lang {
-	l, _ := lang.Parse(locale(in.Locale))
+	l, _ := lang.Parse(lang.Clean(in.Locale))
 	return l.Or(lang.English)
 }

@@ -434,3 +434,15 @@ func ExampleLang_Say() {
 	// 21 ход
 	// 7手
 }
+
+func TestClean(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"es-ES", "es-ES"}, {"ja-JP", "ja-JP"}, {"pt_BR", "pt_BR"}, {"es-419", "es-419"}, {"", ""},
+		{"es-ES\n", ""}, {"<script>", ""}, {"de DE", ""}, {strings.Repeat("a", 17), ""}, {"ü", ""}, {"fr\u202e", ""},
+	}
+	for _, tt := range tests {
+		if got := Clean(tt.in); got != tt.want {
+			t.Errorf("Clean(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -158,3 +158,23 @@ func ParseCode(code string) (Lang, bool) {
 	}
 	return Unset, false
 }
+
+// maxClean is the longest locale Clean passes on: the platforms' are at
+// most 6 characters ("zh-CN", "es-419").
+const maxClean = 16
+
+// Clean returns locale, as a platform sent it, when it is short and made
+// of ASCII letters, digits, '-' and '_' only; else "" (English). Adapters
+// pass outside locales through it, so that a hostile value reaches
+// neither the command nor a log line.
+func Clean(locale string) string {
+	if len(locale) > maxClean {
+		return ""
+	}
+	for _, c := range []byte(locale) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return ""
+		}
+	}
+	return locale
+}

@@ -2,6 +2,7 @@ package slack
 
 import (
 	"context"
+	"github.com/connect4/connect4/bot/lang"
 	"sync"
 	"time"
 
@@ -22,8 +23,6 @@ const (
 	// maxLocaleFills bounds the background users.info calls of clicks
 	// whose sender's locale is not cached (one per user at a time).
 	maxLocaleFills = 4
-	// maxLocale is the longest locale kept; Slack's are like "es-ES".
-	maxLocale = 16
 )
 
 // locales caches what users.info says of users' locales ("" when it gives
@@ -53,7 +52,7 @@ func (l *locales) get(user string) (string, bool) {
 // put caches user's locale, bounded (see cleanLocale).
 func (l *locales) put(user, locale string) {
 	if l != nil {
-		l.cache.Put(user, cleanLocale(locale), l.now())
+		l.cache.Put(user, lang.Clean(locale), l.now())
 	}
 }
 
@@ -79,21 +78,6 @@ func (l *locales) endFill(user string) {
 	delete(l.filling, user)
 }
 
-// cleanLocale returns s when it is short and made of letters, digits, '-'
-// and '_' only; else "" (English): what users.info says is passed on to
-// the bot and its logs.
-func cleanLocale(s string) string {
-	if len(s) > maxLocale {
-		return ""
-	}
-	for _, c := range []byte(s) {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
-			return ""
-		}
-	}
-	return s
-}
-
 // userLocale returns user's locale for bot.Command.Locale: the cached
 // one, else "" (the bot then answers in the channel's language or
 // English). On a miss, with wait (a slash command) it asks users.info
@@ -111,7 +95,7 @@ func (a *Adapter) userLocale(ctx context.Context, user string, wait bool) string
 		ctx, cancel := context.WithTimeout(ctx, localeBudget)
 		defer cancel()
 		if u := a.userInfo(ctx, user, "answering in the channel's language"); u != nil {
-			return cleanLocale(u.Locale) // userInfo cached it
+			return lang.Clean(u.Locale) // userInfo cached it
 		}
 		return ""
 	}

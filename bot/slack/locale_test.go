@@ -11,18 +11,6 @@ import (
 	"github.com/connect4/connect4/sessions/storetest"
 )
 
-func TestCleanLocale(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"es-ES", "es-ES"}, {"ja-JP", "ja-JP"}, {"pt_BR", "pt_BR"}, {"", ""},
-		{"es-ES\n", ""}, {"<script>", ""}, {"de DE", ""}, {strings.Repeat("a", 17), ""}, {"ü", ""},
-	}
-	for _, tt := range tests {
-		if got := cleanLocale(tt.in); got != tt.want {
-			t.Errorf("cleanLocale(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 // TestUserLocaleCached checks that a slash command's miss asks users.info
 // once (with include_locale) and that the answer is kept: the second
 // command asks nothing.
