@@ -113,7 +113,7 @@ var _ bot.Notifier = (*Adapter)(nil)
 // game, in the background, so that the bot can edit it on its own later.
 // A first 404 (Discord has not yet made the message) is retried once.
 func (a *Adapter) attach(s restAPI, in *interaction, k match.Key, gameID string) {
-	if gameID == "" || !a.CanNotify() || s == nil {
+	if gameID == "" || !a.CanNotify() || s == nil || Guest(k) {
 		return
 	}
 	a.work.Go(func(ctx context.Context) {

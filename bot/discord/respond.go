@@ -80,6 +80,9 @@ func (a *Adapter) commandOf(s restAPI, in *interaction, rep *report) (bot.Comman
 	case errors.Is(err, errUnknownCommand):
 		rep.Outcome, rep.Reason = bot.OutcomeRefused, "unknown command"
 		return cmd, note(textUnknownCommand(userLang(in)))
+	case errors.Is(err, errUnknownContext):
+		rep.Outcome, rep.Reason = bot.OutcomeRefused, "unknown context"
+		return cmd, note(textUnknownContext(userLang(in)))
 	default:
 		rep.Outcome, rep.Reason = bot.OutcomeBadRequest, err.Error()
 		return cmd, note(bot.ProblemInternal.In(userLang(in)))
@@ -88,6 +91,12 @@ func (a *Adapter) commandOf(s restAPI, in *interaction, rep *report) (bot.Comman
 	if cmd.Kind == bot.KindHelp || cmd.Kind == bot.KindNone {
 		rep.Outcome = bot.OutcomeOK
 		return cmd, note(textHelp(userLang(in)))
+	}
+	if at, _ := placeOf(in); at.forcedEphemeral {
+		// Discord would show the game to the sender alone: say so
+		// rather than play an invisible game.
+		rep.Outcome, rep.Reason = bot.OutcomeRefused, "forced ephemeral"
+		return cmd, note(textForcedEphemeral(userLang(in)))
 	}
 	return cmd, nil
 }
@@ -100,6 +109,10 @@ type exchange struct {
 	cmd        bot.Command
 	rep        *report
 	fromButton bool
+	// extra are the replies to send as follow-ups after the response:
+	// what settling a guest channel's timed events needs shown (see
+	// handle). Written by handle before its reply is taken.
+	extra []bot.Reply
 }
 
 // inPlace runs the command within handleTimeout and responds with its
@@ -107,7 +120,7 @@ type exchange struct {
 func (x *exchange) inPlace(ctx context.Context) (*discordgo.InteractionResponse, laterFunc) {
 	ctx, cancel := context.WithTimeout(ctx, handleTimeout)
 	defer cancel()
-	r := x.a.svc.Handle(ctx, x.cmd)
+	r := x.handle(ctx)
 	x.rep.Outcome = r.Outcome()
 	return x.respond(r)
 }
@@ -119,6 +132,7 @@ func (x *exchange) respond(r bot.Reply) (*discordgo.InteractionResponse, laterFu
 		x.rep.attachGame, x.rep.attachKey = r.ButtonGame(), x.cmd.Key
 	}
 	resp, later := x.a.respond(x.s, x.in, r, x.fromButton)
+	later = x.withFollowups(later)
 	if later == nil || x.rep.attachGame == "" {
 		return resp, later
 	}
@@ -142,7 +156,7 @@ func (x *exchange) deferred(ctx context.Context) (*discordgo.InteractionResponse
 	if !x.a.work.Go(func(wctx context.Context) {
 		wctx, cancel := context.WithDeadline(wctx, deadline)
 		defer cancel()
-		replies <- x.a.svc.Handle(wctx, x.cmd)
+		replies <- x.handle(wctx)
 	}) {
 		return x.inPlace(ctx) // shutting down: answer within the deadline or not at all
 	}
@@ -167,10 +181,12 @@ func (x *exchange) deferred(ctx context.Context) (*discordgo.InteractionResponse
 // it; it returns the interaction's outcome.
 func (x *exchange) late(ctx context.Context, send bool, deadline time.Time, replies <-chan bot.Reply) bot.Outcome {
 	var r bot.Reply
+	var extra []bot.Reply
 	late := time.NewTimer(time.Until(deadline) + lateGrace)
 	defer late.Stop()
 	select {
 	case r = <-replies:
+		extra = x.extra // handle wrote it before its reply
 	case <-late.C:
 		// The store did not honour the deadline: say what the bot
 		// says when the store is unavailable.
@@ -186,6 +202,9 @@ func (x *exchange) late(ctx context.Context, send bool, deadline time.Time, repl
 	out := x.a.deliverLate(ctx, x.s, x.in, r, x.fromButton)
 	if out != bot.OutcomeError && !x.fromButton && r.Visibility == bot.Public {
 		x.a.attach(x.s, x.in, x.cmd.Key, r.ButtonGame())
+	}
+	if out != bot.OutcomeError && len(extra) > 0 {
+		x.a.followUp(ctx, x.s, x.in, extra)
 	}
 	return out
 }
