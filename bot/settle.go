@@ -27,21 +27,36 @@ type Reacher interface {
 }
 
 // parkLease is how long the worker leaves a parked entry alone before it
-// looks at it again (and parks it again): a settled timer's entry goes
-// with the write that settles it.
-const parkLease = 7 * 24 * time.Hour
+// looks at it again: a write that settles a timer cannot remove an entry
+// leased to the worker, so the worker removes it at its next look, once
+// the record no longer carries that timer.
+const parkLease = time.Hour
 
 // parked reports whether d is for a channel its platform's notifier cannot
-// reach; the worker then leaves it, untouched, to the next interaction,
-// holding its lease for parkLease so that it is not claimed again soon.
+// reach. The worker then never carries it out: while d's record still
+// carries the timer it holds the entry's lease for parkLease, leaving the
+// timer to the next interaction (Settle); once the record no longer
+// carries it (settled, or the game gone) it removes the entry.
 func (s *Service) parked(ctx context.Context, sched Schedule, notifiers map[string]Notifier, d match.Due, log *slog.Logger) bool {
 	r, ok := notifiers[d.Key.Platform].(Reacher)
 	if !ok || r.Reaches(d.Key) {
 		return false
 	}
-	if err := sched.Renew(ctx, d, parkLease); err != nil && ctx.Err() == nil {
-		log.Debug("parked schedule entry not renewed: it is claimed again after its lease", "err", err)
+	rec, err := s.raw.Load(ctx, d.Key, d.GameID)
+	switch {
+	case errors.Is(err, match.ErrNoGame):
+	case err != nil:
+		log.Warn("parked schedule entry not checked: it is claimed again after its lease", "err", err)
+		return true
+	default:
+		if t, ok := rec.Timer(d.Kind); ok && !t.Fired && t.Due.UnixMilli() == d.Due.UnixMilli() {
+			if err := sched.Renew(ctx, d, parkLease); err != nil && ctx.Err() == nil {
+				log.Debug("parked schedule entry not renewed: it is claimed again after its lease", "err", err)
+			}
+			return true
+		}
 	}
+	s.done(ctx, sched, d, log) // settled, or the game is gone
 	return true
 }
 
