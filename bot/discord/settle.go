@@ -93,7 +93,7 @@ func (a *Adapter) followUp(ctx context.Context, s restAPI, in *interaction, repl
 			return
 		}
 		params := &discordgo.WebhookParams{AllowedMentions: allowed(r)}
-		params.Content, params.Components = layout(r)
+		params.Content, params.Components = layoutIn(r, a.palettes(r)...)
 		if r.Visibility == bot.Ephemeral {
 			params.Flags = discordgo.MessageFlagsEphemeral
 		}
