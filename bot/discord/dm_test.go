@@ -331,3 +331,59 @@ func TestGuestRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestGuestTimeoutAndTakebackSettled: in a group DM, a click after the
+// turn timeout shows the timeout (with the Claim button) on the clicked
+// message and the click's own refusal as an ephemeral follow-up; a typed
+// command after a takeback request lapsed posts the game as it now is
+// after its reply. Nothing uses the bot token.
+func TestGuestTimeoutAndTakebackSettled(t *testing.T) {
+	clock := storetest.NewClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
+	st := storetest.NewMemory(t, sessions.Options{Now: clock.Now})
+	f := newFixtureOpts(t, st, bot.Options{AI: testAI(0), ChallengeTTL: 10 * time.Minute, TurnTimeout: time.Hour, Now: clock.Now},
+		func(c *Config) { c.BotToken = "bot-token" })
+	v := groupOf3
+	c := v.slash(f, "UA", "challenge", []map[string]any{opt("opponent", 6, "UB")}, userJSON("UB"))
+	board := v.click(f, "UB", c, "Accept")
+	want(t, board, typeUpdate, 0, "accepted")
+	board = v.click(f, "UA", board, "1")
+	want(t, board, typeUpdate, 0, "column 1")
+	f.fake.take()
+
+	clock.Advance(time.Hour + time.Minute)
+	// UA clicks out of turn: UB has not moved for an hour.
+	m := v.click(f, "UA", board, "2")
+	want(t, m, typeUpdate, 0, "<@UB> has not moved for")
+	m.button(t, "Claim")
+	var calls []fakeCall
+	adaptertest.WaitFor(t, "the refusal's follow-up", func() bool {
+		calls = append(calls, f.fake.take()...)
+		return len(calls) > 0
+	})
+	noBotCalls(t, calls)
+	if c := calls[0]; c.Method != http.MethodPost || !strings.Contains(c.Path, "/webhooks/"+appID+"/tok-") ||
+		!strings.Contains(string(c.Body), `"flags":64`) || !strings.Contains(string(c.Body), "not your turn") {
+		t.Fatalf("follow-up %s %s %s, want the ephemeral refusal", c.Method, c.Path, c.Body)
+	}
+
+	// UB moves, then asks to take it back; nobody answers in time.
+	board = v.click(f, "UB", m, "2")
+	want(t, board, typeUpdate, 0, "column 2")
+	v.slash(f, "UB", "takeback", nil)
+	f.fake.take()
+	clock.Advance(11 * time.Minute)
+	r := v.slash(f, "UC", "leaderboard", nil)
+	if r.Type != typeMessage {
+		t.Fatalf("leaderboard: type %d", r.Type)
+	}
+	calls = nil
+	adaptertest.WaitFor(t, "the settled game posted", func() bool {
+		calls = append(calls, f.fake.take()...)
+		return len(calls) > 0
+	})
+	noBotCalls(t, calls)
+	if c := calls[0]; c.Method != http.MethodPost || strings.Contains(string(c.Body), `"flags":64`) ||
+		!strings.Contains(string(c.Body), "takeback request expired") {
+		t.Fatalf("follow-up %s %s %s, want the game posted with the lapsed takeback", c.Method, c.Path, c.Body)
+	}
+}
