@@ -151,7 +151,7 @@ func TestUserInstalledFlow(t *testing.T) {
 				if err != nil || len(recs) != 1 {
 					t.Fatalf("records under %v: %d, %v; want the challenge", v.key, len(recs), err)
 				}
-				if v.members != nil && len(v.members) == 3 {
+				if len(v.members) == 3 {
 					// The third member of the group may not answer a challenge to another.
 					want(t, v.click(f, "UC", c, "Accept"), typeMessage, flagEphemeral, "<@UB>")
 				}
@@ -167,6 +167,9 @@ func TestUserInstalledFlow(t *testing.T) {
 
 				board = f.shown(t, v.click(f, "UA", board, "1"))
 				board = f.shown(t, v.click(f, "UB", board, "2"))
+				if !strings.Contains(board.content(), "column 2") {
+					t.Fatalf("after yellow's move: %q", board.content())
+				}
 				// Yellow takes its move back; red allows it.
 				tb := f.shown(t, v.slash(f, "UB", "takeback", nil))
 				if !strings.Contains(tb.content(), "take") {
@@ -386,4 +389,29 @@ func TestGuestTimeoutAndTakebackSettled(t *testing.T) {
 		!strings.Contains(string(c.Body), "takeback request expired") {
 		t.Fatalf("follow-up %s %s %s, want the game posted with the lapsed takeback", c.Method, c.Path, c.Body)
 	}
+}
+
+// TestBotDMAndOwnersManage: the DM with the app's bot (context 1) of a
+// user install is a channel the bot reaches (keyed "dm"), where an AI game
+// plays; in a group DM any member manages the channel (settings, a new
+// season), while in a server the same settings need Manage Channels.
+func TestBotDMAndOwnersManage(t *testing.T) {
+	st := sessionsMemory()
+	f := newFixture(t, st, 0)
+	botDM := venue{name: "bot DM", context: 1, channel: "730000000000000001", chanType: 1, members: []string{"UA"},
+		owners: map[string]any{"1": "UA"}}
+	want(t, botDM.slash(f, "UA", "ai", nil), typeMessage, 0, "<@UA>")
+	k := match.Key{Platform: Platform, Workspace: dmWorkspace, Channel: botDM.channel}
+	if recs, err := st.Active(t.Context(), k); err != nil || len(recs) != 1 || Guest(k) || !f.a.Reaches(k) {
+		t.Fatalf("bot DM: %d records under %v (%v); want the AI game in a channel the bot reaches", len(recs), k, err)
+	}
+
+	settings := []map[string]any{opt("board", 3, "emoji")}
+	want(t, groupOf3.slash(f, "UC", "settings", settings), typeMessage, 0, "emoji")
+	if r := groupOf3.slash(f, "UC", "new_season", nil); strings.Contains(r.content(), "manage") {
+		t.Fatalf("new season in a group DM: %q, want no manager check", r.content())
+	}
+	server := inGuild
+	server.perms = "2048" // Send Messages only
+	want(t, server.slash(f, "UC", "settings", settings), typeMessage, flagEphemeral, "manage this channel")
 }
