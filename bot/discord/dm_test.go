@@ -337,13 +337,15 @@ func TestGuestRefusals(t *testing.T) {
 
 // TestGuestTimeoutAndTakebackSettled: in a group DM, a click after the
 // turn timeout shows the timeout (with the Claim button) on the clicked
-// message and the click's own refusal as an ephemeral follow-up; a typed
+// message, then the reminder that was due as a message and the click's own
+// refusal as an ephemeral follow-up; a typed
 // command after a takeback request lapsed posts the game as it now is
 // after its reply. Nothing uses the bot token.
 func TestGuestTimeoutAndTakebackSettled(t *testing.T) {
 	clock := storetest.NewClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	st := storetest.NewMemory(t, sessions.Options{Now: clock.Now})
-	f := newFixtureOpts(t, st, bot.Options{AI: testAI(0), ChallengeTTL: 10 * time.Minute, TurnTimeout: time.Hour, Now: clock.Now},
+	f := newFixtureOpts(t, st, bot.Options{AI: testAI(0), ChallengeTTL: 10 * time.Minute, TurnTimeout: time.Hour,
+		RemindAfter: 30 * time.Minute, Now: clock.Now},
 		func(c *Config) { c.BotToken = "bot-token" })
 	v := groupOf3
 	c := v.slash(f, "UA", "challenge", []map[string]any{opt("opponent", 6, "UB")}, userJSON("UB"))
@@ -359,14 +361,20 @@ func TestGuestTimeoutAndTakebackSettled(t *testing.T) {
 	want(t, m, typeUpdate, 0, "<@UB> has not moved for")
 	m.button(t, "Claim")
 	var calls []fakeCall
-	adaptertest.WaitFor(t, "the refusal's follow-up", func() bool {
+	adaptertest.WaitFor(t, "the reminder's and the refusal's follow-ups", func() bool {
 		calls = append(calls, f.fake.take()...)
-		return len(calls) > 0
+		return len(calls) >= 2
 	})
 	noBotCalls(t, calls)
-	if c := calls[0]; c.Method != http.MethodPost || !strings.Contains(c.Path, "/webhooks/"+appID+"/tok-") ||
-		!strings.Contains(string(c.Body), `"flags":64`) || !strings.Contains(string(c.Body), "not your turn") {
-		t.Fatalf("follow-up %s %s %s, want the ephemeral refusal", c.Method, c.Path, c.Body)
+	for i, w := range []struct {
+		text      string
+		ephemeral bool
+	}{{"it's your move in your Connect Four game", false}, {"not your turn", true}} {
+		c := calls[i]
+		if c.Method != http.MethodPost || !strings.Contains(c.Path, "/webhooks/"+appID+"/tok-") ||
+			strings.Contains(string(c.Body), `"flags":64`) != w.ephemeral || !strings.Contains(string(c.Body), w.text) {
+			t.Fatalf("follow-up %d: %s %s %s, want %q (ephemeral %v)", i, c.Method, c.Path, c.Body, w.text, w.ephemeral)
+		}
 	}
 
 	// UB moves, then asks to take it back; nobody answers in time.
