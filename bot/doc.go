@@ -27,7 +27,9 @@
 //     the help text.
 //   - timers.go plans each record's timers as the use cases write it;
 //     fire.go says what a due timer does (Fire, Notice, Attach);
-//     worker.go runs the schedule (RunSchedule, Notifier, Schedule).
+//     worker.go runs the schedule (RunSchedule, Notifier, Schedule);
+//     settle.go leaves the timers of channels a Notifier cannot reach
+//     (Reacher) to the next interaction (Settle).
 //   - store.go: Store, what the bot needs of its storage.
 //
 // Concepts that stand alone have packages of their own: bot/match (the

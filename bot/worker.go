@@ -152,6 +152,9 @@ func orDefault[T int | time.Duration](v, def T) T {
 // handleDue fires d, delivers its notice and removes it.
 func (s *Service) handleDue(ctx context.Context, sched Schedule, notifiers map[string]Notifier, opt WorkerOptions, d match.Due) {
 	log := s.log.With("timer", d.Kind.String(), "channel", d.Key.String(), "game", d.GameID)
+	if s.parked(ctx, sched, notifiers, d, log) {
+		return // the next interaction settles it (see Settle)
+	}
 	n, err := s.Fire(ctx, d)
 	switch {
 	case ctx.Err() != nil:

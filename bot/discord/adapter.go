@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	discordgo "github.com/bwmarrin/discordgo"
@@ -140,6 +141,9 @@ type Adapter struct {
 	openTimeout time.Duration
 
 	painter *render.Painter // draws the pictures, keeping what it drew
+	// emoji are the palettes of the app's own emoji, by image palette,
+	// once LoadEmoji found them; nil: the Unicode discs.
+	emoji atomic.Pointer[map[render.ImagePalette]render.Palette]
 
 	// deferAfter is the package constant, shortened or lengthened by tests.
 	deferAfter time.Duration

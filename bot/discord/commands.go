@@ -68,7 +68,11 @@ func Commands() []*discordgo.ApplicationCommand {
 			intOpt("first_to", "command.name.opt.first_to", "command.desc.opt.first_to", 1, bot.MaxFirstTo),
 		}
 	}
-	contexts := []discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM}
+	// Installed to a server or to a user; used in servers, the bot's DM,
+	// and any other DM or group DM (where only a user install reaches).
+	contexts := []discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM,
+		discordgo.InteractionContextPrivateChannel}
+	installs := []discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall}
 	nameLoc, descLoc := localized("command.name.connect4"), localized("command.desc.connect4")
 	return []*discordgo.ApplicationCommand{{
 		Name:                     commandName,
@@ -76,6 +80,7 @@ func Commands() []*discordgo.ApplicationCommand {
 		Description:              english("command.desc.connect4"),
 		DescriptionLocalizations: &descLoc,
 		Contexts:                 &contexts,
+		IntegrationTypes:         &installs,
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("challenge", "command.name.sub.challenge", "command.desc.sub.challenge", append([]*discordgo.ApplicationCommandOption{
 				func() *discordgo.ApplicationCommandOption {

@@ -214,13 +214,21 @@ func newFixture(t testing.TB, st bot.Store, aiDelay time.Duration) *fixture {
 // (when not nil) before New.
 func newFixtureWith(t testing.TB, st bot.Store, aiDelay time.Duration, edit func(*Config)) *fixture {
 	t.Helper()
+	return newFixtureOpts(t, st, bot.Options{AI: testAI(aiDelay)}, edit)
+}
+
+// newFixtureOpts is newFixtureWith with the Service's options opt (its
+// Logger is the fixture's).
+func newFixtureOpts(t testing.TB, st bot.Store, opt bot.Options, edit func(*Config)) *fixture {
+	t.Helper()
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := &fixture{t: t, priv: priv, fake: newFakeDiscord(t), store: st, mux: http.NewServeMux()}
 	log := slog.New(slog.NewTextHandler(syncWriter{&f.mu, &f.logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	svc := bot.New(st, bot.Options{AI: testAI(aiDelay), Logger: log})
+	opt.Logger = log
+	svc := bot.New(st, opt)
 	cfg := Config{
 		PublicKey: hex.EncodeToString(pub), ApplicationID: appID, APIURL: f.fake.srv.URL,
 		Observe: func(kind, outcome string, elapsed time.Duration) {

@@ -35,9 +35,9 @@ const dmWorkspace = "dm"
 const maxRefLen = 64
 
 // command turns an application command or a button click into a
-// bot.Command from user to channel, with self as the bot's own user. It
-// returns errMalformed, errForeignButton or errUnknownCommand for
-// interactions it cannot run.
+// bot.Command from user to channel (keyed as placeOf says), with self as
+// the bot's own user. It returns errMalformed, errUnknownContext,
+// errForeignButton or errUnknownCommand for interactions it cannot run.
 func command(in *interaction, self match.Player) (bot.Command, error) {
 	var u *user
 	switch {
@@ -49,8 +49,12 @@ func command(in *interaction, self match.Player) (bot.Command, error) {
 	if u == nil || u.ID == "" || in.Data == nil {
 		return bot.Command{}, errMalformed
 	}
+	at, err := placeOf(in)
+	if err != nil {
+		return bot.Command{}, err
+	}
 	cmd := bot.Command{
-		Key:   match.Key{Platform: Platform, Workspace: in.GuildID, Channel: in.ChannelID},
+		Key:   at.key,
 		User:  player(u),
 		Self:  self,
 		Nonce: nonce(in.ID),
@@ -61,9 +65,6 @@ func command(in *interaction, self match.Player) (bot.Command, error) {
 		// reads as English).
 		Locale:        lang.Clean(in.Locale),
 		ChannelLocale: lang.Clean(in.GuildLocale),
-	}
-	if cmd.Key.Workspace == "" {
-		cmd.Key.Workspace = dmWorkspace
 	}
 	if cmd.Key.Validate() != nil {
 		return bot.Command{}, errMalformed

@@ -63,7 +63,7 @@ func (a *Adapter) Edit(ctx context.Context, k match.Key, ref match.MessageRef, r
 		return fmt.Errorf("%w: discord: no message id", bot.ErrUndeliverable)
 	}
 	ch := cmp.Or(ref.Channel, k.Channel)
-	content, comps := layout(r)
+	content, comps := layoutIn(r, a.palettes(r)...)
 	_, err := a.rest.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: ch, ID: ref.MessageID,
 		Content: &content, Components: &comps, AllowedMentions: allowed(r)}, restOptions(ctx)...)
 	if statusOf(err) == http.StatusBadRequest {
@@ -71,7 +71,7 @@ func (a *Adapter) Edit(ctx context.Context, k match.Key, ref match.MessageRef, r
 		// takes no content: the same edit in its shape, with the emoji
 		// board (the picture is of the last move; this edit changes the
 		// status and the buttons).
-		msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, false, ""),
+		msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, false, "", a.palettes(r)...),
 			Attachments: []v2Attachment{}, AllowedMentions: allowed(r)}
 		_, err = a.rest.RequestWithBucketID(http.MethodPatch, discordgo.EndpointChannelMessage(ch, ref.MessageID), msg,
 			discordgo.EndpointChannelMessage(ch, ""), restOptions(ctx)...)
@@ -97,7 +97,7 @@ func (a *Adapter) Post(ctx context.Context, k match.Key, _ match.MessageRef, r b
 	if !a.CanNotify() {
 		return errNoToken
 	}
-	content, comps := layout(r)
+	content, comps := layoutIn(r, a.palettes(r)...)
 	_, err := a.rest.ChannelMessageSendComplex(k.Channel, &discordgo.MessageSend{Content: content, Components: comps,
 		AllowedMentions: allowed(r)}, restOptions(ctx)...)
 	if err != nil {
@@ -113,7 +113,7 @@ var _ bot.Notifier = (*Adapter)(nil)
 // game, in the background, so that the bot can edit it on its own later.
 // A first 404 (Discord has not yet made the message) is retried once.
 func (a *Adapter) attach(s restAPI, in *interaction, k match.Key, gameID string) {
-	if gameID == "" || !a.CanNotify() || s == nil {
+	if gameID == "" || !a.CanNotify() || s == nil || Guest(k) {
 		return
 	}
 	a.work.Go(func(ctx context.Context) {

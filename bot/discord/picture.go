@@ -92,8 +92,10 @@ type v2Attachment struct {
 // announcement, the picture (when withPicture: attachment://board.png,
 // described by alt) or else the emoji board, and the status; the buttons
 // in rows below it.
-func v2Layout(r bot.Reply, withPicture bool, alt string) []discordgo.MessageComponent {
-	m := r.Format(render.Unicode())
+//
+// The board is drawn in the first of ps that fits (see layoutIn).
+func v2Layout(r bot.Reply, withPicture bool, alt string, ps ...render.Palette) []discordgo.MessageComponent {
+	m, _ := fit(r, maxV2Text, ps)
 	var inner []discordgo.MessageComponent
 	budget := maxV2Text
 	text := func(s string) {
@@ -121,10 +123,10 @@ func v2Layout(r bot.Reply, withPicture bool, alt string) []discordgo.MessageComp
 // v2Response is the initial response showing r as a Components V2
 // message without a picture: for a click on a message that is already
 // one (the flag cannot be removed) when r shows emoji.
-func v2Response(r bot.Reply) *discordgo.InteractionResponse {
+func v2Response(r bot.Reply, ps ...render.Palette) *discordgo.InteractionResponse {
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
 		Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsIsComponentsV2,
-			Components: v2Layout(r, false, ""), AllowedMentions: allowed(r)}}
+			Components: v2Layout(r, false, "", ps...), AllowedMentions: allowed(r)}}
 }
 
 // deliverPicture sends r, deferred, with its picture: it edits the
@@ -136,7 +138,7 @@ func v2Response(r bot.Reply) *discordgo.InteractionResponse {
 func (a *Adapter) deliverPicture(ctx context.Context, s restAPI, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
 	followUp := r.Visibility == bot.Public && fromButton
 	alt := r.AltText()
-	msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, true, alt),
+	msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, true, alt, a.palettes(r)...),
 		Attachments:     []v2Attachment{{ID: 0, Filename: boardFile, Description: clip.Runes(alt, maxDescription)}},
 		AllowedMentions: allowed(r)}
 	// The PNG is drawn straight into the body.
@@ -151,7 +153,7 @@ func (a *Adapter) deliverPicture(ctx context.Context, s restAPI, in *discordgo.I
 		}
 	}
 	a.log.Warn("board picture not delivered; sending the emoji board", "channel", in.ChannelID, "err", err)
-	emoji := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, false, ""),
+	emoji := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, false, "", a.palettes(r)...),
 		Attachments: []v2Attachment{}, AllowedMentions: allowed(r)}
 	return retry404(ctx, func(ctx context.Context) error { return sendJSON(ctx, s, in, followUp, emoji) })
 }
@@ -243,9 +245,9 @@ func (a *Adapter) respond(s restAPI, in *interaction, r bot.Reply, fromButton bo
 			return a.deliverLate(ctx, s, in, r, fromButton)
 		}
 	case fromButton && r.Visibility == bot.Update && in.v2():
-		return v2Response(r), nil
+		return v2Response(r, a.palettes(r)...), nil
 	}
-	return response(r, fromButton), nil
+	return response(r, fromButton, a.palettes(r)...), nil
 }
 
 // deliverLate sends r after a deferral within deliverBudget of ctx, the
@@ -260,11 +262,11 @@ func (a *Adapter) deliverLate(ctx context.Context, s restAPI, in *interaction, r
 	case a.pictured(r):
 		err = a.deliverPicture(dctx, s, in.ref(), r, fromButton)
 	case fromButton && r.Visibility == bot.Update && in.v2():
-		msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, false, ""),
+		msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, false, "", a.palettes(r)...),
 			Attachments: []v2Attachment{}, AllowedMentions: allowed(r)}
 		err = retry404(dctx, func(ctx context.Context) error { return sendJSON(ctx, s, in.ref(), false, msg) })
 	default:
-		err = deliver(dctx, s, in.ref(), r, fromButton)
+		err = deliver(dctx, s, in.ref(), r, fromButton, a.palettes(r)...)
 	}
 	if err != nil {
 		a.log.Error("deliver deferred reply", "channel", in.ChannelID, "err", err)

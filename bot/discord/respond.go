@@ -80,6 +80,9 @@ func (a *Adapter) commandOf(s restAPI, in *interaction, rep *report) (bot.Comman
 	case errors.Is(err, errUnknownCommand):
 		rep.Outcome, rep.Reason = bot.OutcomeRefused, "unknown command"
 		return cmd, note(textUnknownCommand(userLang(in)))
+	case errors.Is(err, errUnknownContext):
+		rep.Outcome, rep.Reason = bot.OutcomeRefused, "unknown context"
+		return cmd, note(textUnknownContext(userLang(in)))
 	default:
 		rep.Outcome, rep.Reason = bot.OutcomeBadRequest, err.Error()
 		return cmd, note(bot.ProblemInternal.In(userLang(in)))
@@ -88,6 +91,12 @@ func (a *Adapter) commandOf(s restAPI, in *interaction, rep *report) (bot.Comman
 	if cmd.Kind == bot.KindHelp || cmd.Kind == bot.KindNone {
 		rep.Outcome = bot.OutcomeOK
 		return cmd, note(textHelp(userLang(in)))
+	}
+	if at, _ := placeOf(in); at.forcedEphemeral {
+		// Discord would show the game to the sender alone: say so
+		// rather than play an invisible game.
+		rep.Outcome, rep.Reason = bot.OutcomeRefused, "forced ephemeral"
+		return cmd, note(textForcedEphemeral(userLang(in)))
 	}
 	return cmd, nil
 }
@@ -100,6 +109,10 @@ type exchange struct {
 	cmd        bot.Command
 	rep        *report
 	fromButton bool
+	// extra are the replies to send as follow-ups after the response:
+	// what settling a guest channel's timed events needs shown (see
+	// handle). Written by handle before its reply is taken.
+	extra []bot.Reply
 }
 
 // inPlace runs the command within handleTimeout and responds with its
@@ -107,7 +120,7 @@ type exchange struct {
 func (x *exchange) inPlace(ctx context.Context) (*discordgo.InteractionResponse, laterFunc) {
 	ctx, cancel := context.WithTimeout(ctx, handleTimeout)
 	defer cancel()
-	r := x.a.svc.Handle(ctx, x.cmd)
+	r := x.handle(ctx)
 	x.rep.Outcome = r.Outcome()
 	return x.respond(r)
 }
@@ -119,6 +132,7 @@ func (x *exchange) respond(r bot.Reply) (*discordgo.InteractionResponse, laterFu
 		x.rep.attachGame, x.rep.attachKey = r.ButtonGame(), x.cmd.Key
 	}
 	resp, later := x.a.respond(x.s, x.in, r, x.fromButton)
+	later = x.withFollowups(later)
 	if later == nil || x.rep.attachGame == "" {
 		return resp, later
 	}
@@ -142,7 +156,7 @@ func (x *exchange) deferred(ctx context.Context) (*discordgo.InteractionResponse
 	if !x.a.work.Go(func(wctx context.Context) {
 		wctx, cancel := context.WithDeadline(wctx, deadline)
 		defer cancel()
-		replies <- x.a.svc.Handle(wctx, x.cmd)
+		replies <- x.handle(wctx)
 	}) {
 		return x.inPlace(ctx) // shutting down: answer within the deadline or not at all
 	}
@@ -167,10 +181,12 @@ func (x *exchange) deferred(ctx context.Context) (*discordgo.InteractionResponse
 // it; it returns the interaction's outcome.
 func (x *exchange) late(ctx context.Context, send bool, deadline time.Time, replies <-chan bot.Reply) bot.Outcome {
 	var r bot.Reply
+	var extra []bot.Reply
 	late := time.NewTimer(time.Until(deadline) + lateGrace)
 	defer late.Stop()
 	select {
 	case r = <-replies:
+		extra = x.extra // handle wrote it before its reply
 	case <-late.C:
 		// The store did not honour the deadline: say what the bot
 		// says when the store is unavailable.
@@ -186,6 +202,9 @@ func (x *exchange) late(ctx context.Context, send bool, deadline time.Time, repl
 	out := x.a.deliverLate(ctx, x.s, x.in, r, x.fromButton)
 	if out != bot.OutcomeError && !x.fromButton && r.Visibility == bot.Public {
 		x.a.attach(x.s, x.in, x.cmd.Key, r.ButtonGame())
+	}
+	if out != bot.OutcomeError && len(extra) > 0 {
+		x.a.followUp(ctx, x.s, x.in, extra)
 	}
 	return out
 }
@@ -235,8 +254,11 @@ func note(text string) *discordgo.InteractionResponse {
 // (type 4), the clicked message updated in place (type 7), or a note only
 // the person who acted sees (type 4 with flag 64). Content and components
 // are always set, so an update replaces both.
-func response(r bot.Reply, fromButton bool) *discordgo.InteractionResponse {
-	content, comps := layout(r)
+//
+// The board is drawn in the first of ps that fits (see layoutIn); none
+// means Unicode.
+func response(r bot.Reply, fromButton bool, ps ...render.Palette) *discordgo.InteractionResponse {
+	content, comps := layoutIn(r, ps...)
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: allowed(r)}}
 	switch r.Visibility {
@@ -271,8 +293,8 @@ const unknownRetry = 500 * time.Millisecond
 // message (the clicked message, or the deferred "thinking" message), or
 // for a note replaces the deferred message by an ephemeral follow-up. A
 // first 404 (Discord has not yet seen the deferral) is retried once.
-func deliver(ctx context.Context, s restAPI, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
-	err := deliverOnce(ctx, s, in, r, fromButton)
+func deliver(ctx context.Context, s restAPI, in *discordgo.Interaction, r bot.Reply, fromButton bool, ps ...render.Palette) error {
+	err := deliverOnce(ctx, s, in, r, fromButton, ps...)
 	var re *discordgo.RESTError
 	if !errors.As(err, &re) || re.Response == nil || re.Response.StatusCode != http.StatusNotFound {
 		return err
@@ -282,12 +304,12 @@ func deliver(ctx context.Context, s restAPI, in *discordgo.Interaction, r bot.Re
 	case <-ctx.Done():
 		return err
 	}
-	return deliverOnce(ctx, s, in, r, fromButton)
+	return deliverOnce(ctx, s, in, r, fromButton, ps...)
 }
 
-func deliverOnce(ctx context.Context, s restAPI, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
+func deliverOnce(ctx context.Context, s restAPI, in *discordgo.Interaction, r bot.Reply, fromButton bool, ps ...render.Palette) error {
 	opt := discordgo.WithContext(ctx)
-	content, comps := layout(r)
+	content, comps := layoutIn(r, ps...)
 	switch {
 	case r.Visibility == bot.Ephemeral || (r.Visibility == bot.VisibilityNone && !fromButton):
 		if !fromButton {
@@ -321,22 +343,52 @@ func deliverOnce(ctx context.Context, s restAPI, in *discordgo.Interaction, r bo
 // layout is the content and components of a message showing r: the
 // announcement, the board in Unicode emoji and whose turn it is, and the
 // buttons (none on a note).
-func layout(r bot.Reply) (string, []discordgo.MessageComponent) {
+func layout(r bot.Reply) (string, []discordgo.MessageComponent) { return layoutIn(r) }
+
+// layoutIn is layout with the board drawn in the first of ps (the app's
+// own emoji, then Unicode: see Adapter.palettes) whose content fits in
+// Discord's 2000 characters; none means Unicode. When none fits, the board
+// is said in words.
+func layoutIn(r bot.Reply, ps ...render.Palette) (string, []discordgo.MessageComponent) {
 	if r.Visibility == bot.Ephemeral {
 		return clip.Runes(r.Text, maxContent), []discordgo.MessageComponent{}
 	}
-	m := r.Format(render.Unicode())
+	m, ok := fit(r, maxContent, ps)
+	content := m.text()
+	if !ok {
+		content = r.Fallback() // the board in words is shorter than in emoji
+	}
+	return clip.Runes(content, maxContent), components(r.Buttons)
+}
+
+// fit lays r out in the first of ps (Unicode when ps is empty) whose text
+// is at most limit characters, or in the last one, reporting false.
+func fit(r bot.Reply, limit int, ps []render.Palette) (message, bool) {
+	if len(ps) == 0 {
+		ps = []render.Palette{render.Unicode()}
+	}
+	var m message
+	for _, p := range ps {
+		m = message(r.Format(p))
+		if utf8.RuneCountInString(m.text()) <= limit {
+			return m, true
+		}
+	}
+	return m, false
+}
+
+// message is a laid-out reply.
+type message bot.Message
+
+// text is m's parts that are not empty, one per line.
+func (m message) text() string {
 	var parts []string
 	for _, p := range []string{m.Header, m.Board, m.Status} {
 		if p != "" {
 			parts = append(parts, p)
 		}
 	}
-	content := strings.Join(parts, "\n")
-	if utf8.RuneCountInString(content) > maxContent {
-		content = r.Fallback() // the board in words is shorter than in emoji
-	}
-	return clip.Runes(content, maxContent), components(r.Buttons)
+	return strings.Join(parts, "\n")
 }
 
 // components lays out buttons as action rows: the column buttons spread

@@ -28,6 +28,23 @@ type interaction struct {
 	// command bounds them (see locale).
 	Locale      string `json:"locale"`
 	GuildLocale string `json:"guild_locale"`
+	// Context is where the interaction happened (0 a server, 1 the DM
+	// with the app's bot, 2 any other DM or group DM); nil when Discord
+	// did not say (older payloads). See placeOf.
+	Context *int `json:"context"`
+	// Owners is authorizing_integration_owners: for each installation
+	// type that authorized the interaction ("0" a server install, "1" a
+	// user install), the server's or the user's id.
+	Owners map[string]string `json:"authorizing_integration_owners"`
+	// Entitlements are read only so that a payload carrying them parses:
+	// the bot sells nothing.
+	Entitlements []entitlement `json:"entitlements"`
+}
+
+// entitlement is what is read of an entitlement: nothing is done with it.
+type entitlement struct {
+	ID    string `json:"id"`
+	SKUID string `json:"sku_id"`
 }
 
 // member is the guild member who sent an interaction.
@@ -106,8 +123,26 @@ func (in *interaction) ref() *discordgo.Interaction {
 func fromGateway(g *discordgo.Interaction) *interaction {
 	in := &interaction{ID: g.ID, AppID: g.AppID, Type: g.Type, Token: g.Token,
 		GuildID: g.GuildID, ChannelID: g.ChannelID, User: fromUser(g.User), Locale: string(g.Locale)}
+	if len(g.AuthorizingIntegrationOwners) > 0 {
+		// discordgo reads an absent context as 0 (a server): only a
+		// payload that names its installations is known to carry one.
+		c := int(g.Context)
+		in.Context = &c
+		in.Owners = make(map[string]string, len(g.AuthorizingIntegrationOwners))
+		for k, v := range g.AuthorizingIntegrationOwners {
+			in.Owners[strconv.Itoa(int(k))] = v
+		}
+	}
 	if g.GuildLocale != nil {
 		in.GuildLocale = string(*g.GuildLocale)
+	}
+	if g.Entitlements != nil {
+		in.Entitlements = make([]entitlement, 0, len(g.Entitlements))
+		for _, e := range g.Entitlements {
+			if e != nil {
+				in.Entitlements = append(in.Entitlements, entitlement{ID: e.ID, SKUID: e.SKUID})
+			}
+		}
 	}
 	if g.Member != nil {
 		in.Member = &member{User: fromUser(g.Member.User)}

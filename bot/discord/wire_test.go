@@ -90,14 +90,16 @@ func TestDecodeMatchesDiscordgo(t *testing.T) {
 		map[string]any{"id": "UB", "username": "ub", "global_name": "Bee", "bot": true})
 	withResolved["member"].(map[string]any)["permissions"] = "2147483647"
 	bodies := map[string][]byte{
-		"realistic click":  realisticClick(t),
-		"challenge":        mustJSON(t, withResolved),
-		"ai":               mustJSON(t, f.slashIn("UA", "ai", []map[string]any{opt("level", 3, "hard")})),
-		"click":            mustJSON(t, f.clickIn("UA", "c4:drop:g1:0:3")),
-		"dm":               mustJSON(t, f.envelope(2, "UA", "", map[string]any{"name": "connect4", "type": 1})),
-		"ping":             []byte(`{"type":1,"id":"1","application_id":"9","token":"t"}`),
-		"empty options":    []byte(`{"type":2,"id":"1","channel_id":"7","user":{"id":"2"},"data":{"name":"connect4","options":[],"resolved":{}}}`),
-		"odd option types": []byte(`{"type":2,"channel_id":"1","user":{"id":"2"},"data":{"name":"connect4","options":[{"name":"challenge","type":1,"options":[{"name":"opponent","type":6,"value":12},{"name":"rows","type":4,"value":"x"}]}]}}`),
+		"realistic click":            realisticClick(t),
+		"challenge":                  mustJSON(t, withResolved),
+		"ai":                         mustJSON(t, f.slashIn("UA", "ai", []map[string]any{opt("level", 3, "hard")})),
+		"click":                      mustJSON(t, f.clickIn("UA", "c4:drop:g1:0:3")),
+		"dm":                         mustJSON(t, f.envelope(2, "UA", "", map[string]any{"name": "connect4", "type": 1})),
+		"group DM of a user install": mustJSON(t, groupOf3.in(f, 2, "UB", map[string]any{"name": "connect4", "type": 1})),
+		"server of a user install":   mustJSON(t, venue{context: 0, guild: guildID, channel: chanID, owners: map[string]any{"1": "UA"}, perms: "2048"}.in(f, 3, "UB", map[string]any{"custom_id": "c4:drop:g1:0:3", "component_type": 2})),
+		"ping":                       []byte(`{"type":1,"id":"1","application_id":"9","token":"t"}`),
+		"empty options":              []byte(`{"type":2,"id":"1","channel_id":"7","user":{"id":"2"},"data":{"name":"connect4","options":[],"resolved":{}}}`),
+		"odd option types":           []byte(`{"type":2,"channel_id":"1","user":{"id":"2"},"data":{"name":"connect4","options":[{"name":"challenge","type":1,"options":[{"name":"opponent","type":6,"value":12},{"name":"rows","type":4,"value":"x"}]}]}}`),
 	}
 	for name, body := range bodies {
 		t.Run(name, func(t *testing.T) {

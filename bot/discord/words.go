@@ -20,3 +20,11 @@ func userLang(in *interaction) lang.Lang {
 	l, _ := lang.Parse(lang.Clean(in.Locale))
 	return l.Or(lang.English)
 }
+
+// textForcedEphemeral says, in one line, that the server shows the app's
+// answers to the sender alone, so a game there would be invisible.
+func textForcedEphemeral(l lang.Lang) string { return l.Say("dm.forcedEphemeral", nil) }
+
+// textUnknownContext refuses an interaction from a kind of conversation
+// this version does not know.
+func textUnknownContext(l lang.Lang) string { return l.Say("dm.unknownContext", nil) }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -173,7 +174,14 @@ func TestRegister(t *testing.T) {
 		mu.Unlock()
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, "[]")
+		switch {
+		case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/emojis"):
+			io.WriteString(w, `{"items":[]}`)
+		case r.Method == http.MethodPost:
+			io.WriteString(w, `{"id":"1","name":"x"}`)
+		default:
+			io.WriteString(w, "[]")
+		}
 	}))
 	defer fake.Close()
 	for _, base := range []string{fake.URL, fake.URL + "/api"} {
@@ -184,10 +192,14 @@ func TestRegister(t *testing.T) {
 			t.Fatalf("register with %s: %v\n%s", base, err, errb.String())
 		}
 		mu.Lock()
-		got := paths[len(paths)-1]
+		got := paths
+		paths = nil
 		mu.Unlock()
-		if want := "PUT /api/v9/applications/111/guilds/222/commands"; got != want {
-			t.Errorf("DISCORD_API_URL=%s: %s, want %s", base, got, want)
+		if want := "PUT /api/v9/applications/111/guilds/222/commands"; len(got) == 0 || got[0] != want {
+			t.Errorf("DISCORD_API_URL=%s: %v, want %s first", base, got, want)
+		}
+		if !slices.Contains(got, "GET /api/v9/applications/111/emojis") || !strings.Contains(out.String(), "disc emoji: 18 uploaded") {
+			t.Errorf("DISCORD_API_URL=%s: %v, printed %q; want the emoji listed and uploaded", base, got, out.String())
 		}
 		if !strings.Contains(out.String(), "registered /connect4 in guild 222") {
 			t.Errorf("register printed %q", out.String())

@@ -2,7 +2,7 @@
 //
 //	connect4 play      play in this terminal, a chat channel on the same code as Slack and Discord
 //	connect4 serve     serve Slack and Discord (HTTP endpoints, Socket Mode, Gateway), /healthz, /readyz, /metrics
-//	connect4 register  register the /connect4 command with Discord
+//	connect4 register  register the /connect4 command and upload the disc emoji to Discord
 //	connect4 solve     solve positions from stdin with the perfect solver
 //	connect4 analyze   the solver's verdict on each move of a game
 //
@@ -64,7 +64,7 @@ var subcommands = []subcommand{
 		"Serves the platforms the environment enables (Slack over HTTP or Socket Mode, Discord over\n" +
 			"HTTP or the Gateway) on CONNECT4_ADDR, with /healthz, /readyz and /metrics, until SIGINT or\n" +
 			"SIGTERM; then in-flight requests finish within CONNECT4_SHUTDOWN_TIMEOUT.", forServe},
-	{"register", "register the /connect4 command with Discord (DISCORD_APPLICATION_ID, DISCORD_BOT_TOKEN)",
+	{"register", "register the /connect4 command and upload the disc emoji to Discord (DISCORD_APPLICATION_ID, DISCORD_BOT_TOKEN)",
 		"Registers the /connect4 application command with Discord: in DISCORD_GUILD_ID only when set\n" +
 			"(instant, for setup), else globally (may take up to an hour to appear).", forRegister},
 	{"solve", "read positions (column digits 1-7) from stdin, print their exact scores", batch.About, 0},

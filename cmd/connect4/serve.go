@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/discord"
@@ -161,6 +162,8 @@ func mountAdapters(ctx context.Context, cfg config, svc *bot.Service, store stor
 		notifiers[discord.Platform] = a
 		if !a.CanNotify() {
 			noNotify(log, "discord", "DISCORD_BOT_TOKEN")
+		} else {
+			set.Go(ctx, func(ctx context.Context) error { loadEmoji(ctx, a, log); return nil })
 		}
 		if cfg.DiscordPublicKey != "" {
 			a.Register(mux)
@@ -199,6 +202,30 @@ func runRegister(ctx context.Context, args []string, getenv func(string) string,
 	if cfg.DiscordGuildID != "" {
 		scope = "in guild " + cfg.DiscordGuildID
 	}
-	fmt.Fprintf(stdout, "registered /connect4 %s\n", scope)
+	fmt.Fprintf(stdout, "registered /connect4 %s, for server and user installs\n", scope)
+	rep, err := discord.RegisterEmoji(ctx, nil, cfg.DiscordAPIURL, cfg.DiscordBotToken, cfg.DiscordAppID)
+	if err != nil {
+		return fmt.Errorf("register the disc emoji: %w", err)
+	}
+	fmt.Fprintf(stdout, "disc emoji: %d uploaded, %d already there, %d older pictures replaced (serve lists them at start)\n",
+		rep.Uploaded, rep.Kept, rep.Replaced)
 	return nil
+}
+
+// loadEmoji lets the Discord emoji boards use the disc emoji `connect4
+// register` uploaded: it lists them within a few seconds of the start, in
+// the background; until then, or without them, the boards keep the
+// Unicode discs.
+func loadEmoji(ctx context.Context, a *discord.Adapter, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	n, err := a.LoadEmoji(ctx)
+	switch {
+	case err != nil:
+		log.Warn("discord: the app's disc emoji are not known: emoji boards use the Unicode discs", "err", err)
+	case n == 0:
+		log.Info("discord: no disc emoji uploaded (run connect4 register): emoji boards use the Unicode discs")
+	default:
+		log.Info("discord: emoji boards use the app's disc emoji", "palettes", n)
+	}
 }
