@@ -19,6 +19,7 @@ import (
 
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/feature/plural"
+	"golang.org/x/text/language"
 	"gopkg.in/yaml.v3"
 )
 
@@ -443,6 +444,22 @@ func TestClean(t *testing.T) {
 	for _, tt := range tests {
 		if got := Clean(tt.in); got != tt.want {
 			t.Errorf("Clean(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestKnownAsParsed holds Parse's table of known locales to x/text's
+// parser and matcher: every entry gets the language the full parse gives.
+func TestKnownAsParsed(t *testing.T) {
+	for loc, want := range known {
+		tag, err := language.Parse(strings.ReplaceAll(loc, "_", "-"))
+		if err != nil {
+			t.Errorf("%q: %v", loc, err)
+			continue
+		}
+		_, i, conf := matcher.Match(tag)
+		if conf == language.No || All[i] != want {
+			t.Errorf("known[%q] = %v, x/text matches %v (%v)", loc, want, All[i], conf)
 		}
 	}
 }

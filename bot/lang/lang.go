@@ -114,6 +114,35 @@ func (l Lang) Tag() language.Tag {
 	return tags[l-1]
 }
 
+// known are the locales platforms send most, written as they send them,
+// with their language: each language's code and Discord locales, and
+// Slack's and POSIX's language-region forms. Parse answers these with one
+// map read (it runs a few times on every move); anything else goes
+// through x/text's parser and matcher, with the same answer.
+var known = func() map[string]Lang {
+	m := map[string]Lang{}
+	for _, l := range All {
+		m[l.String()] = l
+		for _, d := range l.DiscordLocales() {
+			m[d] = l
+		}
+	}
+	for loc, l := range map[string]Lang{
+		"en-AU": English, "en-CA": English, "en-IN": English, "de-DE": German, "de-AT": German, "de-CH": German,
+		"fr-FR": French, "fr-CA": French, "fr-BE": French, "fr-CH": French, "es-MX": Spanish, "es-LA": Spanish,
+		"pt": PortugueseBR, "pt-PT": PortugueseBR, "pl-PL": Polish, "ru-RU": Russian, "ja-JP": Japanese,
+		"ko-KR": Korean, "zh": ChineseSimplified, "zh-Hans": ChineseSimplified,
+	} {
+		m[loc] = l
+	}
+	for loc, l := range m {
+		if strings.Contains(loc, "-") {
+			m[strings.ReplaceAll(loc, "-", "_")] = l
+		}
+	}
+	return m
+}()
+
 // maxLocale is the longest locale Parse reads: BCP 47 tags people use are
 // far shorter, and a longer one is not a locale.
 const maxLocale = 64
@@ -128,6 +157,9 @@ const maxLocale = 64
 func Parse(locale string) (Lang, bool) {
 	if locale == "" || len(locale) > maxLocale {
 		return Unset, false
+	}
+	if l, ok := known[locale]; ok { // the forms platforms send, without x/text's parse
+		return l, true
 	}
 	// POSIX: language[_territory][.codeset][@modifier].
 	if i := strings.IndexAny(locale, ".@"); i >= 0 {
