@@ -195,6 +195,11 @@ type Command struct {
 	// Messages the whole channel sees are in the channel's language
 	// setting, else this, else the game creator's Locale.
 	ChannelLocale string
+	// Names are players the adapter knows in the channel, by the name a
+	// person types after @ (the terminal: everyone who has typed there):
+	// a typed command not understood may be suggested with one of them.
+	// Nil where the adapter knows none.
+	Names []string
 	Request
 }
 
