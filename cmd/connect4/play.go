@@ -29,6 +29,9 @@ func runPlay(ctx context.Context, args []string, getenv func(string) string, std
 		fmt.Fprintf(stderr, "connect4 play: %v\n", err)
 		return errUsage
 	}
+	// Bold and code in ANSI only on a terminal that has not asked for no
+	// colour (https://no-color.org); else plain words.
+	emphasis := terminal.IsTerminalOut(stdout) && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
 	cfg, err := loadConfig(getenv, forPlay)
 	if err != nil {
 		return fmt.Errorf("configuration:\n%w", err)
@@ -58,15 +61,15 @@ func runPlay(ctx context.Context, args []string, getenv func(string) string, std
 		}
 		defer stop()
 		fmt.Fprintf(stdout, "Game pages at http://%s/pages/… (finished games, leaderboard and stats print their links)\n", localHost(*webAddr))
-		return playOn(ctx, svc, *user, locale, stdin, stdout, stderr, log)
+		return playOn(ctx, svc, *user, locale, emphasis, stdin, stdout, stderr, log)
 	}
 	svc := bot.New(store, opts)
-	return playOn(ctx, svc, *user, locale, stdin, stdout, stderr, log)
+	return playOn(ctx, svc, *user, locale, emphasis, stdin, stdout, stderr, log)
 }
 
 // playOn runs the terminal adapter on svc.
-func playOn(ctx context.Context, svc *bot.Service, user, locale string, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) error {
-	t, err := terminal.New(svc, terminal.Config{In: stdin, Out: stdout, User: user, Prompt: terminal.IsTerminal(stdin), Locale: locale}, log)
+func playOn(ctx context.Context, svc *bot.Service, user, locale string, emphasis bool, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) error {
+	t, err := terminal.New(svc, terminal.Config{In: stdin, Out: stdout, User: user, Prompt: terminal.IsTerminal(stdin), Locale: locale, Emphasis: emphasis}, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "connect4 play: -as: %v\n", err)
 		return errUsage
