@@ -143,6 +143,8 @@ type Request struct {
 
 	// AI: the level; solver.LevelNone for the default.
 	Level solver.Level
+	// Puzzle: a new one (of Level), a hint, or giving up.
+	PuzzleAsk PuzzleAsk
 
 	// Resign: give up the whole match, not only the current game.
 	WholeMatch bool

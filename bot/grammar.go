@@ -31,7 +31,7 @@ var sizeWord = regexp.MustCompile(`^(\d{1,2})\s*[x×]\s*(\d{1,2})$`)
 // N]", "challenge @user ...", "ai [easy|medium|hard]", "accept", "decline", "cancel", "resign",
 // "claim", "board", "leaderboard", "stats [@user [@user]]", "rematch",
 // "reset", "season new", "seasons", "settings [board image|emoji]
-// [palette standard|colourblind]", "analyze", "puzzle [easy|medium|hard]", "help". Mentions must already be in the <@ID> form. Anything else
+// [palette standard|colourblind]", "analyze", "puzzle [easy|medium|hard|hint|give up]", "help". Mentions must already be in the <@ID> form. Anything else
 // returns a *UserError (ProblemUsage) whose reply is the help text; a bad
 // AI level returns ProblemBadLevel with the Request's Kind still set, so
 // that logs can name what was asked for.
@@ -67,7 +67,7 @@ func ParseText(text string) (Request, error) {
 	case "settings", "setting":
 		req, err = parseSettings(text, words)
 	case "puzzle":
-		req, ok, err = parseLevelled(KindPuzzle, words)
+		req, ok, err = parsePuzzle(words)
 	case "open":
 		req.Kind = KindOpen
 		if req.Variant, err = parseVariant(words); err != nil {

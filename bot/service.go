@@ -69,6 +69,9 @@ type Options struct {
 	Pages  PageLinks
 	Logger *slog.Logger     // nil means slog.Default()
 	Now    func() time.Time // nil means time.Now
+	// PickPuzzle picks which of n puzzles of a level to pose: nil means
+	// at random; a test's fixed choice makes a transcript repeatable.
+	PickPuzzle func(n int) int
 	Hooks  Hooks
 }
 
@@ -265,7 +268,7 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 	case KindAnalyze:
 		return s.analyze(ctx, cmd)
 	case KindPuzzle:
-		return s.startPuzzle(ctx, cmd)
+		return s.puzzle(ctx, cmd)
 	}
 	return Reply{}, userErr(ProblemUsage, lang.Args{"Detail": cmd.Kind.String()})
 }

@@ -29,6 +29,7 @@ var commandWords = []string{
 var optionWords = []string{
 	"connect", "first-to", "easy", "medium", "hard", "match", "new",
 	"board", "palette", "language", "image", "emoji", "standard", "colourblind", "default",
+	"hint", "give",
 }
 
 // challengeWords start a challenge, after which bare names are players.

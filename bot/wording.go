@@ -77,6 +77,7 @@ const (
 	ProblemNewerVersion
 	ProblemBadLanguage
 	ProblemLanguageManager
+	ProblemNoPuzzle
 )
 
 // messages is the one table of what people are told, by problem: a
@@ -145,6 +146,7 @@ var messages = [...]string{
 	ProblemNewerVersion:       "problem.newerVersion",
 	ProblemLanguageManager:    "problem.languageManager",
 	ProblemBadLanguage:        "problem.badLanguage",
+	ProblemNoPuzzle:           "problem.noPuzzle",
 }
 
 // ID returns the message id of p's sentence (ProblemInternal's for an
