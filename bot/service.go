@@ -72,7 +72,7 @@ type Options struct {
 	// PickPuzzle picks which of n puzzles of a level to pose: nil means
 	// at random; a test's fixed choice makes a transcript repeatable.
 	PickPuzzle func(n int) int
-	Hooks  Hooks
+	Hooks      Hooks
 }
 
 // Service runs commands. It is safe for concurrent use: all state lives in
