@@ -165,7 +165,7 @@ func (s *Service) Handle(ctx context.Context, cmd Command) Reply {
 func (s *Service) HandleText(ctx context.Context, cmd Command, text string) Reply {
 	req, err := ParseText(text)
 	if err != nil {
-		if problemOf(err) == ProblemUsage {
+		if p := problemOf(err); p == ProblemUsage || p == ProblemBadLevel {
 			if sug, ok := Suggest(text, cmd.Names); ok {
 				err = &UserError{Problem: ProblemUsage, ID: "problem.didYouMean", Args: lang.Args{"Typed": text, "Suggestion": sug}}
 			}
