@@ -72,6 +72,7 @@ type Variant struct {
 	Rows, Cols, Connect int
 	FirstTo             int
 	Players             int // 2, 3 or 4; 0 means 2 (set from the players named, not typed)
+	First               Starter
 }
 
 // MaxFirstTo is the longest match a challenge may ask for.

@@ -159,12 +159,14 @@ func (p Problem) ID() string {
 }
 
 // Sentence returns the sentence told for p in English, without its
-// arguments: for logs, and for adapters that answer before a Service can.
-func (p Problem) Sentence() string { return lang.English.Say(p.ID(), nil) }
+// arguments (commands named as typed): for logs, and for adapters that
+// answer before a Service can.
+func (p Problem) Sentence() string { return p.In(lang.English) }
 
 // In returns the sentence told for p in l, for a problem without
-// arguments (an adapter's own refusals: the store unavailable, a bug).
-func (p Problem) In(l lang.Lang) string { return l.Say(p.ID(), nil) }
+// arguments (an adapter's own refusals: the store unavailable, a bug);
+// a command it names is written as typed (see syntax).
+func (p Problem) In(l lang.Lang) string { return l.Say(p.ID(), syntax("")) }
 
 // UserError is a refusal with its Problem and the named arguments of its
 // sentence. ID, when set, is the message said instead of the Problem's
