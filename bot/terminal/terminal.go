@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -68,8 +69,12 @@ type Adapter struct {
 	cfg Config
 	log *slog.Logger
 
-	lang lang.Lang  // the language of the adapter's own words
-	user string     // who is typing
+	lang lang.Lang // the language of the adapter's own words
+	user string    // who is typing
+
+	// mu guards the output and the messages below: the schedule's worker
+	// shows its edits and posts (see Notifier) while a person types.
+	mu   sync.Mutex
 	last *bot.Reply // the latest message with buttons, whose buttons typing clicks
 	// board is the latest message with column buttons: a number typed
 	// drops a disc there even after a message with other buttons (a
@@ -290,9 +295,10 @@ func clip(s string, n int) string {
 // out of range is refused here, a full one by the bot (as is a column of a
 // finished game), each with its own sentence.
 func (a *Adapter) column(ctx context.Context, cmd bot.Command, n int) {
-	cols := columns(a.last)
+	last, board := a.latest()
+	cols := columns(last)
 	if len(cols) == 0 {
-		cols = columns(a.board)
+		cols = columns(board)
 	}
 	switch {
 	case len(cols) == 0:
@@ -332,7 +338,21 @@ func (a *Adapter) know(name string) {
 
 // println prints the line s with the chat's emphasis drawn for a terminal.
 func (a *Adapter) println(s string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.writeln(s)
+}
+
+// writeln is println with a.mu held.
+func (a *Adapter) writeln(s string) {
 	fmt.Fprintln(a.cfg.Out, emphasize(s, a.cfg.Emphasis))
+}
+
+// latest returns the latest message with buttons and the latest board.
+func (a *Adapter) latest() (last, board *bot.Reply) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.last, a.board
 }
 
 // click runs the action of button b.
@@ -363,10 +383,11 @@ func (a *Adapter) run(ctx context.Context, cmd bot.Command, handle func(context.
 // button finds the enabled button labelled label (case-insensitive) on
 // the latest message.
 func (a *Adapter) button(label string) (bot.Button, bool) {
-	if a.last == nil {
+	last, _ := a.latest()
+	if last == nil {
 		return bot.Button{}, false
 	}
-	for _, b := range a.last.Buttons {
+	for _, b := range last.Buttons {
 		if strings.EqualFold(b.Label, label) && !b.Disabled && b.URL == "" {
 			return b, true
 		}
@@ -377,8 +398,8 @@ func (a *Adapter) button(label string) (bot.Button, bool) {
 // hint is an example of a button to type: the first enabled one on the
 // latest message, or [1].
 func (a *Adapter) hint() string {
-	if a.last != nil {
-		for _, b := range a.last.Buttons {
+	if last, _ := a.latest(); last != nil {
+		for _, b := range last.Buttons {
 			if !b.Disabled && b.URL == "" {
 				return "[" + b.Label + "]"
 			}
@@ -389,37 +410,39 @@ func (a *Adapter) hint() string {
 
 // show prints a reply the way the channel would show it.
 func (a *Adapter) show(r bot.Reply) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	m := r.Format(Palette())
 	plain := func(s string) string { return bot.PlainMentions(s, r.Players()...) }
 	switch r.Visibility {
 	case bot.VisibilityNone:
 		return
 	case bot.Ephemeral:
-		a.println(a.say("terminal.onlyYou", lang.Args{"User": a.user, "Text": plain(m.Header)}))
+		a.writeln(a.say("terminal.onlyYou", lang.Args{"User": a.user, "Text": plain(m.Header)}))
 		return
 	case bot.Update:
-		a.println(a.say("terminal.updated", nil))
+		a.writeln(a.say("terminal.updated", nil))
 	default:
-		a.println(a.say("terminal.channel", nil))
+		a.writeln(a.say("terminal.channel", nil))
 	}
 	// The header's last number is padded to the disc width: drop the pad.
 	board := strings.ReplaceAll(m.Board, " \n", "\n")
 	for _, part := range []string{m.Header, board, m.Status} {
 		if part != "" {
-			a.println(plain(part))
+			a.writeln(plain(part))
 		}
 	}
 	var btns []string
 	for _, b := range r.Buttons {
 		switch {
 		case b.URL != "": // a link: printed, not typed
-			a.println(b.Label + ": " + b.URL)
+			a.writeln(b.Label + ": " + b.URL)
 		case !b.Disabled:
 			btns = append(btns, "["+b.Label+"]")
 		}
 	}
 	if len(btns) > 0 {
-		a.println(strings.Join(btns, " "))
+		a.writeln(strings.Join(btns, " "))
 		a.last = &r
 		if len(columns(&r)) > 0 {
 			a.board = &r
