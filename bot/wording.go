@@ -166,7 +166,11 @@ func (p Problem) Sentence() string { return p.In(lang.English) }
 // In returns the sentence told for p in l, for a problem without
 // arguments (an adapter's own refusals: the store unavailable, a bug);
 // a command it names is written as typed (see syntax).
-func (p Problem) In(l lang.Lang) string { return l.Say(p.ID(), syntax("")) }
+func (p Problem) In(l lang.Lang) string { return p.On(l, "") }
+
+// On returns the sentence told for p in l on platform (match.Key's
+// Platform), a command it names written as that platform reads it.
+func (p Problem) On(l lang.Lang, platform string) string { return l.Say(p.ID(), syntax(platform)) }
 
 // UserError is a refusal with its Problem and the named arguments of its
 // sentence. ID, when set, is the message said instead of the Problem's
