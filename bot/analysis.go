@@ -89,7 +89,11 @@ func (s *Service) analyze(ctx context.Context, cmd Command) (Reply, error) {
 		}
 	}
 	red, yellow := rec.Colors()
-	return Reply{Visibility: Ephemeral, Text: AnalysisText(s.userLang(cmd), *a, g, red, yellow),
+	from := 0
+	if rec.Puzzle != nil {
+		from = rec.Puzzle.Start
+	}
+	return Reply{Visibility: Ephemeral, Text: analysisFrom(s.userLang(cmd), *a, g, red, yellow, from),
 		People: []match.Player{red, yellow}}, nil
 }
 
@@ -116,6 +120,13 @@ func (s *Service) runAnalysis(ctx context.Context, g *engine.Game) (solver.Analy
 // move, within MaxAnalysisText bytes. g is the game a judges, red and
 // yellow its players (named as <@id> mentions).
 func AnalysisText(l lang.Lang, a solver.Analysis, g *engine.Game, red, yellow match.Player) string {
+	return analysisFrom(l, a, g, red, yellow, 0)
+}
+
+// analysisFrom is AnalysisText for a game whose first from moves nobody
+// here played (a puzzle's position): no turning point, mistake or only
+// move is put on a player before move from+1.
+func analysisFrom(l lang.Lang, a solver.Analysis, g *engine.Game, red, yellow match.Player, from int) string {
 	who := func(i int) match.Player {
 		if i%2 == 0 {
 			return red
@@ -140,16 +151,19 @@ func AnalysisText(l lang.Lang, a solver.Analysis, g *engine.Game, red, yellow ma
 		line("analysis.proven.some", lang.Args{"Proven": a.Proven, "Count": n})
 	case a.Proven < n:
 		first := n - a.Proven // the unproven moves are the earliest ones
-		if a.Proven == 0 {
+		switch a.Proven {
+		case 0:
 			line("analysis.proven.nothing", nil)
-		} else {
+		case 1: // not "moves 7–7"
+			line("analysis.proven.openingLast", lang.Args{"Unproven": first, "Last": n})
+		default:
 			line("analysis.proven.opening", lang.Args{"Unproven": first, "Next": first + 1, "Last": n})
 		}
 	}
-	if t := a.Turning; t >= 0 {
+	if t := a.Turning; t >= from {
 		b.WriteString(turningText(l, t+1, who(t), a.Moves[t]))
 		b.WriteByte('\n')
-	} else if a.Proven == n {
+	} else if a.Turning < 0 && a.Proven == n {
 		if a.Exact {
 			line("analysis.noChange", nil)
 		} else {
@@ -159,6 +173,9 @@ func AnalysisText(l lang.Lang, a solver.Analysis, g *engine.Game, red, yellow ma
 	for side := range 2 {
 		var mistakes, only []string
 		for i := side; i < n; i += 2 {
+			if i < from {
+				continue
+			}
 			switch m := a.Moves[i]; {
 			case m.Verdict.Mistake():
 				mistakes = append(mistakes, strconv.Itoa(i+1))

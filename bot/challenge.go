@@ -51,6 +51,9 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 	if err := v.validate(); err != nil {
 		return Reply{}, err
 	}
+	if err := starterForTwo(v, v.Players, cmd.Kind == KindOpen); err != nil {
+		return Reply{}, err
+	}
 	g, err := engine.New(v.config())
 	if err != nil {
 		return Reply{}, err
@@ -59,6 +62,7 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 		Key: cmd.Key, Status: match.StatusPending,
 		Challenger: cmd.User, Opponent: opp, Others: others,
 		Game: g, FirstTo: v.FirstTo,
+		RedID:     firstRed(v, cmd.User, opp),
 		Message:   cmd.Message,
 		ExpiresAt: s.opt.Now().Add(s.opt.ChallengeTTL),
 		Lang:      s.newGameLang(cmd).String(),
@@ -150,11 +154,8 @@ func (s *Service) startAI(ctx context.Context, cmd Command, level solver.Level) 
 	if len(cmd.invited()) > 0 {
 		return Reply{}, userErr(ProblemAITwoPlayers)
 	}
-	if level == solver.LevelNone {
-		level = solver.Medium
-	}
+	level = aiMatchLevel(level)
 	v := cmd.Variant.withDefaults()
-	v.FirstTo = 1
 	if err := v.validate(); err != nil {
 		return Reply{}, err
 	}
@@ -166,10 +167,11 @@ func (s *Service) startAI(ctx context.Context, cmd Command, level solver.Level) 
 	if ai.ID == cmd.User.ID {
 		return Reply{}, userErr(ProblemSelfChallenge)
 	}
+	red := v.First.red(cmd.User, ai, nil)
 	rec := &match.Record{
 		Key: cmd.Key, Status: match.StatusPlaying,
-		Challenger: cmd.User, Opponent: ai, RedID: cmd.User.ID,
-		Game: g, FirstTo: 1, AILevel: level, Message: cmd.Message,
+		Challenger: cmd.User, Opponent: ai, RedID: red.ID,
+		Game: g, FirstTo: v.FirstTo, AILevel: level, Message: cmd.Message,
 		Lang: s.newGameLang(cmd).String(),
 	}
 	if err := s.store.Create(ctx, rec); err != nil {
@@ -177,6 +179,10 @@ func (s *Service) startAI(ctx context.Context, cmd Command, level solver.Level) 
 	}
 	l := s.channelLang(ctx, cmd, rec)
 	s.started(cmd, true)
+	if red.ID == ai.ID {
+		// The AI moves first, in the same message.
+		return s.afterHuman(ctx, cmd, rec, Public, words("game.start.aiFirst", lang.Args{"Player": "<@" + cmd.User.ID + ">", "Level": level.String()}))
+	}
 	text := say(l, "game.start.ai", lang.Args{"Player": "<@" + cmd.User.ID + ">", "Level": level.String()})
 	return gameView(l, rec, Public, text), nil
 }
@@ -284,7 +290,9 @@ func (s *Service) answerChallenge(r *match.Record, cmd Command, now time.Time) (
 		if r.Opponent.Name == "" || r.Opponent.Name == r.Opponent.ID {
 			r.Opponent.Name = cmd.User.Name
 		}
-		r.Status, r.RedID, r.ExpiresAt = match.StatusPlaying, r.Challenger.ID, time.Time{}
+		// Red was chosen with the challenge (first me|them|random), else
+		// the challenger.
+		r.Status, r.RedID, r.ExpiresAt = match.StatusPlaying, cmp.Or(r.RedID, r.Challenger.ID), time.Time{}
 	case KindDecline:
 		r.Status, r.Finish = match.StatusFinished, match.FinishDeclined
 	default:
@@ -436,6 +444,11 @@ func (s *Service) startRematch(ctx context.Context, cmd Command, old *match.Reco
 
 // duration says d in words, for challenge expiry and claim times.
 func duration(d time.Duration) phrase {
+	if d < 59500*time.Millisecond {
+		// Only with short timings (an operator's, or a test's): "in a
+		// minute" would not be true.
+		return phrase{"timer.seconds", lang.Args{"Count": max(int(d.Round(time.Second).Seconds()), 1)}}
+	}
 	d = d.Round(time.Minute)
 	h, m := int(d.Hours()), int(d.Minutes())%60
 	switch {

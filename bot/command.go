@@ -73,6 +73,7 @@ type Variant struct {
 	Rows, Cols, Connect int
 	FirstTo             int
 	Players             int // 2, 3 or 4; 0 means 2 (set from the players named, not typed)
+	First               Starter
 }
 
 // MaxFirstTo is the longest match a challenge may ask for.
@@ -144,6 +145,8 @@ type Request struct {
 
 	// AI: the level; solver.LevelNone for the default.
 	Level solver.Level
+	// Puzzle: a new one (of Level), a hint, or giving up.
+	PuzzleAsk PuzzleAsk
 
 	// Resign: give up the whole match, not only the current game.
 	WholeMatch bool
@@ -196,6 +199,11 @@ type Command struct {
 	// Messages the whole channel sees are in the channel's language
 	// setting, else this, else the game creator's Locale.
 	ChannelLocale string
+	// Names are players the adapter knows in the channel, by the name a
+	// person types after @ (the terminal: everyone who has typed there):
+	// a typed command not understood may be suggested with one of them.
+	// Nil where the adapter knows none.
+	Names []string
 	Request
 }
 

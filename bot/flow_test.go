@@ -181,7 +181,7 @@ func flowRefusals(t *testing.T, h *harness) {
 	h.want(h.say("UA", "<@UB> 11x7"), Ephemeral, ProblemBadVariant, "cols 11", "4 to 10")
 	h.want(h.say("UA", "<@UB> 6x7 connect 8"), Ephemeral, ProblemBadVariant, "connect 8", "3 to 7")
 	h.want(h.say("UA", "<@UB> first-to 12"), Ephemeral, ProblemBadVariant, "first-to 12", "1 to 9")
-	h.want(h.say("UA", "<@UB> sideways"), Ephemeral, ProblemUsage, "sideways", "/connect4 @someone")
+	h.want(h.say("UA", "<@UB> sideways"), Ephemeral, ProblemUsage, "sideways", "/connect4 help")
 	h.want(h.say("UA", "dance"), Ephemeral, ProblemUsage)
 	h.want(h.say("UA", "board"), Ephemeral, ProblemNoGame)
 	h.want(h.say("UA", "resign"), Ephemeral, ProblemNoGame)

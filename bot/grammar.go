@@ -28,10 +28,10 @@ var sizeWord = regexp.MustCompile(`^(\d{1,2})\s*[x×]\s*(\d{1,2})$`)
 
 // ParseText parses the text typed after /connect4 (as on Slack and in the
 // terminal): "@user [@user2 [@user3]] [COLSxROWS] [connect N] [first-to
-// N]", "challenge @user ...", "ai [easy|medium|hard]", "accept", "decline", "cancel", "resign",
+// N]", "challenge @user ...", "ai [easy|medium|hard] [COLSxROWS] [connect N] [first-to N]", "accept", "decline", "cancel", "resign",
 // "claim", "board", "leaderboard", "stats [@user [@user]]", "rematch",
 // "reset", "season new", "seasons", "settings [board image|emoji]
-// [palette standard|colourblind]", "analyze", "puzzle [easy|medium|hard]", "help". Mentions must already be in the <@ID> form. Anything else
+// [palette standard|colourblind]", "analyze", "puzzle [easy|medium|hard|hint|give up]", "help". Mentions must already be in the <@ID> form. Anything else
 // returns a *UserError (ProblemUsage) whose reply is the help text; a bad
 // AI level returns ProblemBadLevel with the Request's Kind still set, so
 // that logs can name what was asked for.
@@ -67,7 +67,7 @@ func ParseText(text string) (Request, error) {
 	case "settings", "setting":
 		req, err = parseSettings(text, words)
 	case "puzzle":
-		req, ok, err = parseLevelled(KindPuzzle, words)
+		req, ok, err = parsePuzzle(words)
 	case "open":
 		req.Kind = KindOpen
 		if req.Variant, err = parseVariant(words); err != nil {
@@ -134,7 +134,7 @@ func parseAI(words []string) (Request, bool, error) {
 		copy(req.Others[:], ps)
 		return req, true, nil
 	}
-	return parseLevelled(KindAI, words)
+	return parseAIVariant(words)
 }
 
 // parseLevelled reads the optional level after a command of kind k; a bad
@@ -195,8 +195,8 @@ func ParseLevel(s string) (solver.Level, error) {
 	return l, nil
 }
 
-// parseVariant reads "8x9", "connect 5" and "first-to 3" (also "first to
-// 3") in any order. A value given as 0 is refused rather than taken as the
+// parseVariant reads "8x9", "connect 5", "first-to 3" (also "first to
+// 3") and "first me|them|random" in any order. A value given as 0 is refused rather than taken as the
 // default.
 func parseVariant(words []string) (Variant, error) {
 	var v Variant
@@ -222,6 +222,10 @@ func parseVariant(words []string) (Variant, error) {
 			field, dst = "connect", &v.Connect
 		case w == "first-to" || w == "first_to" || w == "firstto" || w == "ft":
 			field, dst = "first-to", &v.FirstTo
+		case w == "first" && i+1 < len(words) && starterWord(words[i+1]):
+			v.First, _ = parseStarter(words[i+1])
+			i++
+			continue
 		case w == "first" && i+1 < len(words) && strings.ToLower(words[i+1]) == "to":
 			field, dst = "first-to", &v.FirstTo
 			i++

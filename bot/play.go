@@ -297,9 +297,12 @@ func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 
 // nextRound starts the next round of a match, colors swapped.
 //
-// Between two people it is an offer the other accepts; against the AI
-// (whose games are single games today) it starts at once.
+// Between two people it is an offer the other accepts; against the AI it
+// starts at once.
 func (s *Service) nextRound(ctx context.Context, cmd Command) (Reply, error) {
+	if r, ok, err := s.aiNextRound(ctx, cmd); ok {
+		return r, err
+	}
 	return s.offer(ctx, cmd, match.OfferNextRound)
 }
 

@@ -69,7 +69,10 @@ type Options struct {
 	Pages  PageLinks
 	Logger *slog.Logger     // nil means slog.Default()
 	Now    func() time.Time // nil means time.Now
-	Hooks  Hooks
+	// PickPuzzle picks which of n puzzles of a level to pose: nil means
+	// at random; a test's fixed choice makes a transcript repeatable.
+	PickPuzzle func(n int) int
+	Hooks      Hooks
 }
 
 // Service runs commands. It is safe for concurrent use: all state lives in
@@ -157,10 +160,16 @@ func (s *Service) Handle(ctx context.Context, cmd Command) Reply {
 
 // HandleText parses text, typed after /connect4 (see ParseText), into
 // cmd's request and runs it like Handle. Text it cannot parse gets an
-// ephemeral reply with the help.
+// ephemeral reply: the command probably meant when one is close (see
+// Suggest), else why, with the help when the words say nothing more.
 func (s *Service) HandleText(ctx context.Context, cmd Command, text string) Reply {
 	req, err := ParseText(text)
 	if err != nil {
+		if p := problemOf(err); p == ProblemUsage || p == ProblemBadLevel {
+			if sug, ok := Suggest(text, cmd.Names); ok {
+				err = &UserError{Problem: ProblemUsage, ID: "problem.didYouMean", Args: lang.Args{"Typed": text, "Suggestion": sug}}
+			}
+		}
 		return s.refusal(cmd, err)
 	}
 	cmd.Request = req
@@ -192,15 +201,23 @@ func (s *Service) refusal(cmd Command, err error) Reply {
 		s.log.Error("command failed", "kind", cmd.Kind.String(), "channel", cmd.Key.String(), "err", err)
 	}
 	l := s.userLang(cmd) // a refusal is for the sender alone
-	text := p.In(l)
+	text := say(l, p.ID(), syntax(cmd.Key.Platform))
 	var ue *UserError
 	if errors.As(err, &ue) {
-		text = ue.In(l)
+		text = (&UserError{Problem: ue.Problem, ID: ue.ID, Args: withSyntax(ue.Args, cmd.Key.Platform)}).In(l)
 	}
-	if p == ProblemUsage {
+	if p == ProblemUsage && (ue == nil || !specific(ue)) {
 		text += "\n\n" + helpText(l)
 	}
 	return Reply{Visibility: Ephemeral, Text: text, Problem: p, Lang: l}
+}
+
+// specific reports whether a refusal of usage says what was wrong (a
+// grammar.* reason, a sentence of its own, a suggestion) rather than only
+// the words typed: then it is one line, and the whole help would bury it.
+func specific(ue *UserError) bool {
+	_, ok := ue.Args["Detail"].(phrase)
+	return ok || ue.ID != ""
 }
 
 func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
@@ -252,7 +269,7 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 	case KindAnalyze:
 		return s.analyze(ctx, cmd)
 	case KindPuzzle:
-		return s.startPuzzle(ctx, cmd)
+		return s.puzzle(ctx, cmd)
 	}
 	return Reply{}, userErr(ProblemUsage, lang.Args{"Detail": cmd.Kind.String()})
 }

@@ -177,7 +177,7 @@ func (s *Service) stats(ctx context.Context, cmd Command) (Reply, error) {
 	}
 	if cmd.Versus.ID != "" {
 		if cmd.Versus.ID == who.ID {
-			return Reply{}, userErr(ProblemUsage, lang.Args{"Detail": l.Say("standing.stats.samePlayer", nil)})
+			return Reply{}, &UserError{Problem: ProblemUsage, ID: "standing.stats.samePlayer"}
 		}
 		h, err := s.store.HeadToHead(ctx, cmd.Key, who.ID, cmd.Versus.ID)
 		if err != nil {
@@ -253,13 +253,14 @@ func (s *Service) seasons(ctx context.Context, cmd Command) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return Reply{Visibility: Ephemeral, Text: seasonsText(s.userLang(cmd), all)}, nil
+	return Reply{Visibility: Ephemeral, Text: seasonsText(s.userLang(cmd), cmd.Key.Platform, all)}, nil
 }
 
-// seasonsText writes the past seasons all in l, the latest ten.
-func seasonsText(l lang.Lang, all []match.Season) string {
+// seasonsText writes the past seasons all in l, the latest ten; with none,
+// how to start one on platform.
+func seasonsText(l lang.Lang, platform string, all []match.Season) string {
 	if len(all) == 0 {
-		return l.Say("standing.season.none", nil)
+		return l.Say("standing.season.none", syntax(platform))
 	}
 	var b strings.Builder
 	b.WriteString(l.Say("standing.season.pastTitle", nil))
@@ -340,9 +341,9 @@ func repairText(l lang.Lang, who match.Player, rep match.Repair) string {
 	case 1:
 		all = did[0]
 	case 2:
-		all = l.Say("standing.reset.two", lang.Args{"First": did[0], "Second": did[1]})
+		all = l.Say("standing.reset.twoActions", lang.Args{"First": did[0], "Second": did[1]})
 	case 3:
-		all = l.Say("standing.reset.three", lang.Args{"First": did[0], "Second": did[1], "Third": did[2]})
+		all = l.Say("standing.reset.threeActions", lang.Args{"First": did[0], "Second": did[1], "Third": did[2]})
 	}
 	text := l.Say("standing.reset.done", lang.Args{"User": "<@" + who.ID + ">", "Did": all})
 	if rep.Record == match.RecordCleared {

@@ -119,7 +119,7 @@ func TestSeasonsText(t *testing.T) {
 		all = append(all, match.Season{Number: n, Ended: time.Date(2026, time.Month(n), n, 0, 0, 0, 0, time.UTC),
 			Standings: []match.Standing{{Player: player("UA"), Rating: &r}}})
 	}
-	got := seasonsText(lang.English, all)
+	got := seasonsText(lang.English, "slack", all)
 	want := "📜 Past seasons in this channel\nSeason 12 (ended 12 Dec 2026): 🥇 ua 1500?\nSeason 11 (ended 11 Nov 2026): 🥇 ua 1500?\n" +
 		"Season 10 (ended 10 Oct 2026): 🥇 ua 1500?\nSeason 9 (ended 9 Sep 2026): 🥇 ua 1500?\nSeason 8 (ended 8 Aug 2026): 🥇 ua 1500?\n" +
 		"Season 7 (ended 7 Jul 2026): 🥇 ua 1500?\nSeason 6 (ended 6 Jun 2026): 🥇 ua 1500?\nSeason 5 (ended 5 May 2026): 🥇 ua 1500?\n" +

@@ -77,6 +77,7 @@ const (
 	ProblemNewerVersion
 	ProblemBadLanguage
 	ProblemLanguageManager
+	ProblemNoPuzzle
 )
 
 // messages is the one table of what people are told, by problem: a
@@ -145,6 +146,7 @@ var messages = [...]string{
 	ProblemNewerVersion:       "problem.newerVersion",
 	ProblemLanguageManager:    "problem.languageManager",
 	ProblemBadLanguage:        "problem.badLanguage",
+	ProblemNoPuzzle:           "problem.noPuzzle",
 }
 
 // ID returns the message id of p's sentence (ProblemInternal's for an
@@ -157,12 +159,18 @@ func (p Problem) ID() string {
 }
 
 // Sentence returns the sentence told for p in English, without its
-// arguments: for logs, and for adapters that answer before a Service can.
-func (p Problem) Sentence() string { return lang.English.Say(p.ID(), nil) }
+// arguments (commands named as typed): for logs, and for adapters that
+// answer before a Service can.
+func (p Problem) Sentence() string { return p.In(lang.English) }
 
 // In returns the sentence told for p in l, for a problem without
-// arguments (an adapter's own refusals: the store unavailable, a bug).
-func (p Problem) In(l lang.Lang) string { return l.Say(p.ID(), nil) }
+// arguments (an adapter's own refusals: the store unavailable, a bug);
+// a command it names is written as typed (see syntax).
+func (p Problem) In(l lang.Lang) string { return p.On(l, "") }
+
+// On returns the sentence told for p in l on platform (match.Key's
+// Platform), a command it names written as that platform reads it.
+func (p Problem) On(l lang.Lang, platform string) string { return l.Say(p.ID(), syntax(platform)) }
 
 // UserError is a refusal with its Problem and the named arguments of its
 // sentence. ID, when set, is the message said instead of the Problem's

@@ -103,11 +103,15 @@ func (s *Service) RunSchedule(ctx context.Context, sched Schedule, notifiers map
 	defer wg.Wait()
 	tick := time.NewTicker(opt.Poll)
 	defer tick.Stop()
+	claims := outage{log: s.log, what: "schedule claim", now: s.opt.Now}
 	for {
 		if free := opt.Parallel - len(slots); free > 0 {
 			due, err := sched.Claim(ctx, min(opt.Batch, free), opt.Lease)
-			if err != nil && ctx.Err() == nil {
-				s.log.Warn("schedule claim failed", "err", err)
+			switch {
+			case err == nil:
+				claims.ok()
+			case ctx.Err() == nil:
+				claims.fail(err)
 			}
 			for _, d := range due {
 				call(opt.Hooks.Due, d.Kind)

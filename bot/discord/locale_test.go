@@ -119,7 +119,7 @@ func TestLanguageSettingWins(t *testing.T) {
 	if refusal.Data == nil || refusal.Data.Flags&64 == 0 {
 		t.Fatalf("resign with no game is not ephemeral: %+v", refusal)
 	}
-	if want := bot.ProblemNoGame.In(lang.German); refusal.content() != want || want == bot.ProblemNoGame.In(lang.English) {
+	if want := bot.ProblemNoGame.On(lang.German, Platform); refusal.content() != want || want == bot.ProblemNoGame.On(lang.English, Platform) {
 		t.Errorf("refusal %q, want the German %q", refusal.content(), want)
 	}
 	challenge := func(locale string) string {
@@ -148,7 +148,7 @@ func TestLanguageSettingWins(t *testing.T) {
 	if japanese == french || !strings.Contains(japanese, lang.Japanese.Say("timer.minutes", lang.Args{"Count": 10})) {
 		t.Errorf("after settings language:ja the challenge is %q, want Japanese", japanese)
 	}
-	if r := f.send(in(f.slashIn("U1", "resign", nil), "de")); r.content() != bot.ProblemNoGame.In(lang.German) {
+	if r := f.send(in(f.slashIn("U1", "resign", nil), "de")); r.content() != bot.ProblemNoGame.On(lang.German, Platform) {
 		t.Errorf("after the setting, the German player's refusal is %q, want German", r.content())
 	}
 	// A value that is none of the registered choices (only a forged or

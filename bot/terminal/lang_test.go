@@ -34,7 +34,7 @@ func TestJapaneseGame(t *testing.T) {
 	checkBoardsAligned(t, got)
 
 	channel := lang.Japanese.Say("terminal.channel", nil)
-	unknown := lang.Japanese.Say("terminal.unknownWord", lang.Args{"Word": strconv.Quote("zzz"), "Hint": "[1]"})
+	unknown := emphasize(lang.Japanese.Say("terminal.unknownWord", lang.Args{"Word": strconv.Quote("zzz"), "Hint": "[1]"}), false)
 	for _, want := range []string{channel, unknown} {
 		if !strings.Contains(got, want+"\n") {
 			t.Errorf("output lacks the Japanese %q:\n%s", want, got)

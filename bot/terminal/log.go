@@ -52,3 +52,14 @@ func IsTerminal(r io.Reader) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
+
+// IsTerminalOut reports whether w is a terminal (a character device), where
+// emphasis may be drawn with escape sequences.
+func IsTerminalOut(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

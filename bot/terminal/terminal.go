@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -55,6 +56,10 @@ type Config struct {
 	// player and to the channel (the terminal's one channel is theirs).
 	// "" or one the bot does not speak means English.
 	Locale string
+	// Emphasis draws the chat's *bold*, _italic_ and `code` with ANSI
+	// escape sequences; without it they are shown as plain words. Never
+	// are the marks themselves shown.
+	Emphasis bool
 }
 
 // Adapter is one terminal channel. Its Run is not safe for concurrent use:
@@ -64,9 +69,19 @@ type Adapter struct {
 	cfg Config
 	log *slog.Logger
 
-	lang lang.Lang  // the language of the adapter's own words
-	user string     // who is typing
+	lang lang.Lang // the language of the adapter's own words
+	user string    // who is typing
+
+	// mu guards the output and the messages below: the schedule's worker
+	// shows its edits and posts (see Notifier) while a person types.
+	mu   sync.Mutex
 	last *bot.Reply // the latest message with buttons, whose buttons typing clicks
+	// board is the latest message with column buttons: a number typed
+	// drops a disc there even after a message with other buttons (a
+	// takeback request, an offer) came after it.
+	board *bot.Reply
+	// names are the players who have typed here, for suggestions.
+	names []string
 }
 
 // New returns an Adapter for svc. It returns an error when svc, In or Out
@@ -101,7 +116,7 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 		log = slog.Default()
 	}
 	l, _ := lang.Parse(cfg.Locale)
-	return &Adapter{svc: svc, cfg: cfg, log: log.With("platform", "terminal"), user: user, lang: l.Or(lang.English)}, nil
+	return &Adapter{svc: svc, cfg: cfg, log: log.With("platform", "terminal"), user: user, lang: l.Or(lang.English), names: []string{user}}, nil
 }
 
 // input is one thing read from Config.In: a line, a line that was too long
@@ -126,7 +141,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 	go a.read(lines, done)
 
 	if a.cfg.Prompt {
-		fmt.Fprint(a.cfg.Out, a.say("terminal.banner", lang.Args{"User": a.user})+"\n")
+		a.println(a.say("terminal.banner", lang.Args{"User": a.user}))
 	}
 	for {
 		if a.cfg.Prompt {
@@ -141,7 +156,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 		}
 		switch {
 		case in.tooLong > 0:
-			fmt.Fprintln(a.cfg.Out, a.say("terminal.tooLong", lang.Args{"Bytes": strconv.Itoa(in.tooLong), "Max": strconv.Itoa(a.cfg.MaxLine)}))
+			a.println(a.say("terminal.tooLong", lang.Args{"Bytes": strconv.Itoa(in.tooLong), "Max": strconv.Itoa(a.cfg.MaxLine)}))
 		case in.err == nil || in.text != "":
 			if !a.line(ctx, in.text) {
 				return nil
@@ -226,7 +241,7 @@ func (a *Adapter) line(ctx context.Context, text string) bool {
 	text = strings.TrimSpace(text)
 	// Everyone at the terminal manages its one channel (seasons included).
 	cmd := bot.Command{Key: channelKey, User: match.Player{ID: a.user, Name: a.user}, Self: selfPlayer, Message: message, CanManage: true,
-		Locale: a.cfg.Locale, ChannelLocale: a.cfg.Locale}
+		Locale: a.cfg.Locale, ChannelLocale: a.cfg.Locale, Names: a.names}
 	lower := strings.ToLower(text)
 	switch {
 	case text == "" || strings.HasPrefix(text, "#"):
@@ -236,11 +251,12 @@ func (a *Adapter) line(ctx context.Context, text string) bool {
 	case strings.HasPrefix(lower, "as "):
 		n := name(text[3:])
 		if n == "" {
-			fmt.Fprintln(a.cfg.Out, a.say("terminal.badName", nil))
+			a.println(a.say("terminal.badName", nil))
 			return true
 		}
 		a.user = n
-		fmt.Fprintln(a.cfg.Out, a.say("terminal.youAre", lang.Args{"User": n}))
+		a.know(n)
+		a.println(a.say("terminal.youAre", lang.Args{"User": n}))
 		return true
 	case lower == "/connect4" || strings.HasPrefix(lower, "/connect4 "):
 		rest := strings.TrimSpace(text[len("/connect4"):])
@@ -260,7 +276,7 @@ func (a *Adapter) line(ctx context.Context, text string) bool {
 		a.click(ctx, cmd, b)
 		return true
 	}
-	fmt.Fprintln(a.cfg.Out, a.say("terminal.unknownWord", lang.Args{"Word": strconv.Quote(clip(text, maxEcho)), "Hint": a.hint()}))
+	a.println(a.say("terminal.unknownWord", lang.Args{"Word": strconv.Quote(clip(text, maxEcho)), "Hint": a.hint()}))
 	return true
 }
 
@@ -279,19 +295,16 @@ func clip(s string, n int) string {
 // out of range is refused here, a full one by the bot (as is a column of a
 // finished game), each with its own sentence.
 func (a *Adapter) column(ctx context.Context, cmd bot.Command, n int) {
-	var cols []bot.Button
-	if a.last != nil {
-		for _, b := range a.last.Buttons {
-			if b.Column > 0 {
-				cols = append(cols, b)
-			}
-		}
+	last, board := a.latest()
+	cols := columns(last)
+	if len(cols) == 0 {
+		cols = columns(board)
 	}
 	switch {
 	case len(cols) == 0:
-		fmt.Fprintln(a.cfg.Out, a.say("terminal.noBoard", nil))
+		a.println(a.say("terminal.noBoard", nil))
 	case n < 1 || n > len(cols):
-		fmt.Fprintln(a.cfg.Out, a.say("terminal.noColumn", lang.Args{"Column": strconv.Itoa(n), "Columns": strconv.Itoa(len(cols))}))
+		a.println(a.say("terminal.noColumn", lang.Args{"Column": strconv.Itoa(n), "Columns": strconv.Itoa(len(cols))}))
 	default:
 		// A disabled column button still carries its action: the bot
 		// says why it cannot be played (full, or the game is over).
@@ -299,11 +312,54 @@ func (a *Adapter) column(ctx context.Context, cmd bot.Command, n int) {
 	}
 }
 
+// columns returns the column buttons of r, if any.
+func columns(r *bot.Reply) []bot.Button {
+	if r == nil {
+		return nil
+	}
+	var cols []bot.Button
+	for _, b := range r.Buttons {
+		if b.Column > 0 {
+			cols = append(cols, b)
+		}
+	}
+	return cols
+}
+
+// know adds name to the players who have typed here.
+func (a *Adapter) know(name string) {
+	for _, n := range a.names {
+		if n == name {
+			return
+		}
+	}
+	a.names = append(a.names, name)
+}
+
+// println prints the line s with the chat's emphasis drawn for a terminal.
+func (a *Adapter) println(s string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.writeln(s)
+}
+
+// writeln is println with a.mu held.
+func (a *Adapter) writeln(s string) {
+	fmt.Fprintln(a.cfg.Out, emphasize(s, a.cfg.Emphasis))
+}
+
+// latest returns the latest message with buttons and the latest board.
+func (a *Adapter) latest() (last, board *bot.Reply) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.last, a.board
+}
+
 // click runs the action of button b.
 func (a *Adapter) click(ctx context.Context, cmd bot.Command, b bot.Button) {
 	req, err := bot.ParseAction(b.Value)
 	if err != nil {
-		fmt.Fprintln(a.cfg.Out, a.say("terminal.brokenButton", lang.Args{"Err": err.Error()}))
+		a.println(a.say("terminal.brokenButton", lang.Args{"Err": err.Error()}))
 		return
 	}
 	cmd.Request = req
@@ -327,10 +383,11 @@ func (a *Adapter) run(ctx context.Context, cmd bot.Command, handle func(context.
 // button finds the enabled button labelled label (case-insensitive) on
 // the latest message.
 func (a *Adapter) button(label string) (bot.Button, bool) {
-	if a.last == nil {
+	last, _ := a.latest()
+	if last == nil {
 		return bot.Button{}, false
 	}
-	for _, b := range a.last.Buttons {
+	for _, b := range last.Buttons {
 		if strings.EqualFold(b.Label, label) && !b.Disabled && b.URL == "" {
 			return b, true
 		}
@@ -341,8 +398,8 @@ func (a *Adapter) button(label string) (bot.Button, bool) {
 // hint is an example of a button to type: the first enabled one on the
 // latest message, or [1].
 func (a *Adapter) hint() string {
-	if a.last != nil {
-		for _, b := range a.last.Buttons {
+	if last, _ := a.latest(); last != nil {
+		for _, b := range last.Buttons {
 			if !b.Disabled && b.URL == "" {
 				return "[" + b.Label + "]"
 			}
@@ -353,37 +410,42 @@ func (a *Adapter) hint() string {
 
 // show prints a reply the way the channel would show it.
 func (a *Adapter) show(r bot.Reply) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	m := r.Format(Palette())
 	plain := func(s string) string { return bot.PlainMentions(s, r.Players()...) }
 	switch r.Visibility {
 	case bot.VisibilityNone:
 		return
 	case bot.Ephemeral:
-		fmt.Fprintln(a.cfg.Out, a.say("terminal.onlyYou", lang.Args{"User": a.user, "Text": plain(m.Header)}))
+		a.writeln(a.say("terminal.onlyYou", lang.Args{"User": a.user, "Text": plain(m.Header)}))
 		return
 	case bot.Update:
-		fmt.Fprintln(a.cfg.Out, a.say("terminal.updated", nil))
+		a.writeln(a.say("terminal.updated", nil))
 	default:
-		fmt.Fprintln(a.cfg.Out, a.say("terminal.channel", nil))
+		a.writeln(a.say("terminal.channel", nil))
 	}
 	// The header's last number is padded to the disc width: drop the pad.
 	board := strings.ReplaceAll(m.Board, " \n", "\n")
 	for _, part := range []string{m.Header, board, m.Status} {
 		if part != "" {
-			fmt.Fprintln(a.cfg.Out, plain(part))
+			a.writeln(plain(part))
 		}
 	}
 	var btns []string
 	for _, b := range r.Buttons {
 		switch {
 		case b.URL != "": // a link: printed, not typed
-			fmt.Fprintln(a.cfg.Out, b.Label+": "+b.URL)
+			a.writeln(b.Label + ": " + b.URL)
 		case !b.Disabled:
 			btns = append(btns, "["+b.Label+"]")
 		}
 	}
 	if len(btns) > 0 {
-		fmt.Fprintln(a.cfg.Out, strings.Join(btns, " "))
+		a.writeln(strings.Join(btns, " "))
 		a.last = &r
+		if len(columns(&r)) > 0 {
+			a.board = &r
+		}
 	}
 }

@@ -206,7 +206,7 @@ func TestColumnAnswers(t *testing.T) {
 		}
 	}
 	step("4", "(there's no board to drop a disc in: start a game with /connect4 @bob or /connect4 ai)")
-	step("dance", `(I don't know "dance": type /connect4 help, a button label like [1], `+"`as <name>`, or quit)")
+	step("dance", `(I don't know "dance": type /connect4 help, a button label like [1], as <name>, or quit)`)
 	step("/connect4 @bob", "[Accept] [Decline] [Cancel]")
 	step("Accept", "(only alice can see this) You can't accept or decline your own challenge.")
 	step("as bob", "(you are now bob)")

@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/lang"
@@ -29,6 +31,9 @@ func runPlay(ctx context.Context, args []string, getenv func(string) string, std
 		fmt.Fprintf(stderr, "connect4 play: %v\n", err)
 		return errUsage
 	}
+	// Bold and code in ANSI only on a terminal that has not asked for no
+	// colour (https://no-color.org); else plain words.
+	emphasis := terminal.IsTerminalOut(stdout) && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
 	cfg, err := loadConfig(getenv, forPlay)
 	if err != nil {
 		return fmt.Errorf("configuration:\n%w", err)
@@ -58,19 +63,30 @@ func runPlay(ctx context.Context, args []string, getenv func(string) string, std
 		}
 		defer stop()
 		fmt.Fprintf(stdout, "Game pages at http://%s/pages/… (finished games, leaderboard and stats print their links)\n", localHost(*webAddr))
-		return playOn(ctx, svc, *user, locale, stdin, stdout, stderr, log)
+		return playOn(ctx, svc, store, cfg.SchedulePoll, *user, locale, emphasis, stdin, stdout, stderr, log)
 	}
 	svc := bot.New(store, opts)
-	return playOn(ctx, svc, *user, locale, stdin, stdout, stderr, log)
+	return playOn(ctx, svc, store, cfg.SchedulePoll, *user, locale, emphasis, stdin, stdout, stderr, log)
 }
 
-// playOn runs the terminal adapter on svc.
-func playOn(ctx context.Context, svc *bot.Service, user, locale string, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) error {
-	t, err := terminal.New(svc, terminal.Config{In: stdin, Out: stdout, User: user, Prompt: terminal.IsTerminal(stdin), Locale: locale}, log)
+// playOn runs the terminal adapter on svc, and the schedule's worker on
+// sched (expiries, reminders, Claim buttons), which shows its notices at
+// the terminal, every poll, until the adapter returns.
+func playOn(ctx context.Context, svc *bot.Service, sched bot.Schedule, poll time.Duration, user, locale string, emphasis bool, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) error {
+	t, err := terminal.New(svc, terminal.Config{In: stdin, Out: stdout, User: user, Prompt: terminal.IsTerminal(stdin), Locale: locale, Emphasis: emphasis}, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "connect4 play: -as: %v\n", err)
 		return errUsage
 	}
+	wctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		svc.RunSchedule(wctx, sched, map[string]bot.Notifier{"terminal": t}, bot.WorkerOptions{Poll: poll})
+	}()
+	defer wg.Wait()
+	defer stop()
 	return t.Run(ctx)
 }
 

@@ -50,8 +50,19 @@ func openStore(ctx context.Context, cfg config, log *slog.Logger, hooks sessions
 	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	if err := st.Ping(pctx); err != nil {
-		// Not fatal: /readyz reports it and requests get "try again".
-		log.Warn("redis not reachable yet", "mode", cfg.Redis.Mode(), "err", err)
+		if m, ok := sessions.Misconfigured(err); ok {
+			if m.Fatal {
+				// It cannot heal: starting would only fail every
+				// request, with an error log each.
+				c.Close()
+				return nil, nil, fmt.Errorf("redis (%s): %s", cfg.Redis.Mode(), m.Reason)
+			}
+			log.Error("redis configuration", "mode", cfg.Redis.Mode(), "problem", m.Reason)
+		} else {
+			// A passing outage is not fatal: /readyz reports it and
+			// requests get "try again".
+			log.Warn("redis not reachable yet", "mode", cfg.Redis.Mode(), "err", sessions.Redact(err))
+		}
 	} else {
 		log.Info("using redis", "mode", cfg.Redis.Mode())
 	}

@@ -1,0 +1,60 @@
+package bot
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/connect4/connect4/bot/lang"
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine"
+	"github.com/connect4/connect4/engine/solver"
+)
+
+// TestAnalysisWords checks the analysis wording: a puzzle's
+// preset moves are nobody's mistakes or turning point, and one proven move
+// is not "moves 7–7".
+func TestAnalysisWords(t *testing.T) {
+	red, yellow := match.Player{ID: "UBOT"}, match.Player{ID: "UA"}
+	g, err := engine.New(engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := func(n int, mistake int) []solver.MoveVerdict {
+		ms := make([]solver.MoveVerdict, n)
+		for i := range ms {
+			ms[i] = solver.MoveVerdict{Column: i % 7, Verdict: solver.KeptDraw, Best: -1}
+		}
+		if mistake >= 0 {
+			ms[mistake].Verdict = solver.ThrewWin
+		}
+		return ms
+	}
+	tests := []struct {
+		name      string
+		a         solver.Analysis
+		from      int
+		want, not []string
+	}{
+		{"puzzle: a mistake before its start", solver.Analysis{Exact: true, Moves: moves(16, 11), Turning: 11, Proven: 16}, 12,
+			[]string{"<@UA>: no mistake", "<@UBOT>: no mistake"}, []string{"Turning point", "move 12", "The outcome never changed"}},
+		{"puzzle: a mistake after its start", solver.Analysis{Exact: true, Moves: moves(16, 13), Turning: 13, Proven: 16}, 12,
+			[]string{"Turning point:* move 14, <@UA>", "<@UA>: 1 mistake (move 14)"}, nil},
+		{"a game: the same mistake counts", solver.Analysis{Exact: true, Moves: moves(16, 11), Turning: 11, Proven: 16}, 0,
+			[]string{"move 12, <@UA>", "<@UA>: 1 mistake (move 12)"}, nil},
+		{"one move proven", solver.Analysis{Exact: true, Moves: moves(7, -1), Turning: -1, Proven: 1}, 0,
+			[]string{"only the last move, 7, was"}, []string{"7–7"}},
+	}
+	for _, tt := range tests {
+		got := analysisFrom(lang.English, tt.a, g, red, yellow, tt.from)
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: analysis lacks %q:\n%s", tt.name, w, got)
+			}
+		}
+		for _, w := range tt.not {
+			if strings.Contains(got, w) {
+				t.Errorf("%s: analysis has %q:\n%s", tt.name, w, got)
+			}
+		}
+	}
+}

@@ -1,0 +1,79 @@
+package bot
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/connect4/connect4/bot/lang"
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
+)
+
+// TestRefusalsOneLine checks what a typed command not understood gets: the
+// command probably meant in one line, a reason in one line, or, when the
+// words say nothing, the help.
+func TestRefusalsOneLine(t *testing.T) {
+	clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+	h := newHarness(t, storetest.NewMemory(t, sessions.Options{Now: clk.Now}), clk, "")
+	tests := []struct {
+		text     string
+		want     []string // fragments of the reply
+		wantHelp bool     // the whole help follows
+	}{
+		{"challenge bob", []string{"“challenge bob”", "*/connect4 @bob*"}, false},
+		{"<@UB> 7 by 6", []string{"*/connect4 <@UB> 7x6*"}, false},
+		{"resing", []string{"*/connect4 resign*"}, false},
+		{"<@UB> sideways", []string{`"sideways"`, "Try `/connect4 help`"}, false},
+		{"<@UB> connect", []string{"connect needs a number"}, false},
+		{"dance", []string{"(dance)"}, true},
+		{"seven by six", []string{"(seven by six)"}, true},
+	}
+	for _, tt := range tests {
+		r := h.say("UA", tt.text)
+		if r.Problem != ProblemUsage || r.Visibility != Ephemeral {
+			t.Errorf("%q: reply %v/%v, want Ephemeral/ProblemUsage", tt.text, r.Visibility, r.Problem)
+		}
+		for _, f := range tt.want {
+			if !strings.Contains(r.Text, f) {
+				t.Errorf("%q: reply %q does not contain %q", tt.text, r.Text, f)
+			}
+		}
+		help := strings.Contains(r.Text, lang.English.Say("help.intro", nil))
+		if help != tt.wantHelp {
+			t.Errorf("%q: help shown = %v, want %v (reply %q)", tt.text, help, tt.wantHelp, r.Text)
+		}
+		if !tt.wantHelp && strings.Count(r.Text, "\n") > 0 {
+			t.Errorf("%q: reply %q is more than one line", tt.text, r.Text)
+		}
+	}
+}
+
+// TestRefusalsPlatformSyntax checks that a refusal naming a command names
+// it as the player's platform reads it.
+func TestRefusalsPlatformSyntax(t *testing.T) {
+	tests := []struct {
+		platform, want, notWant string
+	}{
+		{"slack", "`/connect4 challenge @someone`", "opponent:"},
+		{"terminal", "`/connect4 challenge @someone`", "opponent:"},
+		{"discord", "`/connect4 challenge opponent:@someone`", "{{"},
+	}
+	for _, tt := range tests {
+		clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+		h := newHarness(t, storetest.NewMemory(t, sessions.Options{Now: clk.Now}), clk, "")
+		key := match.Key{Platform: tt.platform, Workspace: "T1", Channel: "C1"}
+		for _, l := range []string{"en", "de", "ja"} {
+			r := h.svc.Handle(t.Context(), Command{Key: key, User: player("UA"), Locale: l, Request: Request{Kind: KindBoard}})
+			if r.Problem != ProblemNoGame || !strings.Contains(r.Text, tt.want) || strings.Contains(r.Text, tt.notWant) {
+				t.Errorf("%s, %s: board with no game = %v %q, want ProblemNoGame naming %s", tt.platform, l, r.Problem, r.Text, tt.want)
+			}
+		}
+		got := seasonsText(lang.English, tt.platform, nil)
+		wantSeason := map[string]string{"slack": "`/connect4 season new`", "terminal": "`/connect4 season new`", "discord": "`/connect4 new_season`"}[tt.platform]
+		if !strings.Contains(got, wantSeason) {
+			t.Errorf("%s: seasons with none = %q, want it to name %s", tt.platform, got, wantSeason)
+		}
+	}
+}

@@ -1,0 +1,42 @@
+package bot
+
+import "github.com/connect4/connect4/bot/lang"
+
+// How a message names a command the person can type next. Slack and the
+// terminal read typed words (`/connect4 challenge @someone`), Discord a
+// subcommand and its options (`/connect4 challenge opponent:@someone`): a
+// message that names a command takes it as an argument, filled in here
+// for the platform the reply goes to, so that no one is told a syntax
+// their platform does not read. The commands stay English in every
+// language, as typed; Discord shows its own names for them in the
+// player's language in the command picker.
+//
+// The placeholders (each a whole `code` span):
+//
+//	{{.Challenge}}  how to challenge someone
+//	{{.NewSeason}}  how to start a new season
+
+// syntax returns the command placeholders for platform (match.Key's
+// Platform: "slack", "discord", "terminal"); any other reads as typed text.
+func syntax(platform string) lang.Args {
+	if platform == "discord" {
+		return lang.Args{
+			"Challenge": "`/connect4 challenge opponent:@someone`",
+			"NewSeason": "`/connect4 new_season`",
+		}
+	}
+	return lang.Args{
+		"Challenge": "`/connect4 challenge @someone`",
+		"NewSeason": "`/connect4 season new`",
+	}
+}
+
+// withSyntax returns args with the command placeholders of platform
+// added (args' own values win); args is not modified.
+func withSyntax(args lang.Args, platform string) lang.Args {
+	out := syntax(platform)
+	for k, v := range args {
+		out[k] = v
+	}
+	return out
+}
