@@ -130,7 +130,7 @@ type search struct {
 	level  level
 
 	failed map[uint64]bool
-	nodes  int // over every run of the pairing
+	nodes  int      // over every run of the pairing
 	pairs  [][2]int // the pairs so far, higher-ranked first
 }
 
