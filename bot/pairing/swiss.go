@@ -49,7 +49,9 @@ const searchBudget = 50_000
 //     the colour rule: the colour rule wins), and no player gets the same
 //     colour three times in a row unless the field leaves no other way;
 //   - with an odd number of players, the lowest-ranked player who has
-//     not had one gets a bye (worth SwissByePoints), never a second one;
+//     not had one gets a bye (worth SwissByePoints), never a second one
+//     (unless withdrawals left only players who had one: then the
+//     lowest-ranked);
 //   - colours follow the preferences: a player's stronger need wins, then
 //     the colours alternate from the last round the two differed, then the
 //     higher-ranked player's; in the first round the top half alternates
@@ -115,9 +117,12 @@ func Swiss(n int, history []Round, withdrawn []int) (Round, error) {
 			}
 		}
 	}
-	// Unreachable: at levelAll any even set pairs, and with fewer rounds
-	// than players someone has had no bye yet.
-	return Round{}, errorf(ReasonRounds, "no pairing for round %d", len(history)+1)
+	// Every player left has had a bye (only when many withdrew: with
+	// fewer rounds than players someone has had none): the lowest-ranked
+	// sits out again, and levelAll pairs the rest.
+	b := ranked[len(ranked)-1]
+	pairs, _ := s.run(all &^ (1 << uint(b)))
+	return s.round(pairs, b), nil
 }
 
 // search is one Swiss pairing search: a depth-first search that pairs the

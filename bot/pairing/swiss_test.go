@@ -256,3 +256,20 @@ func TestSwissErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSwissByesExhausted: when withdrawals leave only players who have had
+// a bye, the lowest-ranked of them sits out again rather than the round
+// failing.
+func TestSwissByesExhausted(t *testing.T) {
+	h := []Round{
+		{Bye: 4, Pairs: []Pair{{0, 2, WhiteWins}, {3, 1, BlackWins}}},
+		{Bye: 3, Pairs: []Pair{{1, 0, Draw}, {2, 4, Draw}}},
+		{Bye: 2, Pairs: []Pair{{0, 4, WhiteWins}, {3, 1, Draw}}},
+	}
+	rd, err := Swiss(5, h, []int{0, 1})
+	// 2, 3 and 4 each have 1½ (by round, 2: 0+½+1, 3: 0+1+½, 4: 1+½+0): by seed the
+	// lowest-ranked is 4.
+	if err != nil || rd.Bye != 4 || len(rd.Pairs) != 1 || rd.Pairs[0].White+rd.Pairs[0].Black != 5 {
+		t.Errorf("Swiss = %v, %v, want 2 against 3 and the bye to 4", rd, err)
+	}
+}
