@@ -1,9 +1,11 @@
 package pairing
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -62,7 +64,9 @@ func naive(set uint64, byeTaken []bool, met func(a, b int) bool, ok func(a, b in
 // TestSwissProperties plays Swiss tournaments of 3 to 16 players over 1 to
 // 9 rounds (fewer than the players), with seeded random results, and
 // checks every round: each player in it once; with an odd count exactly
-// one bye, never to a player who had one; no colour difference beyond 2;
+// one bye, never to a player who had one, and to the lowest-ranked
+// player without one unless the rest could then not be paired by every
+// rule; no colour difference beyond 2;
 // no repeat pairing while the reference finds a pairing without one that
 // keeps every colour difference within 2 (the colour rule comes first); no
 // third same colour in a row while the reference finds a pairing that
@@ -120,6 +124,32 @@ func TestSwissProperties(t *testing.T) {
 					}
 					if naive(all, byes, met, strict) {
 						t.Errorf("%s: %v gives a colour three times in a row, but a pairing without exists", where, rd)
+					}
+				}
+				if rd.Bye != NoBye {
+					// The bye goes to the lowest-ranked player without one,
+					// unless the rest cannot then be paired by every rule.
+					ranked := make([]int, n)
+					for p := range ranked {
+						ranked[p] = p
+					}
+					slices.SortStableFunc(ranked, func(a, b int) int { return cmp.Compare(cs[b].score, cs[a].score) })
+					low := -1
+					for i := n - 1; i >= 0 && low < 0; i-- {
+						if !cs[ranked[i]].bye {
+							low = ranked[i]
+						}
+					}
+					others := make([]bool, n)
+					for p := range others {
+						others[p] = p != low
+					}
+					strict := func(a, b int) bool {
+						x, y := &cs[a], &cs[b]
+						return x.mayHave(1, levelStrict) && y.mayHave(-1, levelStrict) || x.mayHave(-1, levelStrict) && y.mayHave(1, levelStrict)
+					}
+					if rd.Bye != low && naive(all, others, met, strict) {
+						t.Errorf("%s: bye to %d, but %d is lower-ranked and the rest pair", where, rd.Bye, low)
 					}
 				}
 				history = append(history, play(rd, rng))
