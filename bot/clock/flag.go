@@ -1,6 +1,10 @@
 package clock
 
-import "github.com/connect4/connect4/engine"
+import (
+	"time"
+
+	"github.com/connect4/connect4/engine"
+)
 
 // Verdict is what a fallen flag means for the game. The zero value
 // NoVerdict is never returned for a game in progress.
@@ -77,4 +81,28 @@ func CanConnect(g *engine.Game, p engine.Player) bool {
 		}
 	}
 	return false
+}
+
+// Deadline adjudicates a game g still in progress when its tournament
+// round's time limit passes at at, under clocks k (player i of the clock
+// is engine.Player(i+1)): the player with the least time left at at is
+// treated as if their flag fell then, and FlagVerdict says what that
+// means. On equal time, or without a clock, it is the player to move: the
+// one keeping the game waiting. It returns engine.NoPlayer and NoVerdict
+// for a game that is over.
+func Deadline(g *engine.Game, k Clock, at time.Time) (engine.Player, Verdict) {
+	turn := g.Turn()
+	if g.State() != engine.InProgress || turn == engine.NoPlayer {
+		return engine.NoPlayer, NoVerdict
+	}
+	loser := turn
+	if k.Running() {
+		least := k.Remaining(int(turn)-1, at)
+		for _, p := range g.Active() {
+			if left := k.Remaining(int(p)-1, at); left < least {
+				loser, least = p, left
+			}
+		}
+	}
+	return loser, FlagVerdict(g, loser)
 }

@@ -3,6 +3,7 @@ package clock
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/connect4/connect4/engine"
 )
@@ -111,5 +112,39 @@ func BenchmarkFlagVerdict(b *testing.B) {
 	g := played(b, engine.DefaultConfig(), 3, 3, 2, 4, 4, 2, 1, 5)
 	for b.Loop() {
 		FlagVerdict(g, engine.Red)
+	}
+}
+
+// TestDeadline: at a round's time limit the player with less time left
+// loses as on time; on equal time, or without a clock, the player to move.
+func TestDeadline(t *testing.T) {
+	live, _ := NewLive(5, 0)
+	start := time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
+	k := Start(live, 2, start)
+	k, _ = k.Move(start.Add(time.Minute), 1) // Red 4:00 left, Yellow to move with 5:00
+	g := played(t, engine.DefaultConfig(), 3)
+	small := engine.Config{Rows: 4, Cols: 4, Connect: 4}
+	redBlocked := played(t, small, 0, 3, 0, 0, 1, 2, 2, 1, 3, 0)           // Red to move, cannot connect; Yellow can
+	bothBlocked := played(t, small, 0, 3, 0, 0, 1, 2, 2, 1, 3, 0, 2, 3, 2) // Yellow to move; nobody can connect
+	for _, tc := range []struct {
+		name  string
+		g     *engine.Game
+		k     Clock
+		at    time.Time
+		loser engine.Player
+		v     Verdict
+	}{
+		{"red has less", g, k, start.Add(90 * time.Second), engine.Red, Lost},       // Yellow 4:30 > Red 4:00
+		{"yellow ran below", g, k, start.Add(3 * time.Minute), engine.Yellow, Lost}, // Yellow 3:00 < Red 4:00
+		{"equal time", g, k, start.Add(2 * time.Minute), engine.Yellow, Lost},       // both 4:00: the one to move
+		{"no clock", g, Clock{}, start, engine.Yellow, Lost},                        // the one to move
+		{"mover cannot connect", redBlocked, Clock{}, start, engine.Red, Lost},
+		{"nobody can connect", bothBlocked, Clock{}, start, engine.Yellow, Drawn},
+		{"over", played(t, engine.DefaultConfig(), 0, 1, 0, 1, 0, 1, 0), k, start, engine.NoPlayer, NoVerdict},
+	} {
+		loser, v := Deadline(tc.g, tc.k, tc.at)
+		if loser != tc.loser || v != tc.v {
+			t.Errorf("%s: Deadline = %v, %v, want %v, %v", tc.name, loser, v, tc.loser, tc.v)
+		}
 	}
 }

@@ -134,8 +134,8 @@ func (t *Tournament) Clone() *Tournament {
 	return &c
 }
 
-// Player returns the index of the player with id, or -1.
-func (t *Tournament) Player(id string) int {
+// Index returns the index in Players of the player with id, or -1.
+func (t *Tournament) Index(id string) int {
 	return slices.IndexFunc(t.Players, func(e Entrant) bool { return e.ID == id })
 }
 
@@ -151,7 +151,7 @@ func (t *Tournament) Join(p match.Player) error {
 		return refuse(ReasonOver)
 	case !validPlayer(p):
 		return invalid("player %.40q: id 1-%d bytes, name at most %d", p.ID, match.MaxIDLen, match.MaxNameLen)
-	case t.Player(p.ID) >= 0:
+	case t.Index(p.ID) >= 0:
 		return refuse(ReasonJoined)
 	case len(t.Players) >= MaxPlayers:
 		return &Error{Reason: ReasonFull, Limit: MaxPlayers}
@@ -166,7 +166,7 @@ func (t *Tournament) Join(p match.Player) error {
 // record). It returns an *Error: ReasonNotPlayer, ReasonWithdrawn,
 // ReasonOver.
 func (t *Tournament) Withdraw(id string) error {
-	i := t.Player(id)
+	i := t.Index(id)
 	switch {
 	case t.Status.Over():
 		return refuse(ReasonOver)
