@@ -146,3 +146,54 @@ func (t *Tournament) Standings() ([]pairing.Standing, error) {
 	}
 	return st, nil
 }
+
+// RecordWinner records the result of the current round's game id from
+// its winner's player id, "" for a draw: what a finished game's record
+// says. It returns Record's errors, and ReasonNotPlayer when winner is
+// neither player of the game.
+func (t *Tournament) RecordWinner(id, winner string) error {
+	g, ok := t.game(id)
+	if !ok {
+		return t.Record(id, pairing.Draw) // Record says why: not started, over, no such game
+	}
+	res := pairing.Draw
+	switch winner {
+	case "":
+	case t.Players[g.White].ID:
+		res = pairing.WhiteWins
+	case t.Players[g.Black].ID:
+		res = pairing.BlackWins
+	default:
+		return refuse(ReasonNotPlayer)
+	}
+	return t.Record(id, res)
+}
+
+// game returns the current round's game id.
+func (t *Tournament) game(id string) (Game, bool) {
+	if t.Status != Running || len(t.Rounds) == 0 || id == "" {
+		return Game{}, false
+	}
+	for _, g := range t.Rounds[len(t.Rounds)-1].Games {
+		if g.GameID == id {
+			return g, true
+		}
+	}
+	return Game{}, false
+}
+
+// Playing returns the current round's game of the player with id that
+// has no result yet (to end it when they withdraw), and false when they
+// have none.
+func (t *Tournament) Playing(id string) (Game, bool) {
+	i := t.Index(id)
+	if i < 0 || t.Status != Running || len(t.Rounds) == 0 {
+		return Game{}, false
+	}
+	for _, g := range t.Rounds[len(t.Rounds)-1].Games {
+		if (g.White == i || g.Black == i) && g.Result == pairing.NoResult {
+			return g, true
+		}
+	}
+	return Game{}, false
+}

@@ -374,3 +374,47 @@ func FuzzParseRounds(f *testing.F) {
 		}
 	})
 }
+
+// TestRecordWinner maps a finished game's winner to the result, and finds
+// a player's game in progress.
+func TestRecordWinner(t *testing.T) {
+	tr := joined(t, swiss(2), 4)
+	if err := tr.Start(org.ID, nil, t0); err != nil {
+		t.Fatal(err)
+	}
+	g1, g2 := tr.Rounds[0].Games[0], tr.Rounds[0].Games[1]
+	white, black := tr.Players[g1.White].ID, tr.Players[g1.Black].ID
+	if g, ok := tr.Playing(black); !ok || g != g1 {
+		t.Errorf("Playing(%s) = %+v, %v, want %+v", black, g, ok, g1)
+	}
+	before := tr.Clone()
+	if err := tr.RecordWinner(g1.GameID, tr.Players[g2.White].ID); ReasonOf(err) != ReasonNotPlayer || !reflect.DeepEqual(tr, before) {
+		t.Errorf("a winner from another game: %v", err)
+	}
+	if err := tr.RecordWinner("nope", white); ReasonOf(err) != ReasonNoGame {
+		t.Errorf("an unknown game: %v, want ReasonNoGame", err)
+	}
+	for _, tc := range []struct {
+		game   Game
+		winner string
+		want   pairing.Result
+	}{
+		{g1, black, pairing.BlackWins},
+		{g2, "", pairing.Draw},
+	} {
+		if err := tr.RecordWinner(tc.game.GameID, tc.winner); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range tr.Rounds[0].Games {
+			if g.GameID == tc.game.GameID && g.Result != tc.want {
+				t.Errorf("RecordWinner(%s, %q): %v, want %v", tc.game.GameID, tc.winner, g.Result, tc.want)
+			}
+		}
+	}
+	if _, ok := tr.Playing(black); ok {
+		t.Errorf("Playing after the result: still a game")
+	}
+	if err := tr.RecordWinner(g1.GameID, white); ReasonOf(err) != ReasonResultKnown {
+		t.Errorf("a second result: %v, want ReasonResultKnown", err)
+	}
+}
