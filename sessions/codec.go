@@ -86,7 +86,7 @@ type recordJSON struct {
 	Timers     []timerJSON   `json:"timers,omitempty"`
 	Analysis   string        `json:"analysis,omitempty"` // solver.Analysis.MarshalText
 	Puzzle     *puzzleJSON   `json:"puzzle,omitempty"`
-	Lang       string        `json:"lang,omitempty"` // match.Record.Lang; schemaLang
+	Lang       string        `json:"lang,omitempty"`  // match.Record.Lang; schemaLang
 	Clock      *clockJSON    `json:"clock,omitempty"` // match.Record.Clock; schemaClock
 	Created    time.Time     `json:"created"`
 	Updated    time.Time     `json:"updated"`
