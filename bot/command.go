@@ -72,6 +72,10 @@ type Variant struct {
 	Rows, Cols, Connect int
 	FirstTo             int
 	Players             int // 2, 3 or 4; 0 means 2 (set from the players named, not typed)
+	// Control is the time control asked for: a word ("clock" or "days")
+	// and its value ("3+2", "2") as typed or picked; "" is the usual claim
+	// after a day without a move. The Service reads and checks it.
+	Control string
 }
 
 // MaxFirstTo is the longest match a challenge may ask for.

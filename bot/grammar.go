@@ -218,6 +218,13 @@ func parseVariant(words []string) (Variant, error) {
 				return Variant{}, badVariant("cols", 0, engine.MinSize, engine.MaxSize)
 			}
 			continue
+		case w == "clock" || w == "days":
+			if i+1 >= len(words) {
+				return Variant{}, userErr(ProblemUsage, lang.Args{"Detail": phrase{"grammar.needsNumber", lang.Args{"Option": w}}})
+			}
+			v.Control = w + " " + words[i+1]
+			i++
+			continue
 		case w == "connect" || w == "line":
 			field, dst = "connect", &v.Connect
 		case w == "first-to" || w == "first_to" || w == "firstto" || w == "ft":

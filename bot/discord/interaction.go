@@ -169,6 +169,7 @@ func request(d *interactionData, self match.Player) (bot.Request, error) {
 		req.Variant.Cols, _ = intOption(opts, "cols")
 		req.Variant.Connect, _ = intOption(opts, "connect")
 		req.Variant.FirstTo, _ = intOption(opts, "first_to")
+		req.Variant.Control = timeControl(opts)
 		return req, nil
 	case "ai", "puzzle":
 		req := bot.Request{Kind: bot.KindAI}

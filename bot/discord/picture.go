@@ -94,6 +94,7 @@ type v2Attachment struct {
 // in rows below it.
 func v2Layout(r bot.Reply, withPicture bool, alt string) []discordgo.MessageComponent {
 	m := r.Format(render.Unicode())
+	m.Status = r.FlagStatus(m.Status, relativeTime)
 	var inner []discordgo.MessageComponent
 	budget := maxV2Text
 	text := func(s string) {

@@ -326,6 +326,7 @@ func layout(r bot.Reply) (string, []discordgo.MessageComponent) {
 		return clip.Runes(r.Text, maxContent), []discordgo.MessageComponent{}
 	}
 	m := r.Format(render.Unicode())
+	m.Status = r.FlagStatus(m.Status, relativeTime)
 	var parts []string
 	for _, p := range []string{m.Header, m.Board, m.Status} {
 		if p != "" {
