@@ -100,6 +100,7 @@ func flag(r *match.Record, now time.Time) (tally match.Tally, text speech, ok bo
 	}
 	loser := r.PlayerOf(flagged)
 	r.Offer, r.Takeback = nil, nil
+	r.Timers = nil // the game is over: no reminder, no abandon (Fire keeps the flag's, fired)
 	switch clock.FlagVerdict(g, flagged) {
 	case clock.Lost:
 		if err := g.Resign(flagged); err != nil {
