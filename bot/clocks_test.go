@@ -176,7 +176,7 @@ func TestFlagFallsOnceRacing(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if rec.Finish != match.FinishTimeout || rec.Rounds[0].Winner != "UB") {
+				if rec.Finish != match.FinishTimeout || rec.Rounds[0].Winner != "UB" {
 					t.Errorf("%s: finish %v rounds %v, want UB winning on time", s.channel, rec.Finish, rec.Rounds)
 				}
 			}
