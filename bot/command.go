@@ -45,6 +45,7 @@ const (
 	KindSettings
 	KindAnalyze
 	KindPuzzle
+	KindAbort
 )
 
 var kindNames = [...]string{
@@ -56,6 +57,7 @@ var kindNames = [...]string{
 	KindOfferAccept: "offer_accept", KindOfferDecline: "offer_decline", KindOfferWithdraw: "offer_withdraw",
 	KindTakeback: "takeback", KindTakebackAccept: "takeback_accept", KindTakebackDecline: "takeback_decline",
 	KindOpen: "open", KindSettings: "settings", KindAnalyze: "analyze", KindPuzzle: "puzzle",
+	KindAbort: "abort",
 }
 
 // String returns the kind's lower-case name, as used in logs and metrics.

@@ -252,6 +252,8 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 		return s.analyze(ctx, cmd)
 	case KindPuzzle:
 		return s.startPuzzle(ctx, cmd)
+	case KindAbort:
+		return s.abort(ctx, cmd)
 	}
 	return Reply{}, userErr(ProblemUsage, lang.Args{"Detail": cmd.Kind.String()})
 }
