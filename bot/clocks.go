@@ -99,7 +99,7 @@ func flag(r *match.Record, now time.Time) (tally match.Tally, text speech, ok bo
 		return match.Tally{}, nil, false
 	}
 	loser := r.PlayerOf(flagged)
-	r.Offer, r.Takeback = nil, nil
+	r.Offer, r.Takeback, r.DrawOffer = nil, nil, ""
 	r.Timers = nil // the game is over: no reminder, no abandon (Fire keeps the flag's, fired)
 	switch clock.FlagVerdict(g, flagged) {
 	case clock.Lost:

@@ -46,6 +46,9 @@ const (
 	KindAnalyze
 	KindPuzzle
 	KindAbort
+	KindDraw
+	KindDrawAccept
+	KindDrawDecline
 )
 
 var kindNames = [...]string{
@@ -57,7 +60,7 @@ var kindNames = [...]string{
 	KindOfferAccept: "offer_accept", KindOfferDecline: "offer_decline", KindOfferWithdraw: "offer_withdraw",
 	KindTakeback: "takeback", KindTakebackAccept: "takeback_accept", KindTakebackDecline: "takeback_decline",
 	KindOpen: "open", KindSettings: "settings", KindAnalyze: "analyze", KindPuzzle: "puzzle",
-	KindAbort: "abort",
+	KindAbort: "abort", KindDraw: "draw", KindDrawAccept: "draw_accept", KindDrawDecline: "draw_decline",
 }
 
 // String returns the kind's lower-case name, as used in logs and metrics.

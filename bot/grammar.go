@@ -92,7 +92,7 @@ var simpleWords = map[string]Kind{
 	"top": KindLeaderboard, "rematch": KindRematch, "reset": KindReset, "seasons": KindSeasons,
 	"takeback": KindTakeback, "undo": KindTakeback,
 	"analyze": KindAnalyze, "analyse": KindAnalyze, "analysis": KindAnalyze,
-	"abort": KindAbort,
+	"abort": KindAbort, "draw": KindDraw,
 }
 
 // parseResign reads what follows "resign": nothing, or "match".

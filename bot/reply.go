@@ -112,6 +112,9 @@ type Reply struct {
 	// platform's own relative time (see FlagText).
 	Clock  string
 	FlagAt time.Time
+	// Ended marks a Game that ended off the board (a draw agreed, a flag
+	// fallen with nobody able to connect): there is no turn to show.
+	Ended bool
 }
 
 // FlagStatus returns status with, when a flag is to fall (FlagAt), a line
@@ -198,7 +201,7 @@ func (r Reply) Format(p render.Palette) Message {
 	}
 	m.Header = strings.TrimSpace(r.Text + "\n" + players)
 	m.Board = render.Board(r.Game, p)
-	if t := r.Game.Turn(); t != engine.NoPlayer {
+	if t := r.Game.Turn(); t != engine.NoPlayer && !r.Ended {
 		m.Status = l.Say("game.turn", lang.Args{"Disc": p.Disc(t), "Player": mention(r.playerOf(t)), "Move": r.Game.Moves() + 1})
 	}
 	if r.Clock != "" {

@@ -254,6 +254,8 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 		return s.startPuzzle(ctx, cmd)
 	case KindAbort:
 		return s.abort(ctx, cmd)
+	case KindDraw, KindDrawAccept, KindDrawDecline:
+		return s.draw(ctx, cmd)
 	}
 	return Reply{}, userErr(ProblemUsage, lang.Args{"Detail": cmd.Kind.String()})
 }

@@ -38,6 +38,7 @@ func (t timedStore) Update(ctx context.Context, k match.Key, gameID string, fn f
 		tally, err := fn(r)
 		if err == nil {
 			now := t.s.opt.Now()
+			lapseDraw(&prev, r)
 			if err = tick(&prev, r, now); err == nil {
 				t.s.plan(&prev, r, now)
 			}

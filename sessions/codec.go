@@ -38,8 +38,9 @@ import (
 // offer to clear).
 //
 // schemaClock is the version of a record played under a time control
-// ("clock", and flag timers): any of the shapes above, with or without a
-// language, with that field more, for the same reason.
+// ("clock", and flag timers) or holding a draw offer ("draw_offer"): any
+// of the shapes above, with or without a language, with those fields
+// more, for the same reason.
 const (
 	schemaVersion = 1
 	schemaMulti   = 2
@@ -88,6 +89,7 @@ type recordJSON struct {
 	Puzzle     *puzzleJSON   `json:"puzzle,omitempty"`
 	Lang       string        `json:"lang,omitempty"`  // match.Record.Lang; schemaLang
 	Clock      *clockJSON    `json:"clock,omitempty"` // match.Record.Clock; schemaClock
+	DrawOffer  string        `json:"draw_offer,omitempty"` // match.Record.DrawOffer; schemaClock
 	Created    time.Time     `json:"created"`
 	Updated    time.Time     `json:"updated"`
 }
@@ -219,6 +221,9 @@ func encodeRecord(r *match.Record, op string) ([]byte, error) {
 	if r.Lang != "" {
 		j.Lang, j.Schema = r.Lang, schemaLang
 	}
+	if r.DrawOffer != "" {
+		j.DrawOffer, j.Schema = r.DrawOffer, schemaClock
+	}
 	if k := r.Clock; k.Control.Kind != clock.None {
 		j.Clock, j.Schema = &clockJSON{Control: k.Control.String(), Turn: k.Turn}, schemaClock
 		if k.Players > 0 {
@@ -279,7 +284,7 @@ func parseRecord(b []byte) (*match.Record, error) {
 		Accepted: j.Accepted,
 		FirstTo:  j.FirstTo, Rematches: j.Rematches, Message: match.MessageRef(j.Message),
 		Created: normTime(j.Created), Updated: normTime(j.Updated), ExpiresAt: normTime(j.Expires),
-		Lang: j.Lang,
+		Lang: j.Lang, DrawOffer: j.DrawOffer,
 	}
 	if j.AILevel != "" {
 		l, err := solver.ParseLevel(j.AILevel)
@@ -340,8 +345,8 @@ func readRecordJSON(b []byte) (*recordJSON, error) {
 	if j.Schema != schemaVersion && j.Schema != schemaMulti && j.Schema != schemaCoach && j.Schema != schemaLang && j.Schema != schemaClock {
 		return nil, schemaProblem(b, nil)
 	}
-	if (j.Schema == schemaClock) != (j.Clock != nil) {
-		return nil, fmt.Errorf("schema version %d (%d is for a record with a clock) on a record with clock %v", j.Schema, schemaClock, j.Clock != nil)
+	if (j.Schema == schemaClock) != (j.Clock != nil || j.DrawOffer != "") {
+		return nil, fmt.Errorf("schema version %d (%d is for a record with a clock or a draw offer) on a record with clock %v, draw offer %v", j.Schema, schemaClock, j.Clock != nil, j.DrawOffer != "")
 	}
 	if j.Schema == schemaClock {
 		j.Schema = schemaVersion // the rest is one of the shapes before it

@@ -97,6 +97,7 @@ func Commands() []*discordgo.ApplicationCommand {
 				opt(discordgo.ApplicationCommandOptionBoolean, "match", "command.name.opt.match", "command.desc.opt.match")),
 			sub("takeback", "command.name.sub.takeback", "command.desc.sub.takeback"),
 			sub("abort", "command.name.sub.abort", "command.desc.sub.abort"),
+			sub("draw", "command.name.sub.draw", "command.desc.sub.draw"),
 			sub("claim", "command.name.sub.claim", "command.desc.sub.claim"),
 			sub("cancel", "command.name.sub.cancel", "command.desc.sub.cancel"),
 			sub("analyze", "command.name.sub.analyze", "command.desc.sub.analyze"),

@@ -215,7 +215,7 @@ var simpleSubcommands = map[string]bot.Kind{
 	"leaderboard": bot.KindLeaderboard, "help": bot.KindHelp,
 	"cancel": bot.KindCancel, "reset": bot.KindReset, "takeback": bot.KindTakeback,
 	"seasons": bot.KindSeasons, "new_season": bot.KindNewSeason, "analyze": bot.KindAnalyze,
-	"abort": bot.KindAbort,
+	"abort": bot.KindAbort, "draw": bot.KindDraw,
 }
 
 // boolOption returns the boolean value of option name.

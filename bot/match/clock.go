@@ -11,6 +11,18 @@ import (
 // or days per move) rather than the usual claim after a day.
 func (r *Record) Timed() bool { return r.Clock.Control.Kind != clock.None }
 
+// validDrawOffer reports what is wrong with r.DrawOffer: it must name a
+// player of a two-player game.
+func (r *Record) validDrawOffer() error {
+	if r.DrawOffer == "" {
+		return nil
+	}
+	if r.Multi() || (r.DrawOffer != r.Challenger.ID && r.DrawOffer != r.Opponent.ID) {
+		return fmt.Errorf("draw offer from %.20q, not a player of a two-player game", r.DrawOffer)
+	}
+	return nil
+}
+
 // validClock reports the first thing wrong with r.Clock: a valid control;
 // before the game starts no clock running (Players 0, nothing left);
 // once started, as many clocks as players, the running one a player's,

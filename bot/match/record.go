@@ -209,6 +209,10 @@ type Record struct {
 	// move. A pending challenge keeps the control with no clock running
 	// yet (Players 0); the accept starts it.
 	Clock clock.Clock
+	// DrawOffer is the id of the player who offered a draw that the other
+	// has not answered, "" for none. It lapses when the other player
+	// moves; only a game between two people, of one game, has one.
+	DrawOffer string
 }
 
 // Config returns the record's variant: the size and line length of its game.
@@ -424,6 +428,9 @@ func (r *Record) Validate() error {
 		return fmt.Errorf("language %.20q is not a language code", r.Lang)
 	}
 	if err := r.validClock(); err != nil {
+		return err
+	}
+	if err := r.validDrawOffer(); err != nil {
 		return err
 	}
 	if !ValidGameID(r.ID) {
