@@ -87,8 +87,8 @@ type recordJSON struct {
 	Timers     []timerJSON   `json:"timers,omitempty"`
 	Analysis   string        `json:"analysis,omitempty"` // solver.Analysis.MarshalText
 	Puzzle     *puzzleJSON   `json:"puzzle,omitempty"`
-	Lang       string        `json:"lang,omitempty"`  // match.Record.Lang; schemaLang
-	Clock      *clockJSON    `json:"clock,omitempty"` // match.Record.Clock; schemaClock
+	Lang       string        `json:"lang,omitempty"`       // match.Record.Lang; schemaLang
+	Clock      *clockJSON    `json:"clock,omitempty"`      // match.Record.Clock; schemaClock
 	DrawOffer  string        `json:"draw_offer,omitempty"` // match.Record.DrawOffer; schemaClock
 	Created    time.Time     `json:"created"`
 	Updated    time.Time     `json:"updated"`
