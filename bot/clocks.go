@@ -39,7 +39,7 @@ func tick(prev *before, r *match.Record, now time.Time) error {
 	switch {
 	case r.Status != match.StatusPlaying:
 		return nil
-	case k.Players == 0 || (cur.playing && cur.moves == 0 && prev != nil && prev.turn.rounds != cur.rounds):
+	case k.Players == 0 || (cur.playing && cur.moves == 0 && prev != nil && (!prev.turn.playing || prev.turn.red != cur.red)):
 		// The game starts (accepted, a rematch) or a new round of the match.
 		*k = clock.Start(k.Control, r.NumPlayers(), now)
 		if cur.playing {

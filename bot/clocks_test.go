@@ -224,3 +224,21 @@ func (f *timedNotifier) snapshot() []sentAt {
 	defer f.mu.Unlock()
 	return append([]sentAt(nil), f.sent...)
 }
+
+// TestClockNextRound: in a match under a clock each game starts with
+// fresh clocks, and its flag is the new game's.
+func TestClockNextRound(t *testing.T) {
+	h, _ := timedHarness(t)
+	r := h.start("UA", "UB", "first-to", "2", "clock", "1+0")
+	h.clock.Advance(20 * time.Second)
+	r = h.drops(r, 1, 2, 1, 2, 1, 2, 1) // UA wins the first game
+	h.clock.Advance(time.Minute)
+	r = h.agree("UB", "UA", r, "Next round")
+	rec := h.record(r)
+	if rec.Clock.Left[0] != time.Minute || rec.Clock.Left[1] != time.Minute || rec.Clock.Turn != int(rec.Game.Turn())-1 {
+		t.Fatalf("clock of the second game %+v, want 1:00 each, the first mover's running", rec.Clock)
+	}
+	if f, ok := rec.Timer(match.TimerFlag); !ok || !f.Due.Equal(h.clock.Now().Add(time.Minute).Truncate(time.Millisecond)) {
+		t.Fatalf("flag timer %+v, want a minute from the start of the second game", f)
+	}
+}
