@@ -12,8 +12,7 @@ import (
 // withdraws it; and games that take none refuse it in one line.
 func TestDrawOffer(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
-		r := h.start("UA", "UB")
-		r = h.drops(r, 4)
+		h.drops(h.start("UA", "UB"), 4)
 		o := h.say("UA", "draw")
 		h.want(o, Public, ProblemNone, "<@UA> offers a draw. <@UB>, do you accept?")
 		if !hasButton(o, "Accept draw") || !hasButton(o, "Decline draw") {
@@ -30,7 +29,7 @@ func TestDrawOffer(t *testing.T) {
 		if c := h.click("UB", o, "Accept draw"); c.Problem == ProblemNone {
 			t.Fatalf("accepting a lapsed offer: %q", c.Text)
 		}
-		// UB offers, UA moves? No: UA declines, then offers again and UB accepts.
+		// UB offers and UA declines; UA offers again and UB accepts.
 		o = h.say("UB", "draw")
 		d := h.click("UA", o, "Decline draw")
 		h.want(d, Update, ProblemNone, "<@UA> declined the draw offer.")

@@ -27,7 +27,7 @@ func TestClockDrawAbortInteractions(t *testing.T) {
 	if rec := f.record(guildID); rec == nil || !rec.Timed() {
 		t.Fatalf("record %+v, want a game under a clock", rec)
 	}
-	m = f.click("UA", m, "4")
+	f.click("UA", m, "4")
 	o := f.slash("UA", "draw", nil)
 	want(t, o, typeMessage, 0, "<@UA> offers a draw")
 	d := f.click("UB", o, "Accept draw")

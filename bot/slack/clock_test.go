@@ -22,7 +22,7 @@ func TestClockDrawAbortThroughHTTP(t *testing.T) {
 		if s := contextText(board); !strings.Contains(s, "3:00 left") || !strings.Contains(s, "Time runs out: <!date^") {
 			t.Fatalf("status %q, want the time left and Slack's date token for the flag", s)
 		}
-		board = e.click("UA", board, "4")
+		e.click("UA", board, "4")
 		offer := e.slash("UA", "draw")
 		wantPosted(t, offer, inChannel, false, "offers a draw")
 		if b := button(offer, "Accept draw"); b == nil {
