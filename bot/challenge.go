@@ -59,6 +59,9 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	if err := s.checkKeep(ctl); err != nil {
+		return Reply{}, err
+	}
 	g, err := engine.New(v.config())
 	if err != nil {
 		return Reply{}, err

@@ -197,3 +197,15 @@ func flagNotice(l lang.Lang, r *match.Record, text speech) *Reply {
 	v.Finished = r.Status == match.StatusFinished
 	return &v
 }
+
+// checkKeep refuses a correspondence control whose time per move is not
+// shorter than the time the store keeps an idle game (Options.IdleAfter,
+// a little under CONNECT4_GAME_TTL): the game would be closed as
+// abandoned before its flag could fall.
+func (s *Service) checkKeep(c clock.Control) error {
+	if c.Kind != clock.Correspondence || s.opt.IdleAfter <= 0 || c.PerMove < s.opt.IdleAfter {
+		return nil
+	}
+	return &UserError{Problem: ProblemBadVariant, ID: "clock.problem.keep",
+		Args: lang.Args{"Days": int(c.PerMove / (24 * time.Hour)), "Time": duration(s.opt.IdleAfter)}}
+}

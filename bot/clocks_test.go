@@ -27,6 +27,7 @@ func TestClockRefusals(t *testing.T) {
 		{"<@UB> clock fast", `"fast" is not a time control`},
 		{"<@UB> <@UC> clock 3+2", "games of two players"},
 		{"<@UBOT> clock 3+2", "between two people"},
+		{"<@UB> days 7", "longer than this bot keeps a game without a move"},
 	} {
 		r := h.say("UA", tc.text)
 		if r.Problem == ProblemNone || !strings.Contains(r.Text, tc.want) || strings.Contains(r.Text, "\n") {
