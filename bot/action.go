@@ -41,6 +41,7 @@ var buttonKinds = map[string]Kind{
 	"takeback_accept": KindTakebackAccept, "takeback_decline": KindTakebackDecline,
 	"claim":   KindClaim,
 	"analyze": KindAnalyze,
+	"draw":    KindDraw, "draw_accept": KindDrawAccept, "draw_decline": KindDrawDecline,
 }
 
 var gameIDPattern = regexp.MustCompile(`^[A-Za-z0-9_\-]{1,64}$`)

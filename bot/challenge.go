@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/connect4/connect4/bot/clock"
 	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 
@@ -34,6 +35,9 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{}, userErr(ProblemSelfChallenge)
 	case cmd.Self.ID != "" && opp.ID == cmd.Self.ID && len(cmd.invited()) > 0:
 		return Reply{}, userErr(ProblemAITwoPlayers)
+	case cmd.Self.ID != "" && opp.ID == cmd.Self.ID && cmd.Variant.Control != "":
+		_, err := checkControl(cmd.Variant.Control, 0, true)
+		return Reply{}, err
 	case cmd.Self.ID != "" && opp.ID == cmd.Self.ID:
 		return s.startAI(ctx, cmd, solver.LevelNone)
 	case cmd.OpponentIsBot:
@@ -54,6 +58,13 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 	if err := starterForTwo(v, v.Players, cmd.Kind == KindOpen); err != nil {
 		return Reply{}, err
 	}
+	ctl, err := checkControl(v.Control, len(others), false)
+	if err != nil {
+		return Reply{}, err
+	}
+	if err := s.checkKeep(ctl); err != nil {
+		return Reply{}, err
+	}
 	g, err := engine.New(v.config())
 	if err != nil {
 		return Reply{}, err
@@ -66,6 +77,7 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 		Message:   cmd.Message,
 		ExpiresAt: s.opt.Now().Add(s.opt.ChallengeTTL),
 		Lang:      s.newGameLang(cmd).String(),
+		Clock:     clock.Clock{Control: ctl},
 	}
 	if err := s.store.Create(ctx, rec); err != nil {
 		return Reply{}, busy(cmd, err)
@@ -425,7 +437,8 @@ func (s *Service) startRematch(ctx context.Context, cmd Command, old *match.Reco
 		Challenger: old.Challenger, Opponent: old.Opponent, Others: old.Others, RedID: lastYellow.ID,
 		Game: g, FirstTo: old.FirstTo, AILevel: old.AILevel,
 		Rematches: old.Rematches + 1, Message: cmd.Message,
-		Lang: cmp.Or(old.Lang, s.newGameLang(cmd).String()),
+		Lang:  cmp.Or(old.Lang, s.newGameLang(cmd).String()),
+		Clock: clock.Clock{Control: old.Clock.Control},
 	}
 	if err := s.store.Create(ctx, rec); err != nil {
 		return Reply{}, busy(cmd, err)

@@ -46,6 +46,10 @@ const (
 	KindSettings
 	KindAnalyze
 	KindPuzzle
+	KindAbort
+	KindDraw
+	KindDrawAccept
+	KindDrawDecline
 )
 
 var kindNames = [...]string{
@@ -57,6 +61,7 @@ var kindNames = [...]string{
 	KindOfferAccept: "offer_accept", KindOfferDecline: "offer_decline", KindOfferWithdraw: "offer_withdraw",
 	KindTakeback: "takeback", KindTakebackAccept: "takeback_accept", KindTakebackDecline: "takeback_decline",
 	KindOpen: "open", KindSettings: "settings", KindAnalyze: "analyze", KindPuzzle: "puzzle",
+	KindAbort: "abort", KindDraw: "draw", KindDrawAccept: "draw_accept", KindDrawDecline: "draw_decline",
 }
 
 // String returns the kind's lower-case name, as used in logs and metrics.
@@ -74,6 +79,10 @@ type Variant struct {
 	FirstTo             int
 	Players             int // 2, 3 or 4; 0 means 2 (set from the players named, not typed)
 	First               Starter
+	// Control is the time control asked for: a word ("clock" or "days")
+	// and its value ("3+2", "2") as typed or picked; "" is the usual claim
+	// after a day without a move. The Service reads and checks it.
+	Control string
 }
 
 // MaxFirstTo is the longest match a challenge may ask for.

@@ -52,13 +52,19 @@ func (s *Service) Fire(ctx context.Context, d match.Due) (Notice, error) {
 			return match.Tally{}, ErrNotDue
 		}
 		var ok2 bool
-		if text, ok2 = s.fire(r, d.Kind, now); !ok2 {
+		var tally match.Tally
+		if d.Kind == match.TimerFlag {
+			tally, text, ok2 = flag(r, now)
+		} else {
+			text, ok2 = s.fire(r, d.Kind, now)
+		}
+		if !ok2 {
 			return match.Tally{}, match.ErrNoChange
 		}
 		t.Fired = true
 		r.SetTimer(t)
 		fired = true
-		return match.Tally{}, nil
+		return tally, nil
 	})
 	if err != nil {
 		return Notice{}, err
@@ -153,6 +159,8 @@ func (s *Service) notice(l lang.Lang, r *match.Record, k match.TimerKind, text s
 		v.Buttons = append(v.Buttons, Button{Label: l.Say("button.claim", nil), Style: StyleDanger,
 			Value: Action{Kind: KindClaim, GameID: r.ID, Move: r.Game.Moves()}.String()})
 		n.Edit = &v
+	case match.TimerFlag:
+		n.Edit = flagNotice(l, r, text)
 	case match.TimerAbandon:
 		if len(text) == 0 {
 			text = words("timer.abandonedAgain", nil)

@@ -92,6 +92,7 @@ var simpleWords = map[string]Kind{
 	"top": KindLeaderboard, "rematch": KindRematch, "reset": KindReset, "seasons": KindSeasons,
 	"takeback": KindTakeback, "undo": KindTakeback,
 	"analyze": KindAnalyze, "analyse": KindAnalyze, "analysis": KindAnalyze,
+	"abort": KindAbort, "draw": KindDraw,
 }
 
 // parseResign reads what follows "resign": nothing, or "match".
@@ -217,6 +218,13 @@ func parseVariant(words []string) (Variant, error) {
 			if v.Cols == 0 {
 				return Variant{}, badVariant("cols", 0, engine.MinSize, engine.MaxSize)
 			}
+			continue
+		case w == "clock" || w == "days":
+			if i+1 >= len(words) {
+				return Variant{}, userErr(ProblemUsage, lang.Args{"Detail": phrase{"grammar.needsNumber", lang.Args{"Option": w}}})
+			}
+			v.Control = w + " " + words[i+1]
+			i++
 			continue
 		case w == "connect" || w == "line":
 			field, dst = "connect", &v.Connect

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
@@ -104,6 +105,26 @@ type Reply struct {
 	// channel sees; Format writes the players line and the turn in it.
 	// Unset reads as English.
 	Lang lang.Lang
+	// Clock is each player's time left as of the last move of a game
+	// under a time control ("Ann: 2:41 left · Ben: 3:00 left"), or "";
+	// FlagAt is when the flag of the player to move falls, zero when no
+	// clock runs. The message cannot tick: adapters show FlagAt as the
+	// platform's own relative time (see FlagText).
+	Clock  string
+	FlagAt time.Time
+	// Ended marks a Game that ended off the board (a draw agreed, a flag
+	// fallen with nobody able to connect): there is no turn to show.
+	Ended bool
+}
+
+// FlagStatus returns status with, when a flag is to fall (FlagAt), a line
+// saying when, in r's language; when writes FlagAt as the platform shows
+// a time to each reader (Discord: <t:…:R>, Slack: <!date^…>).
+func (r Reply) FlagStatus(status string, when func(time.Time) string) string {
+	if r.FlagAt.IsZero() {
+		return status
+	}
+	return strings.TrimSpace(status + "\n" + r.Lang.Say("clock.flagFalls", lang.Args{"When": when(r.FlagAt)}))
 }
 
 // Message is a Reply laid out in one palette, for an adapter to send.
@@ -180,8 +201,11 @@ func (r Reply) Format(p render.Palette) Message {
 	}
 	m.Header = strings.TrimSpace(r.Text + "\n" + players)
 	m.Board = render.Board(r.Game, p)
-	if t := r.Game.Turn(); t != engine.NoPlayer {
+	if t := r.Game.Turn(); t != engine.NoPlayer && !r.Ended {
 		m.Status = l.Say("game.turn", lang.Args{"Disc": p.Disc(t), "Player": mention(r.playerOf(t)), "Move": r.Game.Moves() + 1})
+	}
+	if r.Clock != "" {
+		m.Status = strings.TrimSpace(m.Status + "\n" + r.Clock)
 	}
 	return m
 }

@@ -270,6 +270,10 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 		return s.analyze(ctx, cmd)
 	case KindPuzzle:
 		return s.puzzle(ctx, cmd)
+	case KindAbort:
+		return s.abort(ctx, cmd)
+	case KindDraw, KindDrawAccept, KindDrawDecline:
+		return s.draw(ctx, cmd)
 	}
 	return Reply{}, userErr(ProblemUsage, lang.Args{"Detail": cmd.Kind.String()})
 }

@@ -23,7 +23,11 @@ type timedStore struct {
 
 // Create sets rec's timers and creates it.
 func (t timedStore) Create(ctx context.Context, rec *match.Record) error {
-	t.s.plan(nil, rec, t.s.opt.Now())
+	now := t.s.opt.Now()
+	if err := tick(nil, rec, now); err != nil {
+		return err
+	}
+	t.s.plan(nil, rec, now)
 	return t.Store.Create(ctx, rec)
 }
 
@@ -33,7 +37,11 @@ func (t timedStore) Update(ctx context.Context, k match.Key, gameID string, fn f
 		prev := snapshot(r)
 		tally, err := fn(r)
 		if err == nil {
-			t.s.plan(&prev, r, t.s.opt.Now())
+			now := t.s.opt.Now()
+			lapseDraw(&prev, r)
+			if err = tick(&prev, r, now); err == nil {
+				t.s.plan(&prev, r, now)
+			}
 		}
 		return tally, err
 	})
@@ -114,7 +122,9 @@ func (s *Service) plan(prev *before, r *match.Record, now time.Time) {
 	if !expire.IsZero() {
 		ts = append(ts, match.Timer{Kind: match.TimerExpire, Due: expire})
 	}
-	if cur := turnOf(r); cur.playing && r.AILevel == solver.LevelNone {
+	if t, ok := flagTimer(r); ok {
+		ts = append(ts, t) // a time control replaces the reminder and the claim
+	} else if cur := turnOf(r); cur.playing && r.AILevel == solver.LevelNone {
 		if prev != nil && prev.turn == cur {
 			for _, k := range [...]match.TimerKind{match.TimerRemind, match.TimerTimeout} {
 				if t, ok := timerOf(prev.timers, k); ok {

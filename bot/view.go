@@ -109,6 +109,11 @@ func gameView(l lang.Lang, r *match.Record, vis Visibility, text string) Reply {
 			Disabled: !g.CanPlay(c),
 		})
 	}
+	drawButtons(l, r, &reply)
+	reply.Clock = clockLine(l, r)
+	if t, ok := flagTimer(r); ok {
+		reply.FlagAt = t.Due
+	}
 	if r.Rating != nil && g.State().Over() {
 		reply.Text = strings.TrimSpace(reply.Text + "\n" + ratingChangeText(l, r.Rating))
 	}

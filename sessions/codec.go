@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/connect4/connect4/bot/clock"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/engine/solver"
@@ -34,11 +36,17 @@ import (
 // Replicas of the previous version report such a record as of a newer
 // schema instead of refusing the field as damage (which Repair would
 // offer to clear).
+//
+// schemaClock is the version of a record played under a time control
+// ("clock", and flag timers) or holding a draw offer ("draw_offer"): any
+// of the shapes above, with or without a language, with those fields
+// more, for the same reason.
 const (
 	schemaVersion = 1
 	schemaMulti   = 2
 	schemaCoach   = 3
 	schemaLang    = 4
+	schemaClock   = 5
 )
 
 // maxRecordBytes bounds a stored record; anything longer is corrupt.
@@ -79,7 +87,9 @@ type recordJSON struct {
 	Timers     []timerJSON   `json:"timers,omitempty"`
 	Analysis   string        `json:"analysis,omitempty"` // solver.Analysis.MarshalText
 	Puzzle     *puzzleJSON   `json:"puzzle,omitempty"`
-	Lang       string        `json:"lang,omitempty"` // match.Record.Lang; schemaLang
+	Lang       string        `json:"lang,omitempty"`       // match.Record.Lang; schemaLang
+	Clock      *clockJSON    `json:"clock,omitempty"`      // match.Record.Clock; schemaClock
+	DrawOffer  string        `json:"draw_offer,omitempty"` // match.Record.DrawOffer; schemaClock
 	Created    time.Time     `json:"created"`
 	Updated    time.Time     `json:"updated"`
 }
@@ -127,6 +137,17 @@ type offerJSON struct {
 type takebackJSON struct {
 	From string `json:"from"`
 	Move int    `json:"move"`
+}
+
+// clockJSON is the stored form of a clock.Clock: the control as a player
+// types it ("3+2", "2d"), each player's time left in milliseconds (none
+// before the game starts), the running clock's player and since when, in
+// Unix milliseconds.
+type clockJSON struct {
+	Control string  `json:"control"`
+	LeftMS  []int64 `json:"left_ms,omitempty"`
+	Turn    int     `json:"turn,omitempty"`
+	SinceMS int64   `json:"since_ms,omitempty"`
 }
 
 // timerJSON is the stored form of a match.Timer, its due time in Unix
@@ -200,6 +221,18 @@ func encodeRecord(r *match.Record, op string) ([]byte, error) {
 	if r.Lang != "" {
 		j.Lang, j.Schema = r.Lang, schemaLang
 	}
+	if r.DrawOffer != "" {
+		j.DrawOffer, j.Schema = r.DrawOffer, schemaClock
+	}
+	if k := r.Clock; k.Control.Kind != clock.None {
+		j.Clock, j.Schema = &clockJSON{Control: k.Control.String(), Turn: k.Turn}, schemaClock
+		if k.Players > 0 {
+			j.Clock.SinceMS = k.Since.UnixMilli()
+			for i := range k.Players {
+				j.Clock.LeftMS = append(j.Clock.LeftMS, k.Left[i].Milliseconds())
+			}
+		}
+	}
 	if c := r.Rating; c != nil {
 		j.Rating = &changeJSON{Players: c.Players}
 		for i := range 2 {
@@ -251,7 +284,7 @@ func parseRecord(b []byte) (*match.Record, error) {
 		Accepted: j.Accepted,
 		FirstTo:  j.FirstTo, Rematches: j.Rematches, Message: match.MessageRef(j.Message),
 		Created: normTime(j.Created), Updated: normTime(j.Updated), ExpiresAt: normTime(j.Expires),
-		Lang: j.Lang,
+		Lang: j.Lang, DrawOffer: j.DrawOffer,
 	}
 	if j.AILevel != "" {
 		l, err := solver.ParseLevel(j.AILevel)
@@ -281,6 +314,9 @@ func parseRecord(b []byte) (*match.Record, error) {
 	if err := parseCoach(j, r); err != nil {
 		return nil, err
 	}
+	if r.Clock, err = parseClock(j.Clock); err != nil {
+		return nil, err
+	}
 	if r.Rating, err = parseRatingChange(j.Rating); err != nil {
 		return nil, err
 	}
@@ -306,8 +342,25 @@ func readRecordJSON(b []byte) (*recordJSON, error) {
 	if d.More() {
 		return nil, errors.New("trailing data after the record")
 	}
-	if j.Schema != schemaVersion && j.Schema != schemaMulti && j.Schema != schemaCoach && j.Schema != schemaLang {
+	if j.Schema != schemaVersion && j.Schema != schemaMulti && j.Schema != schemaCoach && j.Schema != schemaLang && j.Schema != schemaClock {
 		return nil, schemaProblem(b, nil)
+	}
+	if (j.Schema == schemaClock) != (j.Clock != nil || j.DrawOffer != "") {
+		return nil, fmt.Errorf("schema version %d (%d is for a record with a clock or a draw offer) on a record with clock %v, draw offer %v", j.Schema, schemaClock, j.Clock != nil, j.DrawOffer != "")
+	}
+	if j.Schema == schemaClock {
+		j.Schema = schemaVersion // the rest is one of the shapes before it
+		if j.Lang != "" {
+			j.Schema = schemaLang
+		}
+		if j.Schema == schemaVersion {
+			switch {
+			case j.Analysis != "" || j.Puzzle != nil:
+				j.Schema = schemaCoach
+			case len(j.Others) > 0:
+				j.Schema = schemaMulti
+			}
+		}
 	}
 	if (j.Schema == schemaLang) != (j.Lang != "") {
 		return nil, fmt.Errorf("schema version %d (%d is for a record with a language) on a record with language %.20q", j.Schema, schemaLang, j.Lang)
@@ -440,10 +493,10 @@ func schemaProblem(b []byte, err error) error {
 	switch {
 	case head.Schema == nil:
 		return errors.New("no schema version")
-	case *head.Schema > schemaLang:
-		return fmt.Errorf("%w: schema version %d, this program reads %d to %d", ErrNewerSchema, *head.Schema, schemaVersion, schemaLang)
+	case *head.Schema > schemaClock:
+		return fmt.Errorf("%w: schema version %d, this program reads %d to %d", ErrNewerSchema, *head.Schema, schemaVersion, schemaClock)
 	case *head.Schema < schemaVersion:
-		return fmt.Errorf("schema version %d, this program reads %d to %d", *head.Schema, schemaVersion, schemaLang)
+		return fmt.Errorf("schema version %d, this program reads %d to %d", *head.Schema, schemaVersion, schemaClock)
 	}
 	return err
 }
@@ -488,4 +541,35 @@ func (e indexEntry) live(now time.Time) bool {
 		return false
 	}
 	return true
+}
+
+// parseClock reads a record's clock, the zero Clock for none.
+func parseClock(c *clockJSON) (clock.Clock, error) {
+	if c == nil {
+		return clock.Clock{}, nil
+	}
+	var ctl clock.Control
+	var err error
+	if d, ok := strings.CutSuffix(c.Control, "d"); ok {
+		ctl, err = clock.ParseDays(d)
+	} else {
+		ctl, err = clock.ParseLive(c.Control)
+	}
+	if err != nil {
+		return clock.Clock{}, fmt.Errorf("time control: %w", err)
+	}
+	if len(c.LeftMS) == 0 {
+		if c.Turn != 0 || c.SinceMS != 0 {
+			return clock.Clock{}, errors.New("a clock not started has a turn or a start")
+		}
+		return clock.Clock{Control: ctl}, nil
+	}
+	if len(c.LeftMS) < engine.MinPlayers || len(c.LeftMS) > engine.MaxPlayers {
+		return clock.Clock{}, fmt.Errorf("%d clocks", len(c.LeftMS))
+	}
+	k := clock.Clock{Control: ctl, Players: len(c.LeftMS), Turn: c.Turn, Since: time.UnixMilli(c.SinceMS).UTC()}
+	for i, ms := range c.LeftMS {
+		k.Left[i] = time.Duration(ms) * time.Millisecond
+	}
+	return k, nil
 }

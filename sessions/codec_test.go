@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/clock"
 	"github.com/connect4/connect4/bot/match"
 
 	"github.com/connect4/connect4/engine"
@@ -180,7 +181,74 @@ func TestLangRecordRoundTrip(t *testing.T) {
 	if bytes.Contains(plain, []byte(`"lang"`)) || !bytes.Contains(plain, []byte(`"schema":1`)) {
 		t.Errorf("a record without a language is written as %s, want schema 1 and no lang", plain)
 	}
-	if _, err := decodeRecord(validRecord(t).Key, bytes.Replace(plain, []byte(`"schema":1`), []byte(`"schema":5`), 1)); !errors.Is(err, ErrNewerSchema) {
-		t.Errorf("schema 5: %v, want ErrNewerSchema", err)
+	if _, err := decodeRecord(validRecord(t).Key, bytes.Replace(plain, []byte(`"schema":1`), []byte(`"schema":6`), 1)); !errors.Is(err, ErrNewerSchema) {
+		t.Errorf("schema 6: %v, want ErrNewerSchema", err)
+	}
+}
+
+// TestClockRecordRoundTrip: a record under a time control round-trips in
+// schema 5 over any shape, with or without a language, before its clock
+// starts and while it runs; the schema must match the field, and a
+// damaged clock is refused.
+func TestClockRecordRoundTrip(t *testing.T) {
+	live, _ := clock.NewLive(3, 2)
+	days, _ := clock.NewDays(2)
+	since := time.Date(2025, 3, 1, 12, 1, 0, 0, time.UTC)
+	running := clock.Start(live, 2, since)
+	running.Left[0] -= 1500 * time.Millisecond
+	running.Turn = 1
+	for _, tc := range []struct {
+		name  string
+		shape func(r *match.Record)
+	}{
+		{"live", func(r *match.Record) { r.Clock = running }},
+		{"draw offer, no clock", func(r *match.Record) { r.DrawOffer, r.AILevel = "U1", solver.LevelNone }},
+		{"days, with a language", func(r *match.Record) { r.Clock, r.Lang = clock.Start(days, 2, since), "de" }},
+		{"pending", func(r *match.Record) {
+			r.Status, r.RedID, r.Rounds, r.FirstTo, r.AILevel = match.StatusPending, "", nil, 1, solver.LevelNone
+			r.Game, _ = engine.New(engine.DefaultConfig())
+			r.Clock = clock.Clock{Control: live}
+		}},
+	} {
+		r := validRecord(t)
+		tc.shape(r)
+		b, err := encodeRecord(r, "op1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b, []byte(`"schema":5`)) || !bytes.Contains(b, []byte(`"clock":{`)) && !bytes.Contains(b, []byte(`"draw_offer":"U1"`)) {
+			t.Errorf("%s: a record with a clock or a draw offer is written as %s, want schema 5 and the field", tc.name, b)
+		}
+		got, err := decodeRecord(r.Key, b)
+		if err != nil {
+			t.Fatalf("%s: decodeRecord(%s): %v", tc.name, b, err)
+		}
+		if !reflect.DeepEqual(got, r) {
+			t.Errorf("%s: round trip:\n got %+v\nwant %+v", tc.name, got, r)
+		}
+		for _, bad := range []struct{ from, to string }{
+			{`"schema":5`, `"schema":4`},
+			{`"schema":5`, `"schema":1`},
+			{`"control":"`, `"control":"0+0`},
+			{`"control":"`, `"control":"x`},
+			{`"draw_offer":"U1"`, `"draw_offer":"U7"`},
+		} {
+			if !bytes.Contains(b, []byte(bad.from)) {
+				continue
+			}
+			if _, err := decodeRecord(r.Key, bytes.Replace(b, []byte(bad.from), []byte(bad.to), 1)); err == nil {
+				t.Errorf("%s: decodeRecord with %s = nil error", tc.name, bad.to)
+			}
+		}
+	}
+	r := validRecord(t)
+	r.Clock = running
+	b, _ := encodeRecord(r, "op1")
+	for _, bad := range []string{`"left_ms":[1,2,3,4,5]`, `"left_ms":[1]`, `"turn":7`} {
+		d := bytes.Replace(b, []byte(`"left_ms":[178500,180000]`), []byte(bad), 1)
+		d = bytes.Replace(d, []byte(`"turn":1`), []byte(bad), 1)
+		if _, err := decodeRecord(r.Key, d); err == nil {
+			t.Errorf("decodeRecord with %s = nil error", bad)
+		}
 	}
 }

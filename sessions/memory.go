@@ -28,6 +28,10 @@ const sweepSample = 8
 // it needs no goroutine). Data lives only as long as the process. It is safe
 // for concurrent use; the zero value is not usable, call NewMemory.
 type Memory struct {
+	// MemoryTournaments keeps the channels' tournaments, beside the
+	// games, under its own lock.
+	*MemoryTournaments
+
 	cfg config
 
 	mu      sync.Mutex
@@ -65,7 +69,11 @@ func NewMemory(opt Options) (*Memory, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	return &Memory{cfg: newConfig(opt), games: map[match.Key]map[string]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}, seasons: map[match.Key][]match.Season{}, entries: map[memEntryKey]*memEntry{},
+	ts, err := NewMemoryTournaments(opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Memory{MemoryTournaments: ts, cfg: newConfig(opt), games: map[match.Key]map[string]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}, seasons: map[match.Key][]match.Season{}, entries: map[memEntryKey]*memEntry{},
 		settings: map[match.Key]match.Settings{}, last: map[seenKey]string{}}, nil
 }
 

@@ -33,7 +33,9 @@ import (
 //     that cannot be read, or the whole key when of the wrong type; the
 //     sorted set of ratings and the write counter; archived seasons that
 //     cannot be read;
-//   - the settings, removed when of the wrong type.
+//   - the settings, removed when of the wrong type;
+//   - the tournament, removed when of the wrong type or unreadable (not
+//     when written by a newer version; see repairTournament).
 //
 // A few round trips per record: it is an operator's command, not a hot path.
 func (s *Redis) Repair(ctx context.Context, k match.Key) (match.Repair, error) {
@@ -52,6 +54,9 @@ func (s *Redis) Repair(ctx context.Context, k match.Key) (match.Repair, error) {
 		return rep, err
 	}
 	if err := s.repairKeyType(ctx, k, s.settingsKey(k), "hash"); err != nil {
+		return rep, err
+	}
+	if rep.TournamentCleared, err = s.repairTournament(ctx, k); err != nil {
 		return rep, err
 	}
 	return rep, nil

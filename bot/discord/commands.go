@@ -8,6 +8,7 @@ import (
 	discordgo "github.com/bwmarrin/discordgo"
 
 	"github.com/connect4/connect4/bot"
+	"github.com/connect4/connect4/bot/clock"
 	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 )
@@ -66,6 +67,8 @@ func Commands() []*discordgo.ApplicationCommand {
 			intOpt("cols", "command.name.opt.cols", "command.desc.opt.cols", minSize, maxSize),
 			intOpt("connect", "command.name.opt.connect", "command.desc.opt.connect", minConnect, maxConnect),
 			intOpt("first_to", "command.name.opt.first_to", "command.desc.opt.first_to", 1, bot.MaxFirstTo),
+			str("clock", "command.name.opt.clock", "command.desc.opt.clock"),
+			intOpt("days", "command.name.opt.days", "command.desc.opt.days", clock.MinDays, clock.MaxDays),
 		}
 	}
 	// Installed to a server or to a user; used in servers, the bot's DM,
@@ -98,6 +101,8 @@ func Commands() []*discordgo.ApplicationCommand {
 			sub("resign", "command.name.sub.resign", "command.desc.sub.resign",
 				opt(discordgo.ApplicationCommandOptionBoolean, "match", "command.name.opt.match", "command.desc.opt.match")),
 			sub("takeback", "command.name.sub.takeback", "command.desc.sub.takeback"),
+			sub("abort", "command.name.sub.abort", "command.desc.sub.abort"),
+			sub("draw", "command.name.sub.draw", "command.desc.sub.draw"),
 			sub("claim", "command.name.sub.claim", "command.desc.sub.claim"),
 			sub("cancel", "command.name.sub.cancel", "command.desc.sub.cancel"),
 			sub("analyze", "command.name.sub.analyze", "command.desc.sub.analyze"),

@@ -152,6 +152,7 @@ func request(d *interactionData, self match.Player) (bot.Request, error) {
 		req.Variant.Cols, _ = intOption(opts, "cols")
 		req.Variant.Connect, _ = intOption(opts, "connect")
 		req.Variant.FirstTo, _ = intOption(opts, "first_to")
+		req.Variant.Control = timeControl(opts)
 		return req, nil
 	case "ai", "puzzle":
 		req := bot.Request{Kind: bot.KindAI}
@@ -197,6 +198,7 @@ var simpleSubcommands = map[string]bot.Kind{
 	"leaderboard": bot.KindLeaderboard, "help": bot.KindHelp,
 	"cancel": bot.KindCancel, "reset": bot.KindReset, "takeback": bot.KindTakeback,
 	"seasons": bot.KindSeasons, "new_season": bot.KindNewSeason, "analyze": bot.KindAnalyze,
+	"abort": bot.KindAbort, "draw": bot.KindDraw,
 }
 
 // boolOption returns the boolean value of option name.

@@ -370,6 +370,7 @@ func fit(r bot.Reply, limit int, ps []render.Palette) (message, bool) {
 	var m message
 	for _, p := range ps {
 		m = message(r.Format(p))
+		m.Status = r.FlagStatus(m.Status, relativeTime)
 		if utf8.RuneCountInString(m.text()) <= limit {
 			return m, true
 		}

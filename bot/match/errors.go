@@ -133,11 +133,14 @@ type Repair struct {
 	// record that is missing, finished, expired or unreadable (an index
 	// of the wrong type counts as one).
 	IndexDropped int
+	// TournamentCleared is set when the channel's tournament could not be
+	// read back (or its key was of the wrong type) and was removed.
+	TournamentCleared bool
 }
 
 // Changed reports whether the repair removed anything.
 func (r Repair) Changed() bool {
-	return r.Record == RecordCleared || r.EntriesDropped > 0 || r.LeaderboardCleared || r.IndexDropped > 0
+	return r.Record == RecordCleared || r.EntriesDropped > 0 || r.LeaderboardCleared || r.IndexDropped > 0 || r.TournamentCleared
 }
 
 // RecordRepair is what a repair did to a channel's records: the worst

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/connect4/connect4/bot/clock"
 	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/engine/solver"
 )
@@ -202,6 +203,16 @@ type Record struct {
 	// Timers are the record's timed events (see timer.go), at most one of
 	// each kind; the bot sets them, a store schedules them.
 	Timers []Timer
+	// Clock is the game's time control and its players' clocks as of the
+	// last move (clock.Clock: player i is engine.Player(i+1)); the zero
+	// Clock is the channel's usual rule, a claim after a day without a
+	// move. A pending challenge keeps the control with no clock running
+	// yet (Players 0); the accept starts it.
+	Clock clock.Clock
+	// DrawOffer is the id of the player who offered a draw that the other
+	// has not answered, "" for none. It lapses when the other player
+	// moves; only a game between two people, of one game, has one.
+	DrawOffer string
 }
 
 // Config returns the record's variant: the size and line length of its game.
@@ -415,6 +426,12 @@ func (r *Record) Validate() error {
 	}
 	if r.Lang != "" && !ValidLanguage(r.Lang) {
 		return fmt.Errorf("language %.20q is not a language code", r.Lang)
+	}
+	if err := r.validClock(); err != nil {
+		return err
+	}
+	if err := r.validDrawOffer(); err != nil {
+		return err
 	}
 	if !ValidGameID(r.ID) {
 		return fmt.Errorf("game id %q is not 1-%d URL-safe characters", r.ID, MaxGameIDLen)

@@ -16,9 +16,10 @@ const (
 	TimerRemind            // the player to move is reminded, once per turn
 	TimerTimeout           // the waiting player may claim the game
 	TimerAbandon           // an idle game is closed before its record expires
+	TimerFlag              // the flag of the player to move falls under a time control
 )
 
-var timerNames = [...]string{"none", "expire", "remind", "timeout", "abandon"}
+var timerNames = [...]string{"none", "expire", "remind", "timeout", "abandon", "flag"}
 
 // String returns the kind as a lower-case word, or "timer(N)" when unknown.
 func (k TimerKind) String() string {
@@ -53,7 +54,7 @@ type Timer struct {
 }
 
 // MaxTimers bounds Record.Timers: one of each kind.
-const MaxTimers = int(TimerAbandon)
+const MaxTimers = int(TimerFlag)
 
 // Timer returns the record's timer of kind k.
 func (r *Record) Timer(k TimerKind) (Timer, bool) {
@@ -84,7 +85,7 @@ func (r *Record) validTimers() error {
 	}
 	var seen [MaxTimers + 1]bool
 	for _, t := range r.Timers {
-		if t.Kind == TimerNone || t.Kind > TimerAbandon {
+		if t.Kind == TimerNone || t.Kind > TimerFlag {
 			return fmt.Errorf("unknown timer %v", t.Kind)
 		}
 		if seen[t.Kind] {

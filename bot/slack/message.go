@@ -33,6 +33,7 @@ const actionPrefix = "c4_"
 // replace_original).
 func message(r bot.Reply) *slackapi.WebhookMessage {
 	m := r.Format(render.Slack())
+	m.Status = r.FlagStatus(m.Status, slackTime)
 	fallback := r.Fallback()
 	if r.Visibility == bot.Public {
 		// A new message pings everyone it mentions, and Slack has no

@@ -122,6 +122,7 @@ func (a *Adapter) picture(ctx context.Context, k match.Key, r bot.Reply, msg *sl
 		img = slackapi.NewImageBlockSlackFile(&slackapi.SlackFileObject{ID: id}, alt, "c4_board", nil)
 	}
 	m := r.Format(render.Slack())
+	m.Status = r.FlagStatus(m.Status, slackTime)
 	if r.Visibility == bot.Public {
 		m.Header, m.Status = r.QuietMentions(m.Header), r.QuietMentions(m.Status)
 	}

@@ -1,0 +1,59 @@
+package sessions_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/connect4/connect4/bot/clock"
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/bot/tournament"
+	"github.com/connect4/connect4/engine"
+	"github.com/connect4/connect4/sessions"
+	"github.com/connect4/connect4/sessions/storetest"
+)
+
+// TestRedisRepairTournament: Repair removes a channel's tournament key of
+// the wrong type or with damaged data, and keeps a readable one.
+func TestRedisRepairTournament(t *testing.T) {
+	t.Parallel()
+	c := storetest.Redis(t)
+	k := storetest.Channel
+	key := "{" + k.String() + "}:tournament"
+	for _, tc := range []struct {
+		name    string
+		damage  func(prefix string) error
+		cleared bool
+	}{
+		{"readable", func(string) error { return nil }, false},
+		{"wrong type", func(p string) error { return c.Set(t.Context(), p+key, "damaged", time.Hour).Err() }, true},
+		{"damaged data", func(p string) error { return c.HSet(t.Context(), p+key, "data", "{not json").Err() }, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			prefix := storetest.Prefix(t, c)
+			s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
+			live, _ := clock.NewLive(5, 3)
+			tr, err := tournament.New("t1", k, match.Player{ID: "U0", Name: "Olga"},
+				tournament.Options{Format: tournament.Swiss, Rounds: 3, Clock: live, Board: engine.DefaultConfig()}, time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.CreateTournament(t.Context(), tr); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.damage(prefix); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := s.Repair(t.Context(), k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.TournamentCleared != tc.cleared || rep.Changed() != tc.cleared {
+				t.Fatalf("Repair = %+v, want TournamentCleared %v", rep, tc.cleared)
+			}
+			_, err = s.Tournament(t.Context(), k)
+			if tc.cleared && err == nil || !tc.cleared && err != nil {
+				t.Fatalf("after Repair: Tournament err = %v, want a tournament: %v", err, !tc.cleared)
+			}
+		})
+	}
+}
