@@ -188,7 +188,7 @@ func TestUserInstalledFlow(t *testing.T) {
 				}
 				var calls []fakeCall
 				adaptertest.WaitFor(t, "the replay follow-up", func() bool {
-					calls = append(calls, f.fake.take()...)
+					calls = append(calls, f.take()...)
 					for _, c := range calls {
 						if c.Method == http.MethodPost && strings.Contains(c.Path, "/webhooks/") {
 							return true

@@ -177,6 +177,10 @@ type fixture struct {
 	fake  *fakeDiscord
 	store bot.Store
 
+	// unread are calls to the fake taken while looking for another one
+	// (webhookCall), kept for the next take.
+	unread []fakeCall
+
 	mu       sync.Mutex
 	observed []string // "kind/outcome" per interaction
 	logs     bytes.Buffer
@@ -425,4 +429,12 @@ func (f *fixture) observations() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.observed)
+}
+
+// take returns the calls the fake has seen since the last take, those a
+// webhookCall passed over first.
+func (f *fixture) take() []fakeCall {
+	calls := append(f.unread, f.fake.take()...)
+	f.unread = nil
+	return calls
 }
