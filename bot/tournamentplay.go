@@ -257,7 +257,7 @@ func (s *Service) ensureRound(ctx context.Context, l lang.Lang, t *tournament.To
 		}
 		w, k := t.Players[g.White].Player, t.Players[g.Black].Player
 		rec := &match.Record{ID: g.GameID, Key: t.Key, Status: match.StatusPlaying, Challenger: w, Opponent: k,
-			RedID: w.ID, Game: e, Lang: l.String(), Clock: clock.Clock{Control: t.Options.Clock}}
+			RedID: w.ID, Game: e, FirstTo: 1, Lang: l.String(), Clock: clock.Clock{Control: t.Options.Clock}}
 		err = s.store.Create(ctx, rec)
 		var be *match.BusyError
 		switch {
