@@ -243,6 +243,10 @@ func (s *Service) ensureRound(ctx context.Context, l lang.Lang, t *tournament.To
 	if t.Round() == 0 {
 		return busy
 	}
+	// The games are the tournament's writes, not the command's: the
+	// command's nonce, spent by its own write, would refuse them as a
+	// replay. Their ids make them idempotent instead.
+	ctx = match.WithNonce(ctx, "")
 	for _, g := range t.Rounds[len(t.Rounds)-1].Games {
 		if g.GameID == "" || g.Result != pairing.NoResult {
 			continue
