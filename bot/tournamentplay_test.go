@@ -168,3 +168,34 @@ func TestTournamentSwissRacing(t *testing.T) {
 		})
 	}
 }
+
+// TestTournamentWithdrawCancel: a player who withdraws mid-game loses
+// that game by forfeit and the next round scores their pairing as a
+// forfeit; the organiser's cancel ends the tournament for everyone.
+func TestTournamentWithdrawCancel(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		r := h.svc.HandleText(t.Context(), Command{Key: h.key, User: player("UO"), Self: h.self, CanManage: true}, "tournament new round-robin")
+		h.want(r, Public, ProblemNone, "opens a tournament")
+		for _, u := range []string{"UA", "UB", "UC", "UD"} {
+			h.want(h.say(u, "tournament join"), Public, ProblemNone, "joins the tournament")
+		}
+		h.want(h.say("UO", "tournament start"), Public, ProblemNone, "Round 1 of 3 begins", "Board 2:")
+		w := h.say("UA", "tournament withdraw")
+		h.want(w, Public, ProblemNone, "<@UA> withdraws from the tournament.", "<@UA>'s game in progress is lost by forfeit.")
+		if g, err := h.store.PlayerGame(t.Context(), h.key, "UA"); err == nil {
+			t.Fatalf("UA still in game %s after withdrawing", g.ID)
+		}
+		h.want(h.say("UA", "tournament withdraw"), Ephemeral, ProblemNotInGame, "You are not playing in this tournament.")
+		var next Reply
+		for _, u := range []string{"UB", "UC", "UD"} {
+			if r := h.say(u, "resign"); r.Problem == ProblemNone {
+				next = r
+				break
+			}
+		}
+		h.want(next, Public, ProblemNone, "Round 2 of 3 begins", "won by forfeit")
+		h.want(h.say("UB", "tournament cancel"), Ephemeral, ProblemOnlyChallenger, "Only the organiser")
+		h.want(h.say("UO", "tournament cancel"), Public, ProblemNone, "<@UO> cancelled the tournament.", "The tournament is over.")
+		h.want(h.say("UB", "tournament join"), Ephemeral, ProblemNoGame, "There is no tournament in this channel.")
+	})
+}
