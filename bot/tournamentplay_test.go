@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/bot/pairing"
@@ -198,4 +199,35 @@ func TestTournamentWithdrawCancel(t *testing.T) {
 		h.want(h.say("UO", "tournament cancel"), Public, ProblemNone, "<@UO> cancelled the tournament.", "The tournament is over.")
 		h.want(h.say("UB", "tournament join"), Ephemeral, ProblemNoGame, "There is no tournament in this channel.")
 	})
+}
+
+// TestTournamentFlagFalls: a tournament game lost on time (the flag, by
+// the schedule) is recorded like any other result, and the notice of the
+// flag posts the next round.
+func TestTournamentFlagFalls(t *testing.T) {
+	h, m := timedHarness(t)
+	r := h.svc.HandleText(t.Context(), Command{Key: h.key, User: player("UO"), Self: h.self, CanManage: true}, "tournament new swiss rounds 2 clock 1+0")
+	h.want(r, Public, ProblemNone, "opens a tournament")
+	for _, u := range []string{"UA", "UB", "UC"} {
+		h.want(h.say(u, "tournament join"), Public, ProblemNone, "joins the tournament")
+	}
+	h.want(h.say("UO", "tournament start"), Public, ProblemNone, "Round 1 of 2 begins")
+	h.clock.Advance(2 * time.Minute)
+	_, notices := fired(t, h, m)
+	var posted []string
+	for _, n := range notices {
+		if n.Post != nil {
+			posted = append(posted, n.Post.Text)
+		}
+	}
+	if len(posted) != 1 || !strings.Contains(posted[0], "Round 2 of 2 begins") {
+		t.Fatalf("the flag's notices posted %q, want round 2 once", posted)
+	}
+	tt, err := m.Tournament(t.Context(), h.key)
+	if err != nil || tt.Round() != 2 {
+		t.Fatalf("tournament at round %d (%v), want 2", tt.Round(), err)
+	}
+	if g := tt.Rounds[0].Games[0]; g.Result != pairing.BlackWins {
+		t.Fatalf("round 1's game: %v, want won by Black on time (White never moved)", g.Result)
+	}
 }
