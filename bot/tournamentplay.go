@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -347,7 +348,7 @@ func tournamentProblem(err error) error {
 		id = "tournament.problem.double"
 	case tournament.ReasonRounds:
 		id = "tournament.problem.rounds"
-		args = lang.Args{"Max": cmp0(te.Limit, tournament.MaxRounds)}
+		args = lang.Args{"Max": cmp.Or(te.Limit, tournament.MaxRounds)}
 		if te.Limit == 0 {
 			id = "tournament.problem.roundRobinRounds"
 		}
@@ -377,12 +378,4 @@ func tournamentProblem(err error) error {
 		return err
 	}
 	return &UserError{Problem: p, ID: id, Args: args}
-}
-
-// cmp0 returns a, or b when a is 0.
-func cmp0(a, b int) int {
-	if a == 0 {
-		return b
-	}
-	return a
 }
