@@ -181,6 +181,7 @@ func TestTournamentWithdrawCancel(t *testing.T) {
 			h.want(h.say(u, "tournament join"), Public, ProblemNone, "joins the tournament")
 		}
 		h.want(h.say("UO", "tournament start"), Public, ProblemNone, "Round 1 of 3 begins", "Board 2:")
+		h.want(h.say("UB", "abort"), Ephemeral, ProblemGameOver, "A tournament game cannot be aborted")
 		w := h.say("UA", "tournament withdraw")
 		h.want(w, Public, ProblemNone, "<@UA> withdraws from the tournament.", "<@UA>'s game in progress is lost by forfeit.")
 		if g, err := h.store.PlayerGame(t.Context(), h.key, "UA"); err == nil {
