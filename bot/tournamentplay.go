@@ -61,6 +61,10 @@ func (s *Service) tournament(ctx context.Context, cmd Command) (Reply, error) {
 	now := s.opt.Now()
 	var text speech
 	var resign bool
+	var seeds func(id string) float64
+	if cmd.Kind == KindTournamentStart {
+		seeds = s.seeds(ctx, cmd.Key)
+	}
 	change := func(t *tournament.Tournament) error {
 		resign = false
 		switch cmd.Kind {
@@ -69,7 +73,7 @@ func (s *Service) tournament(ctx context.Context, cmd Command) (Reply, error) {
 			return t.Join(cmd.User)
 		case KindTournamentStart:
 			text = nil
-			return t.Start(cmd.User.ID, nil, now)
+			return t.Start(cmd.User.ID, seeds, now)
 		case KindTournamentWithdraw:
 			_, resign = t.Playing(cmd.User.ID)
 			text = words("tournament.withdrawn", lang.Args{"Player": mention(cmd.User)})
@@ -378,4 +382,28 @@ func tournamentProblem(err error) error {
 		return err
 	}
 	return &UserError{Problem: p, ID: id, Args: args}
+}
+
+// seeds returns the players' ratings in channel k this season, for Start
+// to seed by (a player without a rated game has a new player's rating);
+// nil, seeding in join order, when they cannot be read.
+func (s *Service) seeds(ctx context.Context, k match.Key) func(id string) float64 {
+	rated, err := s.raw.Ratings(ctx, k, 0)
+	if err != nil {
+		s.log.Warn("tournament seeded in join order: ratings not read", "channel", k.String(), "err", err)
+		return nil
+	}
+	by := make(map[string]float64, len(rated))
+	for _, st := range rated {
+		if st.Rating != nil {
+			by[st.Player.ID] = st.Rating.Rating.Rating
+		}
+	}
+	def := match.NewRating().Rating.Rating
+	return func(id string) float64 {
+		if r, ok := by[id]; ok {
+			return r
+		}
+		return def
+	}
 }

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -231,4 +232,28 @@ func TestTournamentFlagFalls(t *testing.T) {
 	if g := tt.Rounds[0].Games[0]; g.Result != pairing.BlackWins {
 		t.Fatalf("round 1's game: %v, want won by Black on time (White never moved)", g.Result)
 	}
+}
+
+// TestTournamentSeedsByRating: Start seeds the players by their rating in
+// the channel, the unrated at a new player's rating, ties in join order.
+func TestTournamentSeedsByRating(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		h.drops(h.start("UA", "UC"), 1, 2, 1, 2, 1, 2, 1) // UA wins: above 1500, UC below
+		h.svc.HandleText(t.Context(), Command{Key: h.key, User: player("UO"), Self: h.self, CanManage: true}, "tournament new round-robin")
+		for _, u := range []string{"UC", "UB", "UD", "UA"} {
+			h.want(h.say(u, "tournament join"), Public, ProblemNone, "joins the tournament")
+		}
+		h.want(h.say("UO", "tournament start"), Public, ProblemNone, "Round 1 of 3 begins")
+		tt, err := h.store.(TournamentStore).Tournament(t.Context(), h.key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range tt.Players {
+			got = append(got, p.ID)
+		}
+		if want := []string{"UA", "UB", "UD", "UC"}; !slices.Equal(got, want) {
+			t.Errorf("seeds %v, want %v", got, want)
+		}
+	})
 }
