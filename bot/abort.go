@@ -15,6 +15,9 @@ import (
 // line, and resigning is the way out.
 func (s *Service) abort(ctx context.Context, cmd Command) (Reply, error) {
 	rec, err := s.updatePlayable(ctx, cmd, func(r *match.Record, _ engine.Player) (match.Tally, error) {
+		if tournamentGameID.MatchString(r.ID) {
+			return match.Tally{}, &UserError{Problem: ProblemGameOver, ID: "tournament.problem.abort"}
+		}
 		if len(r.Rounds) > 0 || r.Game.Moves() >= r.NumPlayers() {
 			return match.Tally{}, &UserError{Problem: ProblemGameOver, ID: "abort.problem.moved"}
 		}

@@ -50,6 +50,12 @@ const (
 	KindDraw
 	KindDrawAccept
 	KindDrawDecline
+	KindTournament         // the channel's tournament: its table
+	KindTournamentNew      // a manager opens one
+	KindTournamentJoin     // join it (typed, or its button)
+	KindTournamentStart    // the organiser starts it
+	KindTournamentWithdraw // leave it
+	KindTournamentCancel   // the organiser calls it off
 )
 
 var kindNames = [...]string{
@@ -62,6 +68,8 @@ var kindNames = [...]string{
 	KindTakeback: "takeback", KindTakebackAccept: "takeback_accept", KindTakebackDecline: "takeback_decline",
 	KindOpen: "open", KindSettings: "settings", KindAnalyze: "analyze", KindPuzzle: "puzzle",
 	KindAbort: "abort", KindDraw: "draw", KindDrawAccept: "draw_accept", KindDrawDecline: "draw_decline",
+	KindTournament: "tournament", KindTournamentNew: "tournament_new", KindTournamentJoin: "tournament_join",
+	KindTournamentStart: "tournament_start", KindTournamentWithdraw: "tournament_withdraw", KindTournamentCancel: "tournament_cancel",
 }
 
 // String returns the kind's lower-case name, as used in logs and metrics.
@@ -171,6 +179,10 @@ type Request struct {
 	Column int
 	// Human: the drop button was drawn for a game between two people.
 	Human bool
+
+	// Tournament: what a new tournament is to be (its board and time
+	// control are in Variant).
+	Tournament TournamentAsk
 
 	// Settings: the change asked for (zero fields stay as they are; all
 	// zero shows the channel's settings).

@@ -72,10 +72,13 @@ func (s *Service) Fire(ctx context.Context, d match.Due) (Notice, error) {
 	if !fired && !again {
 		return Notice{}, nil
 	}
+	var news string
 	if fired && rec.Status == match.StatusFinished {
 		s.finished(Command{Key: d.Key}, rec.Finish)
+		news = s.tournamentOver(ctx, rec)
 	}
-	return s.notice(s.timedLang(ctx, rec), rec, d.Kind, text), nil
+	l := s.timedLang(ctx, rec)
+	return withTournamentNews(l, s.notice(l, rec, d.Kind, text), news), nil
 }
 
 // fire changes r for a due timer of kind k and returns the words of the

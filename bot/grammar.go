@@ -75,6 +75,8 @@ func ParseText(text string) (Request, error) {
 		}
 	case "challenge", "play", "vs":
 		req, ok, err = parseChallenge(words)
+	case "tournament", "tourney":
+		req, ok, err = parseTournament(words)
 	default:
 		ok = false
 	}

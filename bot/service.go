@@ -151,8 +151,10 @@ func (s *Service) Slow(cmd Command) bool {
 // ephemeral reply with its Problem set, and an unexpected error is logged
 // at Error level and answered with a short apology.
 func (s *Service) Handle(ctx context.Context, cmd Command) Reply {
+	ctx, news := withNews(ctx)
 	r, err := s.handle(match.WithNonce(ctx, cmd.Nonce), cmd)
 	if err == nil {
+		r.Text = news.after(r.Text)
 		return s.withLinks(ctx, cmd, s.withLook(ctx, cmd, r))
 	}
 	return s.refusal(cmd, err)
@@ -258,6 +260,8 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 		return s.answerOffer(ctx, cmd)
 	case KindTakeback:
 		return s.takeback(ctx, cmd)
+	case KindTournament, KindTournamentNew, KindTournamentJoin, KindTournamentStart, KindTournamentWithdraw, KindTournamentCancel:
+		return s.tournament(ctx, cmd)
 	case KindTakebackAccept, KindTakebackDecline:
 		return s.answerTakeback(ctx, cmd)
 	case KindNewSeason:

@@ -33,8 +33,10 @@ func (t timedStore) Create(ctx context.Context, rec *match.Record) error {
 
 // Update runs fn and then sets the timers of the record it returns.
 func (t timedStore) Update(ctx context.Context, k match.Key, gameID string, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error) {
-	return t.Store.Update(ctx, k, gameID, func(r *match.Record) (match.Tally, error) {
+	var ended bool
+	rec, err := t.Store.Update(ctx, k, gameID, func(r *match.Record) (match.Tally, error) {
 		prev := snapshot(r)
+		wasOver := r.Status == match.StatusFinished
 		tally, err := fn(r)
 		if err == nil {
 			now := t.s.opt.Now()
@@ -43,8 +45,13 @@ func (t timedStore) Update(ctx context.Context, k match.Key, gameID string, fn f
 				t.s.plan(&prev, r, now)
 			}
 		}
+		ended = err == nil && !wasOver && r.Status == match.StatusFinished
 		return tally, err
 	})
+	if err == nil && ended {
+		addNews(ctx, t.s.tournamentOver(ctx, rec)) // the one place every ended game passes, but a flag's (Fire)
+	}
+	return rec, err
 }
 
 // before is what plan needs of a record before a write.

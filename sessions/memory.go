@@ -197,6 +197,9 @@ func (m *Memory) Create(ctx context.Context, rec *match.Record) error {
 	if m.replayed(ctx, n.Key, now) {
 		return fmt.Errorf("sessions: create %s: %w", n.Key, match.ErrReplay)
 	}
+	if _, ok := m.games[n.Key][n.ID]; ok {
+		return fmt.Errorf("sessions: create %s: %w: game id %s taken", n.Key, match.ErrInvalid, n.ID)
+	}
 	if cur, who := m.busyWith(n.Key, n.Bound(), "", now); cur != nil {
 		return &match.BusyError{Existing: cur.Clone(), Player: who}
 	}

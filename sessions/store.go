@@ -188,7 +188,9 @@ func (c *config) prepareCreate(ctx context.Context, rec *match.Record) (*match.R
 		return nil, fmt.Errorf("sessions: create %s: %w: status %v, want pending or playing", rec.Key, match.ErrInvalid, rec.Status)
 	}
 	n := rec.Clone()
-	n.ID = newID()
+	if n.ID == "" { // a tournament's game comes with its derived id
+		n.ID = newID()
+	}
 	n.Version = 1
 	n.Created = c.now()
 	n.Updated = n.Created

@@ -122,6 +122,7 @@ func Commands() []*discordgo.ApplicationCommand {
 				str("palette", "command.name.opt.palette", "command.desc.opt.palette",
 					choice("standard", "command.choice.standard"), choice("colourblind", "command.choice.colourblind")),
 				str("language", "command.name.opt.language", "command.desc.opt.language", languages(choice)...)),
+			tournamentCommand(sub, str, choice, intOpt, opt),
 			sub("reset", "command.name.sub.reset", "command.desc.sub.reset"),
 			sub("help", "command.name.sub.help", "command.desc.sub.help"),
 		},

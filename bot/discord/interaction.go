@@ -182,6 +182,8 @@ func request(d *interactionData, self match.Player) (bot.Request, error) {
 		return req, nil
 	case "settings":
 		return settingsRequest(opts)
+	case "tournament":
+		return tournamentRequest(opts)
 	case "resign":
 		whole, _ := boolOption(opts, "match")
 		return bot.Request{Kind: bot.KindResign, WholeMatch: whole}, nil

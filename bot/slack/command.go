@@ -54,7 +54,7 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 				req.OtherIsBot[i] = a.isBot(ctx, p.ID)
 			}
 		}
-		if req.Kind == bot.KindNewSeason || (req.Kind == bot.KindSettings && req.Settings.Board != match.BoardDefault) {
+		if req.Kind == bot.KindNewSeason || req.Kind == bot.KindTournamentNew || (req.Kind == bot.KindSettings && req.Settings.Board != match.BoardDefault) {
 			cmd.CanManage = a.isAdmin(ctx, cmd.User.ID)
 		}
 		cmd.Request = req

@@ -1,0 +1,409 @@
+package bot
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/connect4/connect4/bot/clock"
+	"github.com/connect4/connect4/bot/lang"
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/bot/pairing"
+	"github.com/connect4/connect4/bot/tournament"
+	"github.com/connect4/connect4/engine"
+)
+
+// Tournaments in a channel, one at a time. A manager of the channel opens
+// one (/connect4 tournament new swiss ...); players join with the button
+// on its message or /connect4 tournament join; the organiser starts it,
+// which pairs round 1 and creates its games, already accepted, under the
+// ids the tournament derives (tournament.GameID), so that creating one
+// twice changes nothing. When a game of the current round ends (any way:
+// on the board, resigned, on time, a draw agreed) tournamentOver records
+// its result and asks the store to advance the round: of replicas racing,
+// only the one the store tells it advanced creates the next round's games
+// and announces them, or the final table.
+
+// tournaments returns the store's tournaments, or an error when the
+// store keeps none.
+func (s *Service) tournaments() (TournamentStore, error) {
+	ts, ok := s.raw.(TournamentStore)
+	if !ok {
+		return nil, errors.New("bot: the store keeps no tournaments")
+	}
+	return ts, nil
+}
+
+// tournament carries out the tournament commands.
+func (s *Service) tournament(ctx context.Context, cmd Command) (Reply, error) {
+	ts, err := s.tournaments()
+	if err != nil {
+		return Reply{}, err
+	}
+	if cmd.Kind == KindTournamentNew {
+		return s.tournamentNew(ctx, ts, cmd)
+	}
+	t, err := ts.Tournament(ctx, cmd.Key)
+	if errors.Is(err, tournament.ErrNotFound) || (err == nil && cmd.Kind != KindTournament && t.Status.Over()) {
+		return Reply{}, &UserError{Problem: ProblemNoGame, ID: "tournament.problem.none"}
+	}
+	if err != nil {
+		return Reply{}, err
+	}
+	if cmd.FromButton() && cmd.GameID != t.ID {
+		return Reply{}, &UserError{Problem: ProblemStale, ID: "tournament.problem.none"}
+	}
+	l := s.channelLang(ctx, cmd, nil)
+	now := s.opt.Now()
+	var text speech
+	var resign bool
+	var seeds func(id string) float64
+	if cmd.Kind == KindTournamentStart {
+		seeds = s.seeds(ctx, cmd.Key)
+	}
+	change := func(t *tournament.Tournament) error {
+		resign = false
+		switch cmd.Kind {
+		case KindTournamentJoin:
+			text = words("tournament.joined", lang.Args{"Player": mention(cmd.User)})
+			return t.Join(cmd.User)
+		case KindTournamentStart:
+			text = nil
+			return t.Start(cmd.User.ID, seeds, now)
+		case KindTournamentWithdraw:
+			_, resign = t.Playing(cmd.User.ID)
+			text = words("tournament.withdrawn", lang.Args{"Player": mention(cmd.User)})
+			return t.Withdraw(cmd.User.ID)
+		case KindTournamentCancel:
+			text = words("tournament.cancelled", lang.Args{"Player": mention(cmd.User)})
+			return t.Cancel(cmd.User.ID, now)
+		}
+		return match.ErrNoChange
+	}
+	if cmd.Kind != KindTournament {
+		if t, err = ts.UpdateTournament(ctx, cmd.Key, t.ID, change); err != nil {
+			return Reply{}, tournamentProblem(err)
+		}
+	}
+	vis := Public
+	if cmd.FromButton() {
+		vis = Update
+	}
+	if cmd.Kind == KindTournamentStart {
+		return Reply{Visibility: Public, Lang: l, Text: s.roundText(ctx, l, t)}, nil
+	}
+	if resign {
+		if _, err := s.end(ctx, Command{Key: cmd.Key, User: cmd.User, Self: cmd.Self, Locale: cmd.Locale,
+			ChannelLocale: cmd.ChannelLocale, Request: Request{Kind: KindResign}}); err != nil {
+			s.log.Warn("withdrawn player's game not resigned", "channel", cmd.Key.String(), "err", err)
+		}
+		text = text.line(words("tournament.withdrawnResigned", lang.Args{"Player": mention(cmd.User)}))
+	}
+	if cmd.Kind == KindTournament && t.Status == tournament.Running {
+		s.ensureRound(ctx, l, t) // a game that could not start before (a player was busy) starts now
+	}
+	r := Reply{Visibility: vis, Lang: l, Text: strings.TrimSpace(text.in(l) + "\n\n" + tableText(l, t))}
+	if t.Status == tournament.Joining {
+		r.Buttons = []Button{{Label: l.Say("button.tournament.join", nil), Style: StylePrimary,
+			Value: Action{Kind: KindTournamentJoin, GameID: t.ID}.String()}}
+	}
+	return r, nil
+}
+
+// tournamentNew opens a tournament in cmd's channel.
+func (s *Service) tournamentNew(ctx context.Context, ts TournamentStore, cmd Command) (Reply, error) {
+	if !cmd.CanManage {
+		return Reply{}, &UserError{Problem: ProblemNotManager, ID: "tournament.problem.manager"}
+	}
+	ctl, err := checkControl(cmd.Variant.Control, 0, false)
+	if err != nil {
+		return Reply{}, err
+	}
+	if err := s.checkKeep(ctl); err != nil {
+		return Reply{}, err
+	}
+	v := cmd.Variant.withDefaults()
+	if err := v.validate(); err != nil {
+		return Reply{}, err
+	}
+	now := s.opt.Now()
+	opt := tournament.Options{Format: cmd.Tournament.Format, Double: cmd.Tournament.Double, Rounds: cmd.Tournament.Rounds,
+		Clock: ctl, Board: engine.Config{Rows: v.Rows, Cols: v.Cols, Connect: v.Connect}}
+	id := "t" + strconv.FormatInt(now.UnixMilli(), 36)
+	t, err := tournament.New(id, cmd.Key, cmd.User, opt, now)
+	if err != nil {
+		return Reply{}, tournamentProblem(err)
+	}
+	if err := ts.CreateTournament(ctx, t); err != nil {
+		return Reply{}, tournamentProblem(err)
+	}
+	l := s.channelLang(ctx, cmd, nil)
+	text := l.Say("tournament.opened", lang.Args{"Organiser": mention(cmd.User), "Format": formatPhrase(t.Options).in(l)})
+	return Reply{Visibility: Public, Lang: l, Text: text + "\n\n" + tableText(l, t),
+		Buttons: []Button{{Label: l.Say("button.tournament.join", nil), Style: StylePrimary,
+			Value: Action{Kind: KindTournamentJoin, GameID: t.ID}.String()}}}, nil
+}
+
+// formatPhrase names a tournament's format, rounds and time control.
+func formatPhrase(o tournament.Options) phrase {
+	ctl := "-"
+	if o.Clock.Kind != clock.None {
+		ctl = o.Clock.String()
+	}
+	args := lang.Args{"Rounds": o.Rounds, "Clock": ctl, "Board": fmt.Sprintf("%dx%d", o.Board.Cols, o.Board.Rows), "Connect": o.Board.Connect}
+	switch {
+	case o.Format == tournament.Swiss:
+		return phrase{"tournament.format.swiss", args}
+	case o.Double:
+		return phrase{"tournament.format.double", args}
+	}
+	return phrase{"tournament.format.roundRobin", args}
+}
+
+// tableText is t's table: the players who joined while it takes players,
+// the standings once it runs.
+func tableText(l lang.Lang, t *tournament.Tournament) string {
+	var b strings.Builder
+	switch t.Status {
+	case tournament.Joining:
+		names := make([]string, len(t.Players))
+		for i, p := range t.Players {
+			names[i] = mention(p.Player)
+		}
+		b.WriteString(l.Say("tournament.entrants", lang.Args{"Count": len(t.Players), "Players": strings.Join(names, ", ")}))
+		return b.String()
+	case tournament.Finished:
+		b.WriteString(l.Say("tournament.final", nil))
+	case tournament.Cancelled:
+		return l.Say("tournament.over", nil)
+	default:
+		b.WriteString(l.Say("tournament.standings", lang.Args{"Round": t.Round(), "Rounds": t.Planned}))
+	}
+	st, err := t.Standings()
+	if err != nil {
+		return b.String()
+	}
+	for _, x := range st {
+		p := t.Players[x.Player]
+		id := "tournament.line"
+		if p.Withdrawn {
+			id = "tournament.lineWithdrawn"
+		}
+		b.WriteString("\n" + l.Say(id, lang.Args{"Rank": x.Rank, "Player": mention(p.Player), "Score": points(x.Score),
+			"Buchholz": strconv.FormatFloat(x.Buchholz, 'f', -1, 64), "SB": strconv.FormatFloat(x.SonnebornBerger, 'f', -1, 64)}))
+	}
+	return b.String()
+}
+
+// points writes half points as 2½.
+func points(p pairing.Points) string {
+	s := strconv.Itoa(int(p) / 2)
+	if p%2 == 1 {
+		if p == 1 {
+			return "½"
+		}
+		s += "½"
+	}
+	return s
+}
+
+// roundText creates the games of t's current round (see ensureRound) and
+// says its pairings; the final table once t is over.
+func (s *Service) roundText(ctx context.Context, l lang.Lang, t *tournament.Tournament) string {
+	if t.Status != tournament.Running {
+		return tableText(l, t)
+	}
+	busy := s.ensureRound(ctx, l, t)
+	r := t.Rounds[len(t.Rounds)-1]
+	var b strings.Builder
+	b.WriteString(l.Say("tournament.round", lang.Args{"Round": t.Round(), "Rounds": t.Planned}))
+	for i, g := range r.Games {
+		w, k := t.Players[g.White].Player, t.Players[g.Black].Player
+		id := "tournament.pairing"
+		switch {
+		case g.GameID == "":
+			id = "tournament.pairingForfeit"
+		case busy[g.GameID]:
+			id = "tournament.pairingBusy"
+		}
+		b.WriteString("\n" + l.Say(id, lang.Args{"Board": i + 1, "Red": mention(w), "Yellow": mention(k)}))
+	}
+	if r.Bye != pairing.NoBye {
+		b.WriteString("\n" + l.Say("tournament.bye", lang.Args{"Player": mention(t.Players[r.Bye].Player), "Points": points(t.ByePoints())}))
+	}
+	return b.String()
+}
+
+// ensureRound creates the games of t's current round that have no record
+// yet: already accepted, White moving first, under the tournament's clock
+// and board and the id it derives. A record there already is left alone,
+// so any caller may run it again. It returns the games that could not
+// start because a player is in another game of the channel.
+func (s *Service) ensureRound(ctx context.Context, l lang.Lang, t *tournament.Tournament) map[string]bool {
+	busy := map[string]bool{}
+	if t.Round() == 0 {
+		return busy
+	}
+	// The games are the tournament's writes, not the command's: the
+	// command's nonce, spent by its own write, would refuse them as a
+	// replay. Their ids make them idempotent instead.
+	ctx = match.WithNonce(ctx, "")
+	for _, g := range t.Rounds[len(t.Rounds)-1].Games {
+		if g.GameID == "" || g.Result != pairing.NoResult {
+			continue
+		}
+		if _, err := s.raw.Load(ctx, t.Key, g.GameID); err == nil {
+			continue
+		}
+		e, err := engine.New(t.Options.Board)
+		if err != nil {
+			s.log.Error("tournament game not created", "channel", t.Key.String(), "err", err)
+			continue
+		}
+		w, k := t.Players[g.White].Player, t.Players[g.Black].Player
+		rec := &match.Record{ID: g.GameID, Key: t.Key, Status: match.StatusPlaying, Challenger: w, Opponent: k,
+			RedID: w.ID, Game: e, FirstTo: 1, Lang: l.String(), Clock: clock.Clock{Control: t.Options.Clock}}
+		err = s.store.Create(ctx, rec)
+		var be *match.BusyError
+		switch {
+		case err == nil:
+			s.started(Command{Key: t.Key}, false)
+		case errors.As(err, &be):
+			busy[g.GameID] = true
+		default:
+			if _, lerr := s.raw.Load(ctx, t.Key, g.GameID); lerr != nil { // another replica made it
+				s.log.Error("tournament game not created", "channel", t.Key.String(), "game", g.GameID, "err", err)
+			}
+		}
+	}
+	return busy
+}
+
+// tournamentGameID matches the ids tournament.GameID derives.
+var tournamentGameID = regexp.MustCompile(`^t[0-9a-z]+-[0-9]+-[0-9]+$`)
+
+// tournamentOver records the result of rec, a game that has just ended,
+// in its channel's tournament when it is one of the current round's, and
+// advances the round once it is complete. It returns what to announce:
+// the next round or the final table, said only by the caller the store
+// let advance; "" otherwise.
+func (s *Service) tournamentOver(ctx context.Context, rec *match.Record) string {
+	if rec == nil || rec.Status != match.StatusFinished || !tournamentGameID.MatchString(rec.ID) {
+		return ""
+	}
+	ts, err := s.tournaments()
+	if err != nil {
+		return ""
+	}
+	t, err := ts.Tournament(ctx, rec.Key)
+	if err != nil || t.Status != tournament.Running || !strings.HasPrefix(rec.ID, t.ID+"-") {
+		return ""
+	}
+	winner := ""
+	if n := len(rec.Rounds); n > 0 {
+		winner = rec.Rounds[n-1].Winner
+	}
+	t, err = ts.UpdateTournament(ctx, rec.Key, t.ID, func(t *tournament.Tournament) error {
+		err := t.RecordWinner(rec.ID, winner)
+		if tournament.ReasonOf(err) == tournament.ReasonResultKnown {
+			return match.ErrNoChange // recorded before: a replica that died before advancing
+		}
+		return err
+	})
+	if err != nil {
+		if r := tournament.ReasonOf(err); r != tournament.ReasonNoGame && r != tournament.ReasonOver {
+			s.log.Error("tournament result not recorded", "channel", rec.Key.String(), "game", rec.ID, "err", err)
+		}
+		return ""
+	}
+	if !t.Rounds[len(t.Rounds)-1].Over() {
+		return ""
+	}
+	t, advanced, err := ts.AdvanceTournament(ctx, rec.Key, t.ID, t.Round())
+	if err != nil {
+		s.log.Error("tournament round not advanced", "channel", rec.Key.String(), "err", err)
+		return ""
+	}
+	if !advanced {
+		return ""
+	}
+	return s.roundText(ctx, s.timedLang(ctx, rec), t)
+}
+
+// tournamentProblem turns a tournament's refusal into a one-line one.
+func tournamentProblem(err error) error {
+	var te *tournament.Error
+	switch {
+	case errors.Is(err, tournament.ErrExists):
+		return &UserError{Problem: ProblemBusy, ID: "tournament.problem.exists"}
+	case errors.Is(err, tournament.ErrNotFound):
+		return &UserError{Problem: ProblemNoGame, ID: "tournament.problem.none"}
+	case !errors.As(err, &te):
+		return err
+	}
+	p, args := ProblemBadVariant, lang.Args{"Limit": te.Limit}
+	var id string
+	switch te.Reason {
+	case tournament.ReasonFormat:
+		id = "tournament.problem.double"
+	case tournament.ReasonRounds:
+		id = "tournament.problem.rounds"
+		args = lang.Args{"Max": cmp.Or(te.Limit, tournament.MaxRounds)}
+		if te.Limit == 0 {
+			id = "tournament.problem.roundRobinRounds"
+		}
+	case tournament.ReasonClock:
+		var ce *clock.Error
+		if errors.As(err, &ce) {
+			return clockProblem(ce)
+		}
+		return err
+	case tournament.ReasonBoard:
+		return &UserError{Problem: ProblemBadVariant, ID: "tournament.problem.board"}
+	case tournament.ReasonJoined:
+		p, id = ProblemAlreadyAccepted, "tournament.problem.joined"
+	case tournament.ReasonStarted:
+		p, id = ProblemNotForYou, "tournament.problem.started"
+	case tournament.ReasonOver:
+		p, id = ProblemGameOver, "tournament.problem.over"
+	case tournament.ReasonFull:
+		p, id = ProblemChannelFull, "tournament.problem.full"
+	case tournament.ReasonTooFew:
+		p, id = ProblemNotStarted, "tournament.problem.tooFew"
+	case tournament.ReasonNotOrganiser:
+		p, id = ProblemOnlyChallenger, "tournament.problem.organiser"
+	case tournament.ReasonNotPlayer, tournament.ReasonWithdrawn:
+		p, id = ProblemNotInGame, "tournament.problem.notPlayer"
+	default:
+		return err
+	}
+	return &UserError{Problem: p, ID: id, Args: args}
+}
+
+// seeds returns the players' ratings in channel k this season, for Start
+// to seed by (a player without a rated game has a new player's rating);
+// nil, seeding in join order, when they cannot be read.
+func (s *Service) seeds(ctx context.Context, k match.Key) func(id string) float64 {
+	rated, err := s.raw.Ratings(ctx, k, 0)
+	if err != nil {
+		s.log.Warn("tournament seeded in join order: ratings not read", "channel", k.String(), "err", err)
+		return nil
+	}
+	by := make(map[string]float64, len(rated))
+	for _, st := range rated {
+		if st.Rating != nil {
+			by[st.Player.ID] = st.Rating.Rating.Rating
+		}
+	}
+	def := match.NewRating().Rating.Rating
+	return func(id string) float64 {
+		if r, ok := by[id]; ok {
+			return r
+		}
+		return def
+	}
+}
