@@ -20,6 +20,8 @@ var helpIDs = [...]string{
 	"help.resign",
 	"help.claim",
 	"help.cancel",
+	"help.clock",
+	"help.tournament",
 	"help.puzzle",
 	"help.analyze",
 	"help.leaderboard",
