@@ -242,11 +242,22 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 			Text: expiredText(rec).in(l)}, nil
 	}
 	reply, err := s.answered(l, cmd, rec, vis)
-	if err == nil && withdrawn != nil {
+	if err != nil {
+		return reply, err
+	}
+	if !cmd.FromButton() && rec.Status == match.StatusFinished {
+		// Typed: the challenge's message still shows Accept; it says what
+		// happened instead. (GameID tells the terminal, which has no
+		// message ref, which buttons are gone.)
+		reply.Edits = append(reply.Edits, Edit{Message: rec.Message, Reply: Reply{Visibility: Update, Text: reply.Text, Lang: l, GameID: rec.ID}})
+	}
+	if withdrawn != nil {
 		s.finished(cmd, match.FinishCancelled)
 		reply.Text = l.Say("offer.challenge.ownOpenWithdrawn", lang.Args{"Player": mention(cmd.User)}) + "\n" + reply.Text
+		reply.Edits = append(reply.Edits, Edit{Message: withdrawn.Message, Reply: Reply{Visibility: Update, Lang: l, GameID: withdrawn.ID,
+			Text: l.Say("offer.challenge.withdrawnOpen", lang.Args{"Challenger": mention(withdrawn.Challenger)})}})
 	}
-	return reply, err
+	return reply, nil
 }
 
 // ownOpen returns the open challenge cmd.User posted, when err is an

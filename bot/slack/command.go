@@ -61,6 +61,11 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 		reply = a.svc.Handle(ctx, cmd)
 	}
 	rep.Outcome = reply.Outcome()
+	if len(reply.Edits) > 0 {
+		// A typed cancel or decline: the challenge's message loses its
+		// buttons, after the reply.
+		a.goFrom(ctx, func(wctx context.Context) { bot.ApplyEdits(wctx, a, cmd.Key, reply, a.log) })
+	}
 	if reply.Visibility == bot.VisibilityNone || a.postReply(ctx, cmd.Key, reply) {
 		return nil, nil
 	}
