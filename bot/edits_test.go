@@ -19,7 +19,9 @@ func (n *recordingNotifier) Edit(_ context.Context, _ match.Key, ref match.Messa
 	return nil
 }
 
-func (n *recordingNotifier) Post(context.Context, match.Key, match.MessageRef, Reply) error { return nil }
+func (n *recordingNotifier) Post(context.Context, match.Key, match.MessageRef, Reply) error {
+	return nil
+}
 
 // TestTypedAnswerEditsChallenge: a typed cancel or decline replaces the
 // challenge's own message (the issue: its Accept stayed live, and a click
