@@ -35,6 +35,7 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 	}
 	cmd.Self = a.selfPlayer(ctx)
 	cmd.Key = a.homeKey(cmd.Key)
+	cmd.Names = a.names.seen(cmd.Key, sc.UserName)
 	var reply bot.Reply
 	req, err := bot.ParseText(sc.Text)
 	// A typed move waits on no look-up; anything else may wait for one.
