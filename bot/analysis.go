@@ -89,11 +89,11 @@ func (s *Service) analyze(ctx context.Context, cmd Command) (Reply, error) {
 		}
 	}
 	red, yellow := rec.Colors()
-	from := 0
+	from, slip := 0, -1
 	if rec.Puzzle != nil {
-		from = rec.Puzzle.Start
+		from, slip = rec.Puzzle.Start, puzzleSlip(rec.Puzzle, history)
 	}
-	return Reply{Visibility: Ephemeral, Text: analysisFrom(s.userLang(cmd), *a, g, red, yellow, from),
+	return Reply{Visibility: Ephemeral, Text: analysisFrom(s.userLang(cmd), *a, g, red, yellow, from, slip),
 		People: []match.Player{red, yellow}}, nil
 }
 
@@ -120,13 +120,33 @@ func (s *Service) runAnalysis(ctx context.Context, g *engine.Game) (solver.Analy
 // move, within MaxAnalysisText bytes. g is the game a judges, red and
 // yellow its players (named as <@id> mentions).
 func AnalysisText(l lang.Lang, a solver.Analysis, g *engine.Game, red, yellow match.Player) string {
-	return analysisFrom(l, a, g, red, yellow, 0)
+	return analysisFrom(l, a, g, red, yellow, 0, -1)
+}
+
+// puzzleSlip returns the index in history of the solver's move that left
+// the puzzle pz without a forced win in the moves allowed, or -1 when no
+// move did (solved, given up, or still on). The solver may still see a
+// win after it: the puzzle is failed on its move limit, which is why the
+// analysis of the game alone calls it no mistake.
+func puzzleSlip(pz *match.Puzzle, history []int) int {
+	for i := pz.Start; i < len(history); i += 2 {
+		solved, failed := solver.PuzzleStatus(pz.Start, pz.WinIn, history[:i+1])
+		switch {
+		case solved:
+			return -1
+		case failed:
+			return i
+		}
+	}
+	return -1
 }
 
 // analysisFrom is AnalysisText for a game whose first from moves nobody
 // here played (a puzzle's position): no turning point, mistake or only
-// move is put on a player before move from+1.
-func analysisFrom(l lang.Lang, a solver.Analysis, g *engine.Game, red, yellow match.Player, from int) string {
+// move is put on a player before move from+1. slip is the index of the
+// move that failed the puzzle (see puzzleSlip), or -1: it is said, and
+// counted as its player's mistake.
+func analysisFrom(l lang.Lang, a solver.Analysis, g *engine.Game, red, yellow match.Player, from, slip int) string {
 	who := func(i int) match.Player {
 		if i%2 == 0 {
 			return red
@@ -170,6 +190,9 @@ func analysisFrom(l lang.Lang, a solver.Analysis, g *engine.Game, red, yellow ma
 			line("analysis.noMistakeProven", nil)
 		}
 	}
+	if slip >= from && slip < n {
+		line("analysis.puzzle.slipped", lang.Args{"Move": slip + 1, "Player": mention(who(slip)), "Column": a.Moves[slip].Column + 1})
+	}
 	for side := range 2 {
 		var mistakes, only []string
 		for i := side; i < n; i += 2 {
@@ -177,7 +200,7 @@ func analysisFrom(l lang.Lang, a solver.Analysis, g *engine.Game, red, yellow ma
 				continue
 			}
 			switch m := a.Moves[i]; {
-			case m.Verdict.Mistake():
+			case m.Verdict.Mistake() || i == slip:
 				mistakes = append(mistakes, strconv.Itoa(i+1))
 			case m.Only:
 				only = append(only, strconv.Itoa(i+1))

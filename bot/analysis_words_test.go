@@ -33,19 +33,26 @@ func TestAnalysisWords(t *testing.T) {
 		name      string
 		a         solver.Analysis
 		from      int
+		slip      int
 		want, not []string
 	}{
-		{"puzzle: a mistake before its start", solver.Analysis{Exact: true, Moves: moves(16, 11), Turning: 11, Proven: 16}, 12,
+		{"puzzle: a mistake before its start", solver.Analysis{Exact: true, Moves: moves(16, 11), Turning: 11, Proven: 16}, 12, -1,
 			[]string{"<@UA>: no mistake", "<@UBOT>: no mistake"}, []string{"Turning point", "move 12", "The outcome never changed"}},
-		{"puzzle: a mistake after its start", solver.Analysis{Exact: true, Moves: moves(16, 13), Turning: 13, Proven: 16}, 12,
+		{"puzzle: a mistake after its start", solver.Analysis{Exact: true, Moves: moves(16, 13), Turning: 13, Proven: 16}, 12, -1,
 			[]string{"Turning point:* move 14, <@UA>", "<@UA>: 1 mistake (move 14)"}, nil},
-		{"a game: the same mistake counts", solver.Analysis{Exact: true, Moves: moves(16, 11), Turning: 11, Proven: 16}, 0,
+		{"a game: the same mistake counts", solver.Analysis{Exact: true, Moves: moves(16, 11), Turning: 11, Proven: 16}, 0, -1,
 			[]string{"move 12, <@UA>", "<@UA>: 1 mistake (move 12)"}, nil},
-		{"one move proven", solver.Analysis{Exact: true, Moves: moves(7, -1), Turning: -1, Proven: 1}, 0,
+		{"one move proven", solver.Analysis{Exact: true, Moves: moves(7, -1), Turning: -1, Proven: 1}, 0, -1,
 			[]string{"only the last move, 7, was"}, []string{"7–7"}},
+		// The failed puzzle: it fails on its move limit while the
+		// solver still sees a win, so no move is a mistake of the game.
+		{"puzzle failed on its move limit", solver.Analysis{Exact: true, Moves: moves(16, -1), Turning: -1, Proven: 16}, 12, 14,
+			[]string{"*Puzzle failed* at move 15: <@UBOT>'s column 1", "<@UBOT>: 1 mistake (move 15)", "<@UA>: no mistake"}, []string{"<@UBOT>: no mistake"}},
+		{"puzzle failed: a slip before its start is nobody's", solver.Analysis{Exact: true, Moves: moves(16, -1), Turning: -1, Proven: 16}, 12, 10,
+			[]string{"<@UBOT>: no mistake"}, []string{"Puzzle failed"}},
 	}
 	for _, tt := range tests {
-		got := analysisFrom(lang.English, tt.a, g, red, yellow, tt.from)
+		got := analysisFrom(lang.English, tt.a, g, red, yellow, tt.from, tt.slip)
 		for _, w := range tt.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: analysis lacks %q:\n%s", tt.name, w, got)

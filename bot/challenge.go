@@ -211,11 +211,20 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	rec, err := s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
+	apply := func(r *match.Record) (match.Tally, error) {
 		var err error
 		expired, err = s.answerChallenge(r, cmd, now)
 		return match.Tally{}, err
-	})
+	}
+	rec, err := s.store.Update(ctx, cmd.Key, id, apply)
+	var withdrawn *match.Record
+	if own := ownOpen(cmd, err); own != nil && own.ID != id {
+		// Two players who each posted an open challenge: accepting the
+		// other's withdraws your own (you cannot play both), then accepts.
+		if withdrawn, err = s.withdrawOpen(ctx, cmd, own.ID); err == nil {
+			rec, err = s.store.Update(ctx, cmd.Key, id, apply)
+		}
+	}
 	if err != nil {
 		if errors.Is(err, match.ErrNoGame) {
 			return Reply{}, userErr(ProblemNoChallenge)
@@ -232,7 +241,50 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{Visibility: vis, Problem: ProblemExpired, Lang: l,
 			Text: expiredText(rec).in(l)}, nil
 	}
-	return s.answered(l, cmd, rec, vis)
+	reply, err := s.answered(l, cmd, rec, vis)
+	if err != nil {
+		return reply, err
+	}
+	if !cmd.FromButton() && rec.Status == match.StatusFinished {
+		// Typed: the challenge's message still shows Accept; it says what
+		// happened instead. (GameID tells the terminal, which has no
+		// message ref, which buttons are gone.)
+		reply.Edits = append(reply.Edits, Edit{Message: rec.Message, Reply: Reply{Visibility: Update, Text: reply.Text, Lang: l, GameID: rec.ID}})
+	}
+	if withdrawn != nil {
+		s.finished(cmd, match.FinishCancelled)
+		reply.Text = l.Say("offer.challenge.ownOpenWithdrawn", lang.Args{"Player": mention(cmd.User)}) + "\n" + reply.Text
+		reply.Edits = append(reply.Edits, Edit{Message: withdrawn.Message, Reply: Reply{Visibility: Update, Lang: l, GameID: withdrawn.ID,
+			Text: l.Say("offer.challenge.withdrawnOpen", lang.Args{"Challenger": mention(withdrawn.Challenger)})}})
+	}
+	return reply, nil
+}
+
+// ownOpen returns the open challenge cmd.User posted, when err is an
+// accept's refusal because of it, else nil.
+func ownOpen(cmd Command, err error) *match.Record {
+	var be *match.BusyError
+	if cmd.Kind != KindAccept || !errors.As(err, &be) || be.Existing == nil {
+		return nil
+	}
+	e := be.Existing
+	if e.Status != match.StatusPending || e.Opponent.ID != "" || e.Challenger.ID != cmd.User.ID {
+		return nil
+	}
+	return e
+}
+
+// withdrawOpen cancels cmd.User's open challenge id, if it is still one
+// (pending, nobody bound), and returns it.
+func (s *Service) withdrawOpen(ctx context.Context, cmd Command, id string) (*match.Record, error) {
+	// Not under the click's nonce: the accept that follows uses it.
+	return s.store.Update(match.WithNonce(ctx, ""), cmd.Key, id, func(r *match.Record) (match.Tally, error) {
+		if r.Status != match.StatusPending || r.Opponent.ID != "" || r.Challenger.ID != cmd.User.ID {
+			return match.Tally{}, &match.BusyError{Existing: r, Player: cmd.User.ID}
+		}
+		r.Status, r.Finish = match.StatusFinished, match.FinishCancelled
+		return match.Tally{}, nil
+	})
 }
 
 // answerable returns why cmd cannot answer r, or nil when r is a pending

@@ -39,6 +39,7 @@ var flows = []struct {
 	{"ResignInMatch", flowResignInMatch},
 	{"Takebacks", flowTakebacks},
 	{"OpenChallenge", flowOpenChallenge},
+	{"CrossedOpenChallenges", flowCrossedOpen},
 	{"ManyGames", flowManyGames},
 	{"GameLimits", flowGameLimits},
 }

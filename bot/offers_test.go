@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -181,4 +182,27 @@ func flowOpenChallenge(t *testing.T, h *harness) {
 	decline := Command{Key: h.key, User: player("UB"), Self: h.self, Request: Request{Kind: KindDecline, GameID: acc.GameID}}
 	h.want(h.svc.Handle(t.Context(), decline), Ephemeral, ProblemOpenDecline) // a forged Decline
 	h.want(h.click("UA", open, "Cancel"), Update, ProblemNone, "<@UA> withdrew their open challenge.")
+}
+
+// flowCrossedOpen: two players who each posted an open challenge can
+// accept each other's: the accepter's own is withdrawn (said in the
+// reply), and its Accept is stale after.
+func flowCrossedOpen(t *testing.T, h *harness) {
+	a := h.say("UA", "open")
+	b := h.say("UB", "open")
+	h.want(a, Public, ProblemNone, "Anyone here can accept")
+	h.want(b, Public, ProblemNone, "Anyone here can accept")
+	r := h.click("UB", a, "Accept")
+	h.want(r, Update, ProblemNone, "<@UB>'s own open challenge is withdrawn: they took this one instead.")
+	rec := h.record(r)
+	if rec.Status != match.StatusPlaying || rec.Challenger.ID != "UA" || rec.Opponent.ID != "UB" {
+		t.Fatalf("after the crossed accept: %+v, want UA playing UB", rec)
+	}
+	// A cancelled challenge is not kept: it is gone or finished.
+	old, err := h.store.Load(t.Context(), h.key, b.GameID)
+	if !errors.Is(err, match.ErrNoGame) && (err != nil || old.Status != match.StatusFinished) {
+		t.Fatalf("UB's own open challenge: %+v, %v; want withdrawn", old, err)
+	}
+	// Nobody can take UB's withdrawn challenge now.
+	h.want(h.click("UC", b, "Accept"), Ephemeral, ProblemStale)
 }

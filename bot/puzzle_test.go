@@ -95,5 +95,12 @@ func TestPuzzleFailed(t *testing.T) {
 		}
 		h.want(h.click("UA", stale, "4"), Ephemeral, ProblemGameOver) // as for any finished game
 		h.want(h.say("UA", "rematch"), Ephemeral, ProblemRematchButton)
+		// The analysis says what failed it, not "no mistake".
+		slip := strconv.Itoa(rec.Game.Moves() + 1)
+		a := h.say("UA", "analyze")
+		h.want(a, Ephemeral, ProblemNone, "*Puzzle failed* at move "+slip, "<@UA>: 1 mistake (move "+slip+")")
+		if strings.Contains(a.Text, "<@UA>: no mistake") {
+			t.Errorf("failed puzzle's analysis: %s", a.Text)
+		}
 	})
 }

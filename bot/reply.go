@@ -115,6 +115,17 @@ type Reply struct {
 	// Ended marks a Game that ended off the board (a draw agreed, a flag
 	// fallen with nobody able to connect): there is no turn to show.
 	Ended bool
+	// Edits are other messages this reply changes: the challenge's own
+	// message when a typed cancel or decline ends it, so that its buttons
+	// do not stay live. Adapters make them through their Notifier (see
+	// ApplyEdits) after sending the reply.
+	Edits []Edit
+}
+
+// Edit is a message to replace, and what with.
+type Edit struct {
+	Message match.MessageRef
+	Reply   Reply
 }
 
 // FlagStatus returns status with, when a flag is to fall (FlagAt), a line

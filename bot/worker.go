@@ -292,3 +292,21 @@ func sleep(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 }
+
+// ApplyEdits makes r's Edits in channel k through nf, best effort: the
+// reply itself stands, so a failed edit is logged (at Debug when nf cannot
+// edit at all, as without a token) and not retried.
+func ApplyEdits(ctx context.Context, nf Notifier, k match.Key, r Reply, log *slog.Logger) {
+	for _, e := range r.Edits {
+		if e.Message.IsZero() {
+			continue
+		}
+		err := nf.Edit(ctx, k, e.Message, e.Reply)
+		switch {
+		case errors.Is(err, ErrUndeliverable):
+			log.Debug("message not edited", "channel", k.String(), "err", err)
+		case err != nil:
+			log.Warn("message not edited: its buttons stay until clicked, which then says what happened", "channel", k.String(), "err", err)
+		}
+	}
+}

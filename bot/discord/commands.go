@@ -71,6 +71,11 @@ func Commands() []*discordgo.ApplicationCommand {
 			intOpt("days", "command.name.opt.days", "command.desc.opt.days", clock.MinDays, clock.MaxDays),
 		}
 	}
+	// Who moves first in a game of two; descID says the default.
+	first := func(descID string) *discordgo.ApplicationCommandOption {
+		return str("first", "command.name.opt.first", descID,
+			choice("me", "command.choice.firstMe"), choice("them", "command.choice.firstThem"), choice("random", "command.choice.firstRandom"))
+	}
 	// Installed to a server or to a user; used in servers, the bot's DM,
 	// and any other DM or group DM (where only a user install reaches).
 	contexts := []discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM,
@@ -93,11 +98,17 @@ func Commands() []*discordgo.ApplicationCommand {
 				}(),
 				user("opponent2", "command.name.opt.opponent2", "command.desc.opt.opponent2"),
 				user("opponent3", "command.name.opt.opponent3", "command.desc.opt.opponent3"),
+				first("command.desc.opt.first"),
 			}, sizes()...)...),
 			sub("open", "command.name.sub.open", "command.desc.sub.open", sizes()...),
 			sub("ai", "command.name.sub.ai", "command.desc.sub.ai",
 				str("level", "command.name.opt.level", "command.desc.opt.aiLevel",
-					choice("easy", "command.choice.easy"), choice("medium", "command.choice.medium"), choice("hard", "command.choice.hard"))),
+					choice("easy", "command.choice.easy"), choice("medium", "command.choice.medium"), choice("hard", "command.choice.hard")),
+				intOpt("rows", "command.name.opt.rows", "command.desc.opt.rows", minSize, maxSize),
+				intOpt("cols", "command.name.opt.cols", "command.desc.opt.cols", minSize, maxSize),
+				intOpt("connect", "command.name.opt.connect", "command.desc.opt.connect", minConnect, maxConnect),
+				intOpt("first_to", "command.name.opt.first_to", "command.desc.opt.first_to", 1, bot.MaxFirstTo),
+				first("command.desc.opt.aiFirst")),
 			sub("resign", "command.name.sub.resign", "command.desc.sub.resign",
 				opt(discordgo.ApplicationCommandOptionBoolean, "match", "command.name.opt.match", "command.desc.opt.match")),
 			sub("takeback", "command.name.sub.takeback", "command.desc.sub.takeback"),
@@ -108,7 +119,9 @@ func Commands() []*discordgo.ApplicationCommand {
 			sub("analyze", "command.name.sub.analyze", "command.desc.sub.analyze"),
 			sub("puzzle", "command.name.sub.puzzle", "command.desc.sub.puzzle",
 				str("level", "command.name.opt.level", "command.desc.opt.puzzleLevel",
-					choice("easy", "command.choice.puzzleEasy"), choice("medium", "command.choice.puzzleMedium"), choice("hard", "command.choice.puzzleHard"))),
+					choice("easy", "command.choice.puzzleEasy"), choice("medium", "command.choice.puzzleMedium"), choice("hard", "command.choice.puzzleHard")),
+				str("action", "command.name.opt.action", "command.desc.opt.puzzleAction",
+					choice("hint", "command.choice.hint"), choice("give_up", "command.choice.giveUp"))),
 			sub("board", "command.name.sub.board", "command.desc.sub.board"),
 			sub("leaderboard", "command.name.sub.leaderboard", "command.desc.sub.leaderboard"),
 			sub("stats", "command.name.sub.stats", "command.desc.sub.stats",

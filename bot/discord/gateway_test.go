@@ -2,6 +2,7 @@ package discord
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -202,8 +203,35 @@ func checkCommand(t *testing.T, c *discordgo.ApplicationCommand) {
 		}
 	}
 	lv := subs["ai"].Options
-	if len(lv) != 1 || lv[0].Name != "level" || lv[0].Type != discordgo.ApplicationCommandOptionString || len(lv[0].Choices) != 3 {
-		t.Errorf("ai options %+v, want a level with three choices", lv)
+	if len(lv) == 0 || lv[0].Name != "level" || lv[0].Type != discordgo.ApplicationCommandOptionString || len(lv[0].Choices) != 3 {
+		t.Errorf("ai options %+v, want a level with three choices first", lv)
+	}
+	// The AI on any board and match, and who starts (issue 30); puzzle
+	// hint and give up.
+	choices := func(sub, name string) []string {
+		var vs []string
+		for _, o := range subs[sub].Options {
+			if o.Name == name {
+				for _, c := range o.Choices {
+					vs = append(vs, fmt.Sprint(c.Value))
+				}
+			}
+		}
+		return vs
+	}
+	var aiNames []string
+	for _, o := range lv {
+		aiNames = append(aiNames, o.Name)
+	}
+	if want := []string{"level", "rows", "cols", "connect", "first_to", "first"}; !slices.Equal(aiNames, want) {
+		t.Errorf("ai options %v, want %v", aiNames, want)
+	}
+	for _, tt := range []struct{ sub, opt, want string }{
+		{"ai", "first", "me them random"}, {"challenge", "first", "me them random"}, {"puzzle", "action", "hint give_up"},
+	} {
+		if got := strings.Join(choices(tt.sub, tt.opt), " "); got != tt.want {
+			t.Errorf("%s option %s: choices %q, want %q", tt.sub, tt.opt, got, tt.want)
+		}
 	}
 	if st := subs["stats"].Options; len(st) != 2 || st[0].Name != "player" || st[1].Name != "versus" ||
 		st[0].Type != discordgo.ApplicationCommandOptionUser || st[1].Type != discordgo.ApplicationCommandOptionUser || st[0].Required || st[1].Required {

@@ -153,6 +153,10 @@ func request(d *interactionData, self match.Player) (bot.Request, error) {
 		req.Variant.Connect, _ = intOption(opts, "connect")
 		req.Variant.FirstTo, _ = intOption(opts, "first_to")
 		req.Variant.Control = timeControl(opts)
+		var ok bool
+		if req.Variant.First, ok = starter(opts); !ok {
+			return bot.Request{}, errMalformed
+		}
 		return req, nil
 	case "ai", "puzzle":
 		req := bot.Request{Kind: bot.KindAI}
@@ -166,6 +170,25 @@ func request(d *interactionData, self match.Player) (bot.Request, error) {
 				return bot.Request{}, errMalformed
 			}
 			req.Level = l
+		}
+		if sub.Name == "ai" {
+			req.Variant.Rows, _ = intOption(opts, "rows")
+			req.Variant.Cols, _ = intOption(opts, "cols")
+			req.Variant.Connect, _ = intOption(opts, "connect")
+			req.Variant.FirstTo, _ = intOption(opts, "first_to")
+			var ok bool
+			if req.Variant.First, ok = starter(opts); !ok {
+				return bot.Request{}, errMalformed
+			}
+		}
+		switch a, _ := stringOption(opts, "action"); a {
+		case "":
+		case "hint":
+			req.PuzzleAsk = bot.PuzzleHint
+		case "give_up":
+			req.PuzzleAsk = bot.PuzzleGiveUp
+		default:
+			return bot.Request{}, errMalformed // the command offers these as choices
 		}
 		return req, nil
 	case "stats":
@@ -282,4 +305,20 @@ func intOption(opts []*option, name string) (int, bool) {
 		return 0, false
 	}
 	return int(max(-maxIntOption, min(maxIntOption, math.Trunc(f)))), true
+}
+
+// starter reads the option first (me, them, random); false for a value
+// the command does not offer, which is forged.
+func starter(opts []*option) (bot.Starter, bool) {
+	switch v, _ := stringOption(opts, "first"); v {
+	case "":
+		return bot.StarterDefault, true
+	case "me":
+		return bot.StarterMe, true
+	case "them":
+		return bot.StarterThem, true
+	case "random":
+		return bot.StarterRandom, true
+	}
+	return bot.StarterDefault, false
 }

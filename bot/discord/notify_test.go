@@ -157,3 +157,40 @@ func TestAttachAfterCommand(t *testing.T) {
 		t.Error("no GET of @original")
 	}
 }
+
+// TestTypedCancelEditsChallenge: a typed /connect4 cancel edits the
+// challenge's own message (PATCH, without its buttons) so that its Accept
+// is not left live (issue 30).
+func TestTypedCancelEditsChallenge(t *testing.T) {
+	st := storetest.NewMemory(t, sessions.Options{})
+	f := newFixtureWith(t, st, 0, func(c *Config) { c.BotToken = "tok" })
+	f.challenge("200000000000000001", "200000000000000002")
+	var ref match.MessageRef
+	deadline := time.Now().Add(10 * time.Second)
+	for ref.MessageID == "" {
+		if rec := f.record(guildID); rec != nil {
+			ref = rec.Message
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no message attached; calls %+v", f.fake.take())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	f.fake.take()
+	want(t, f.slash("200000000000000001", "cancel", nil), typeMessage, 0, "withdrew")
+	path := "/channels/" + ref.Channel + "/messages/" + ref.MessageID
+	for {
+		for _, c := range f.fake.take() {
+			if c.Method == http.MethodPatch && strings.HasSuffix(c.Path, path) {
+				if !strings.Contains(string(c.Body), "withdrew") || strings.Contains(string(c.Body), "Accept") {
+					t.Errorf("edit %s, want the withdrawal without Accept", c.Body)
+				}
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the challenge's message %s was not edited", path)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

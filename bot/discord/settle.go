@@ -29,7 +29,13 @@ const maxFollowups = 4
 // in x.extra.
 func (x *exchange) handle(ctx context.Context) bot.Reply {
 	if !Guest(x.cmd.Key) {
-		return x.a.svc.Handle(ctx, x.cmd)
+		r := x.a.svc.Handle(ctx, x.cmd)
+		if len(r.Edits) > 0 {
+			// A typed cancel or decline: the challenge's message loses
+			// its buttons, beside the response.
+			x.a.work.Go(func(wctx context.Context) { bot.ApplyEdits(wctx, x.a, x.cmd.Key, r, x.a.log) })
+		}
+		return r
 	}
 	notices, err := x.a.svc.Settle(ctx, x.cmd.Key, x.cmd.GameID)
 	if err != nil {

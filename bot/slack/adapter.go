@@ -161,8 +161,9 @@ type Adapter struct {
 	keeper  *link.Keeper  // reconnects Socket Mode
 
 	pics      pictures
-	bots      *botCache // users.info answers about bots
-	locales   *locales  // users.info answers about locales
+	bots      *botCache     // users.info answers about bots
+	locales   *locales      // users.info answers about locales
+	names     *channelNames // who typed /connect4 in each channel, for suggestions
 	selfMu    sync.Mutex
 	self      match.Player
 	home      string        // the workspace the bot token belongs to, from auth.test; see homeKey
@@ -190,7 +191,7 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	a := &Adapter{svc: svc, cfg: cfg, log: log, httpc: cfg.HTTPClient, apiURL: apiURL,
 		timeout: cmp.Or(cfg.Timeout, DefaultTimeout), work: bg.New(), bodies: bodies.NewSlots(cfg.MaxBodies),
 		rec:    inbound.Recorder{Log: log, Observe: cfg.Observe, Message: "slack request"},
-		socket: socket, bots: newBotCache(), locales: newLocales(),
+		socket: socket, bots: newBotCache(), locales: newLocales(), names: newChannelNames(),
 		keeper: &link.Keeper{Tracker: socket, Backoff: link.Backoff{Max: cfg.ReconnectMax}, Log: log,
 			Name: "slack socket mode", Token: "slack: SLACK_APP_TOKEN", Refusal: refusal}}
 	if a.httpc == nil {

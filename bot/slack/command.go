@@ -35,6 +35,7 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 	}
 	cmd.Self = a.selfPlayer(ctx)
 	cmd.Key = a.homeKey(cmd.Key)
+	cmd.Names = a.names.seen(cmd.Key, sc.UserName)
 	var reply bot.Reply
 	req, err := bot.ParseText(sc.Text)
 	// A typed move waits on no look-up; anything else may wait for one.
@@ -61,6 +62,11 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 		reply = a.svc.Handle(ctx, cmd)
 	}
 	rep.Outcome = reply.Outcome()
+	if len(reply.Edits) > 0 {
+		// A typed cancel or decline: the challenge's message loses its
+		// buttons, after the reply.
+		a.goFrom(ctx, func(wctx context.Context) { bot.ApplyEdits(wctx, a, cmd.Key, reply, a.log) })
+	}
 	if reply.Visibility == bot.VisibilityNone || a.postReply(ctx, cmd.Key, reply) {
 		return nil, nil
 	}

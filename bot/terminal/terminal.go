@@ -378,6 +378,7 @@ func (a *Adapter) run(ctx context.Context, cmd bot.Command, handle func(context.
 	}
 	a.log.Debug("terminal command", "kind", cmd.Kind.String(), "outcome", r.Outcome(), "duration", time.Since(start))
 	a.show(r)
+	a.edited(r.Edits)
 }
 
 // button finds the enabled button labelled label (case-insensitive) on
@@ -446,6 +447,22 @@ func (a *Adapter) show(r bot.Reply) {
 		a.last = &r
 		if len(columns(&r)) > 0 {
 			a.board = &r
+		}
+	}
+}
+
+// edited drops the buttons of the messages es replaced (a challenge
+// cancelled or declined by a typed command): they are no longer live, and
+// the reply shown already said what happened.
+func (a *Adapter) edited(es []bot.Edit) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, e := range es {
+		if a.last != nil && e.Reply.GameID != "" && a.last.ButtonGame() == e.Reply.GameID {
+			a.last = nil
+		}
+		if a.board != nil && e.Reply.GameID != "" && a.board.ButtonGame() == e.Reply.GameID {
+			a.board = nil
 		}
 	}
 }

@@ -451,3 +451,20 @@ func TestTwoGamesAtTheTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedCancelDropsButtons: after a typed cancel the challenge's
+// [Accept] is no longer a button to type (the issue: it stayed live, and
+// then said the board had moved on).
+func TestTypedCancelDropsButtons(t *testing.T) {
+	s := start(t, newService(nil, io.Discard), Config{})
+	step := func(line, want string) {
+		t.Helper()
+		before := len(s.out.String())
+		s.typeLine(t, line)
+		s.out.waitAfter(t, before, want)
+	}
+	step("/connect4 @bob", "[Accept] [Decline] [Cancel]")
+	step("/connect4 cancel", "@alice withdrew")
+	step("as bob", "(you are now bob)")
+	step("Accept", `(I don't know "Accept"`)
+}
