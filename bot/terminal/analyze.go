@@ -65,7 +65,7 @@ func Analyze(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(stdout, text)
+	_, err = fmt.Fprintln(stdout, emphasize(text, false)) // plain words: often piped
 	return err
 }
 
