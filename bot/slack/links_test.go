@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,7 +18,6 @@ import (
 
 	slackapi "github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
-	"gopkg.in/yaml.v3"
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/sessions"
@@ -176,16 +174,7 @@ func TestLinkShared(t *testing.T) {
 // TestManifestUnfurls: the manifest asks for what unfurls need: the
 // scopes, the link_shared event at EventsPath and an unfurl domain.
 func TestManifestUnfurls(t *testing.T) {
-	raw, err := os.ReadFile("../../deploy/slack/manifest.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(raw))
-	dec.KnownFields(true)
-	var m slackapi.Manifest
-	if err := dec.Decode(&m); err != nil {
-		t.Fatalf("manifest.yml: %v", err)
-	}
+	m := readManifest(t)
 	for _, s := range []string{"links:read", "links:write"} {
 		if !slices.Contains(m.OAuthConfig.Scopes.Bot, s) {
 			t.Errorf("bot scopes %v lack %s", m.OAuthConfig.Scopes.Bot, s)

@@ -1,14 +1,9 @@
 package slack
 
 import (
-	"bytes"
-	"os"
 	"slices"
 	"strings"
 	"testing"
-
-	slackapi "github.com/slack-go/slack"
-	"gopkg.in/yaml.v3"
 )
 
 // TestManifestInstall checks what "Add to Slack" relies on in
@@ -17,16 +12,7 @@ import (
 // /slack/events with the three events the adapter handles, and the Home
 // tab is on.
 func TestManifestInstall(t *testing.T) {
-	raw, err := os.ReadFile("../../deploy/slack/manifest.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(raw))
-	dec.KnownFields(true)
-	var m slackapi.Manifest
-	if err := dec.Decode(&m); err != nil {
-		t.Fatalf("manifest.yml: %v", err)
-	}
+	m := readManifest(t)
 	if got := m.OAuthConfig.Scopes.Bot; !slices.Equal(got, Scopes) {
 		t.Errorf("manifest bot scopes %q, the install asks for %q", got, Scopes)
 	}
