@@ -71,6 +71,9 @@ func TestPuzzleFlow(t *testing.T) {
 func TestPuzzleFailed(t *testing.T) {
 	forEachStoreInTurn(t, func(t *testing.T, h *harness) {
 		perfectAI(h)
+		// The analysis below needs the puzzle's moves proven, not the
+		// opening before them, which takes the whole default budget.
+		h.svc.opt.AnalysisBudget = 2 * time.Second
 		r := h.say("UA", "puzzle hard")
 		rec := h.record(r)
 		// A column that keeps no win in the moves allowed.

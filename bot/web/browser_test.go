@@ -23,10 +23,15 @@ import (
 var update = flag.Bool("update", false, "rewrite the screenshots under testdata")
 
 // browser returns a chromedp context on a headless Chromium, or skips the
-// test where none is installed (and fails it in CI, where .ci/run installs
-// Debian's chromium).
+// test outside CI (unless CONNECT4_TEST_BROWSER is set) and where none is
+// installed (failing it in CI, where .ci/run installs Debian's chromium).
 func browser(t *testing.T) context.Context {
 	t.Helper()
+	// A browser's start costs seconds: like the solver's full-size tests,
+	// these run in CI (and on demand), so that `go test ./...` stays quick.
+	if os.Getenv("CI") != "true" && os.Getenv("CONNECT4_TEST_BROWSER") == "" {
+		t.Skip("the browser tests run with CI=true or CONNECT4_TEST_BROWSER=1 (they need Debian's chromium)")
+	}
 	var path string
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless-shell"} {
 		if p, err := exec.LookPath(name); err == nil {
