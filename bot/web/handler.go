@@ -162,15 +162,25 @@ func (w *Web) execute(p *page) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// serveBoard answers GET /pages/{token}/board.png: the game's board as it
-// stands, in the channel's palette, drawn once per version.
-func (w *Web) serveBoard(rw http.ResponseWriter, r *http.Request) {
+// parseGame is parse for the endpoints of a game page (its board picture,
+// its analysis): a link to any other page answers 404.
+func (w *Web) parseGame(rw http.ResponseWriter, r *http.Request) (Link, bool) {
 	l, _, ok := w.parse(rw, r)
 	if !ok {
-		return
+		return Link{}, false
 	}
 	if l.Kind != KindGame {
 		w.fail(rw, r, http.StatusNotFound, lang.English, "web.error.notFound")
+		return Link{}, false
+	}
+	return l, true
+}
+
+// serveBoard answers GET /pages/{token}/board.png: the game's board as it
+// stands, in the channel's palette, drawn once per version.
+func (w *Web) serveBoard(rw http.ResponseWriter, r *http.Request) {
+	l, ok := w.parseGame(rw, r)
+	if !ok {
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), pageBudget)
@@ -208,12 +218,8 @@ type analysisJSON struct {
 // made now (the same budget and search slots as the chat's) or kept from
 // before. 409 for a game the solver cannot judge, 503 when it is busy.
 func (w *Web) serveAnalysis(rw http.ResponseWriter, r *http.Request) {
-	l, _, ok := w.parse(rw, r)
+	l, ok := w.parseGame(rw, r)
 	if !ok {
-		return
-	}
-	if l.Kind != KindGame {
-		w.fail(rw, r, http.StatusNotFound, lang.English, "web.error.notFound")
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), analysisBudget)
