@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/connect4/connect4/engine"
@@ -30,19 +31,32 @@ func GIF(w io.Writer, g *engine.Game, o ImageOptions) error {
 		return err
 	}
 	cv.drawAll(make([]look, g.Config().Cells()))
-	return encodeGIF(w, cv, g, o, &gifWriter{})
+	b, err := appendGIF(nil, cv, g, o, &gifWriter{})
+	if err != nil {
+		return err
+	}
+	return writeGIF(w, b)
 }
 
-// encodeGIF writes the replay of g drawn with cv's tiles, whose picture
-// shows the empty board, and o with its defaults filled in, with enc's
-// buffers. Each frame is copied from the tiles of the cells that changed,
-// encoded and dropped in turn; the first is cv.emptyLZW when cv has it. cv
-// is only read: a frozen canvas can be shared.
-func encodeGIF(w io.Writer, cv *canvas, g *engine.Game, o ImageOptions, enc *gifWriter) error {
+// writeGIF writes a replay's bytes to w.
+func writeGIF(w io.Writer, b []byte) error {
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("render: encode gif: %w", err)
+	}
+	return nil
+}
+
+// appendGIF appends to b the replay of g drawn with cv's tiles, whose
+// picture shows the empty board, and o with its defaults filled in, with
+// enc's buffers, and returns the extended slice. Each frame is copied from
+// the tiles of the cells that changed, encoded and dropped in turn; the
+// first is cv.emptyLZW when cv has it. cv is only read: a frozen canvas
+// can be shared.
+func appendGIF(b []byte, cv *canvas, g *engine.Game, o ImageOptions, enc *gifWriter) ([]byte, error) {
 	cfg := g.Config()
 	pos, err := engine.New(cfg)
 	if err != nil {
-		return fmt.Errorf("render: replay: %w", err)
+		return b, fmt.Errorf("render: replay: %w", err)
 	}
 	history := g.History()
 	// The frames' table: the canvas's colours, and one more that is
@@ -60,14 +74,14 @@ func encodeGIF(w io.Writer, cv *canvas, g *engine.Game, o ImageOptions, enc *gif
 	if first == nil {
 		first = enc.lzw.encode(cv.out.Pix)
 	}
-	b := make([]byte, 0, len(first)+gifHeaderSize+len(history)*gifMoveSize)
+	b = slices.Grow(b, gifSize(len(first), len(history)))
 	b = enc.header(b, pal, cv.out.Rect.Dx(), cv.out.Rect.Dy(), len(history)+1)
 	b = enc.frame(b, cv.out.Rect, first, delay(0))
 	shown := looks(pos)
 	var changed []cellLook
 	for k, col := range history {
 		if err := pos.Play(pos.Turn(), col); err != nil {
-			return fmt.Errorf("render: replay move %d: %w", k+1, err)
+			return b, fmt.Errorf("render: replay move %d: %w", k+1, err)
 		}
 		next := looks(pos)
 		changed = changed[:0]
@@ -103,11 +117,12 @@ func encodeGIF(w io.Writer, cv *canvas, g *engine.Game, o ImageOptions, enc *gif
 		}
 		b = enc.frame(b, bounds, enc.lzw.encode(pix), delay(k+1))
 	}
-	if _, err := w.Write(append(b, 0x3b)); err != nil { // the trailer
-		return fmt.Errorf("render: encode gif: %w", err)
-	}
-	return nil
+	return append(b, 0x3b), nil // the trailer
 }
+
+// gifSize is the room a replay of moves moves, whose first frame's LZW
+// data is first bytes long, gets at first.
+func gifSize(first, moves int) int { return first + gifHeaderSize + moves*gifMoveSize }
 
 // Room a replay's bytes get at first: the header with its colour table,
 // and for each move a frame of one or two cells, which a 7 × 6 board at

@@ -154,21 +154,37 @@ func (p *Painter) AppendPNG(b []byte, g *engine.Game, o ImageOptions) ([]byte, e
 // kept canvas's tiles. It returns an *OptionError if o is out of range, or the
 // error writing to w.
 func (p *Painter) GIF(w io.Writer, g *engine.Game, o ImageOptions) error {
-	o, err := o.withDefaults()
+	b, err := p.AppendGIF(nil, g, o)
 	if err != nil {
 		return err
 	}
+	return writeGIF(w, b)
+}
+
+// AppendGIF appends to b the replay that GIF writes, and returns the
+// extended slice, as AppendPNG does. It returns b and an *OptionError if o
+// is out of range.
+func (p *Painter) AppendGIF(b []byte, g *engine.Game, o ImageOptions) ([]byte, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return b, err
+	}
 	cv, _, err := p.canvas(g.Config(), o)
 	if err != nil {
-		return err
+		return b, err
 	}
 	enc, _ := p.gifs.Get().(*gifWriter)
 	if enc == nil {
 		enc = &gifWriter{}
 	}
 	defer p.gifs.Put(enc)
-	return encodeGIF(w, cv, g, o, enc)
+	return appendGIF(b, cv, g, o, enc)
 }
+
+// GIFSize returns room for the replay of g at the default size, for a
+// buffer that will hold it: a little more than most replays take (about
+// 10 KB and 2 KB a move); a larger one grows the buffer once.
+func GIFSize(g *engine.Game) int { return gifSize(16<<10, len(g.History())) }
 
 // keptOverhead is what one kept entry costs beside its key and bytes: the
 // list element, the map entry and the kept struct, rounded up.

@@ -157,6 +157,34 @@ func TestPainterGIF(t *testing.T) {
 	}
 }
 
+// TestPainterAppendGIF checks that AppendGIF appends the very bytes of
+// the package's GIF after what the buffer held, on one Painter replay
+// after replay (its LZW tables and frame buffer reused), and leaves the
+// buffer alone on an error.
+func TestPainterAppendGIF(t *testing.T) {
+	p := NewPainter(0)
+	for seed := uint64(1); seed <= 6; seed++ {
+		g := randomGame(t, engine.DefaultConfig(), seed)
+		var want bytes.Buffer
+		if err := GIF(&want, g, ImageOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		prefix := []byte("before the replay")
+		got, err := p.AppendGIF(prefix, g, ImageOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(got, prefix) || !bytes.Equal(got[len(prefix):], want.Bytes()) {
+			t.Fatalf("seed %d: AppendGIF wrote %d bytes after %q, want GIF's %d", seed, len(got)-len(prefix), got[:min(len(got), len(prefix))], want.Len())
+		}
+	}
+	g, _ := engine.New(engine.DefaultConfig())
+	got, err := p.AppendGIF([]byte("x"), g, ImageOptions{CellSize: MaxCellSize + 1})
+	if err == nil || string(got) != "x" {
+		t.Errorf("AppendGIF with a cell size over the maximum = %q, %v; want \"x\" and an error", got, err)
+	}
+}
+
 // TestPainterBudget draws 10,000 distinct positions of seeded random games
 // and checks after each that the Painter keeps no more than its budget,
 // and that it keeps something: a budget the size of a few canvases, so
