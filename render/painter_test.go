@@ -238,9 +238,9 @@ func TestPainterTinyBudget(t *testing.T) {
 	}
 }
 
-// TestPainterConcurrent draws the positions of several games from
-// goroutines sharing one Painter, for the race detector, and checks each
-// picture.
+// TestPainterConcurrent draws the positions of several games, and their
+// replays, from goroutines sharing one Painter, for the race detector, and
+// checks each picture and replay.
 func TestPainterConcurrent(t *testing.T) {
 	t.Parallel()               // CPU-bound and shares nothing: the suite's other slot is often waiting
 	p := NewPainter(300 << 10) // small, so that goroutines evict each other's bands
@@ -265,6 +265,24 @@ func TestPainterConcurrent(t *testing.T) {
 				want, _ := Image(pos, o)
 				if at, ok := samePixels(got, want); !ok {
 					t.Errorf("%v differs at %v", pos.History(), at)
+					return
+				}
+			}
+			// Replays read the canvas the pictures share, each with a
+			// gifWriter of its own.
+			var want bytes.Buffer
+			if err := GIF(&want, g, o); err != nil {
+				t.Error(err)
+				return
+			}
+			for range 3 {
+				got, err := p.AppendGIF(nil, g, o)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if !bytes.Equal(got, want.Bytes()) {
+					t.Errorf("%v: the Painter's replay differs from GIF's", g.History())
 					return
 				}
 			}
