@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -56,19 +57,29 @@ func TestRefusalsPlatformSyntax(t *testing.T) {
 	tests := []struct {
 		platform, want, notWant string
 	}{
-		{"slack", "`/connect4 challenge @someone`", "opponent:"},
-		{"terminal", "`/connect4 challenge @someone`", "opponent:"},
-		{"discord", "`/connect4 challenge opponent:@someone`", "{{"},
+		{"slack", "`/connect4 challenge %s`", "opponent:"},
+		{"terminal", "`/connect4 challenge %s`", "opponent:"},
+		{"discord", "`/connect4 challenge opponent:%s`", "{{"},
 	}
 	for _, tt := range tests {
 		clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 		h := newHarness(t, storetest.NewMemory(t, sessions.Options{Now: clk.Now}), clk, "")
 		key := match.Key{Platform: tt.platform, Workspace: "T1", Channel: "C1"}
-		for _, l := range []string{"en", "de", "ja"} {
-			r := h.svc.Handle(t.Context(), Command{Key: key, User: player("UA"), Locale: l, Request: Request{Kind: KindBoard}})
-			if r.Problem != ProblemNoGame || !strings.Contains(r.Text, tt.want) || strings.Contains(r.Text, tt.notWant) {
-				t.Errorf("%s, %s: board with no game = %v %q, want ProblemNoGame naming %s", tt.platform, l, r.Problem, r.Text, tt.want)
+		// The person in the example is the language's word for anyone.
+		for _, l := range []struct{ locale, someone string }{{"en", "@someone"}, {"de", "@jemand"}, {"ja", "@だれか"}} {
+			want := fmt.Sprintf(tt.want, l.someone)
+			r := h.svc.Handle(t.Context(), Command{Key: key, User: player("UA"), Locale: l.locale, Request: Request{Kind: KindBoard}})
+			if r.Problem != ProblemNoGame || !strings.Contains(r.Text, want) || strings.Contains(r.Text, tt.notWant) {
+				t.Errorf("%s, %s: board with no game = %v %q, want ProblemNoGame naming %s", tt.platform, l.locale, r.Problem, r.Text, want)
 			}
+		}
+		// The empty leaderboard and a reset that cleared the game name it
+		// too: `/connect4 @someone` is no command on Discord.
+		if got, want := leaderboardText(lang.English, tt.platform, nil, nil), fmt.Sprintf(tt.want, "@someone"); !strings.Contains(got, want) {
+			t.Errorf("%s: empty leaderboard = %q, want it to name %s", tt.platform, got, want)
+		}
+		if got, want := repairText(lang.English, tt.platform, player("UA"), match.Repair{Record: match.RecordCleared}), fmt.Sprintf(tt.want, "@someone"); !strings.Contains(got, want) {
+			t.Errorf("%s: reset = %q, want it to name %s", tt.platform, got, want)
 		}
 		got := seasonsText(lang.English, tt.platform, nil)
 		wantSeason := map[string]string{"slack": "`/connect4 season new`", "terminal": "`/connect4 season new`", "discord": "`/connect4 new_season`"}[tt.platform]

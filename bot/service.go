@@ -203,10 +203,10 @@ func (s *Service) refusal(cmd Command, err error) Reply {
 		s.log.Error("command failed", "kind", cmd.Kind.String(), "channel", cmd.Key.String(), "err", err)
 	}
 	l := s.userLang(cmd) // a refusal is for the sender alone
-	text := say(l, p.ID(), syntax(cmd.Key.Platform))
+	text := say(l, p.ID(), syntax(l, cmd.Key.Platform))
 	var ue *UserError
 	if errors.As(err, &ue) {
-		text = (&UserError{Problem: ue.Problem, ID: ue.ID, Args: withSyntax(ue.Args, cmd.Key.Platform)}).In(l)
+		text = (&UserError{Problem: ue.Problem, ID: ue.ID, Args: withSyntax(ue.Args, l, cmd.Key.Platform)}).In(l)
 	}
 	if p == ProblemUsage && (ue == nil || !specific(ue)) {
 		text += "\n\n" + helpText(l)
