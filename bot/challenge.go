@@ -206,7 +206,7 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 	var expired bool
 	id, err := s.target(ctx, cmd)
 	if errors.Is(err, match.ErrNoGame) || problemOf(err) == ProblemNotInGame {
-		return Reply{}, userErr(ProblemNoChallenge)
+		return Reply{}, noChallenge(cmd)
 	}
 	if err != nil {
 		return Reply{}, err
@@ -227,7 +227,7 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 	}
 	if err != nil {
 		if errors.Is(err, match.ErrNoGame) {
-			return Reply{}, userErr(ProblemNoChallenge)
+			return Reply{}, noChallenge(cmd)
 		}
 		return Reply{}, busy(cmd, err) // an accepter already in another game
 	}
@@ -298,17 +298,32 @@ func answerable(r *match.Record, cmd Command) error {
 		if cmd.FromButton() {
 			return userErr(ProblemStale)
 		}
-		return userErr(ProblemNoChallenge)
+		return noChallenge(cmd)
 	case match.StatusFinished:
-		if r.Finish == match.FinishExpired {
+		switch {
+		case r.Finish == match.FinishExpired:
 			return userErr(ProblemExpired)
+		case !cmd.FromButton():
+			return noChallenge(cmd)
+		case r.Finish == match.FinishCancelled:
+			// A typed cancel left the buttons of a message it could not
+			// edit (a Slack command's response has no ts).
+			return &UserError{Problem: ProblemStale, ID: "problem.challengeCancelled"}
+		case r.Finish == match.FinishDeclined:
+			return &UserError{Problem: ProblemStale, ID: "problem.challengeDeclined"}
 		}
-		if cmd.FromButton() {
-			return userErr(ProblemStale)
-		}
-		return userErr(ProblemNoChallenge)
+		return userErr(ProblemStale)
 	}
 	return nil
+}
+
+// noChallenge is the refusal of cmd, a typed accept, decline or cancel,
+// when there is no challenge it could answer: what it was for.
+func noChallenge(cmd Command) error {
+	if cmd.Kind == KindCancel {
+		return &UserError{Problem: ProblemNoChallenge, ID: "problem.noChallengeToCancel"}
+	}
+	return userErr(ProblemNoChallenge)
 }
 
 // answerChallenge applies cmd, an accept, decline or cancel, to r at now;

@@ -88,3 +88,51 @@ func TestRefusalsPlatformSyntax(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerRefusalsNameWhatHappened: a typed accept or cancel with
+// nothing to answer says which, and a click on a challenge that was
+// cancelled or declined says so (the issue: "A typed cancel leaves the
+// challenge's buttons live; clicking Accept then says the board has moved
+// on").
+func TestAnswerRefusalsNameWhatHappened(t *testing.T) {
+	tests := []struct {
+		name   string
+		typed  []string // said first, each "user text" (none: the channel is empty)
+		by     string   // who answers
+		answer string   // typed, or a label clicked on the challenge
+		click  bool
+		p      Problem
+		want   string
+	}{
+		{"typed cancel, no challenge", nil, "UA", "cancel", false, ProblemNoChallenge,
+			"You have no challenge waiting in this channel, so there's nothing to cancel."},
+		{"typed accept, no challenge", nil, "UB", "accept", false, ProblemNoChallenge,
+			"There's no challenge for you to answer in this channel."},
+		{"Accept after a typed cancel", []string{"UA <@UB>", "UA cancel"}, "UB", "Accept", true, ProblemStale,
+			"That challenge was cancelled, so the button did nothing. Start a new one with `/connect4 challenge @someone`."},
+		{"Accept after a typed decline", []string{"UA <@UB>", "UB decline"}, "UB", "Accept", true, ProblemStale,
+			"That challenge was declined, so the button did nothing."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+			h := newHarness(t, storetest.NewMemory(t, sessions.Options{Now: clk.Now}), clk, "")
+			var challenge Reply
+			for i, step := range tt.typed {
+				user, text, _ := strings.Cut(step, " ")
+				if r := h.say(user, text); i == 0 {
+					challenge = r
+				}
+			}
+			var r Reply
+			if tt.click {
+				r = h.click(tt.by, challenge, tt.answer)
+			} else {
+				r = h.say(tt.by, tt.answer)
+			}
+			if r.Problem != tt.p || r.Visibility != Ephemeral || !strings.Contains(r.Text, tt.want) {
+				t.Errorf("%s: %v %v %q, want Ephemeral %v %q", tt.answer, r.Visibility, r.Problem, r.Text, tt.p, tt.want)
+			}
+		})
+	}
+}
