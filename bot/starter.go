@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 )
 
@@ -58,8 +57,12 @@ func (s Starter) red(me, them match.Player, coin func(int) int) match.Player {
 // starterForTwo refuses a choice of starter where it does not apply: a
 // game of 3 or 4, or an open challenge.
 func starterForTwo(v Variant, players int, open bool) error {
-	if v.First != StarterDefault && (players > 2 || open) {
-		return userErr(ProblemUsage, lang.Args{"Detail": phrase{"grammar.firstTwoOnly", nil}})
+	switch {
+	case v.First == StarterDefault:
+	case open:
+		return &UserError{Problem: ProblemUsage, ID: "problem.firstOpen"}
+	case players > 2:
+		return &UserError{Problem: ProblemUsage, ID: "problem.firstMulti"}
 	}
 	return nil
 }

@@ -66,8 +66,8 @@ func TestChooseWhoStarts(t *testing.T) {
 		{"<@UB>", "UA", ProblemNone, "<@UA> is red and goes first"},
 		{"<@UB> first me", "UA", ProblemNone, "<@UA> is red and goes first"},
 		{"<@UB> first them", "UB", ProblemNone, "<@UB> is red and goes first"},
-		{"<@UB> <@UC> first them", "", ProblemUsage, "game of two"},
-		{"open first them", "", ProblemUsage, "game of two"},
+		{"<@UB> <@UC> first them", "", ProblemUsage, "A game of 3 or 4 can't choose who starts: the players move in the order named, you first."},
+		{"open first them", "", ProblemUsage, "An open challenge can't choose who starts: you start, and whoever accepts plays second. To choose, challenge someone by name with `/connect4 challenge @someone`."},
 	}
 	for _, tt := range tests {
 		clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
