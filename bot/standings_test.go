@@ -139,10 +139,10 @@ func TestRepairText(t *testing.T) {
 		want string
 	}{
 		{match.Repair{Record: match.RecordCleared}, "<@UA> cleared this channel's damaged game." + start},
-		{match.Repair{EntriesDropped: 1}, "<@UA> dropped 1 unreadable entry from the leaderboard and kept the rest."},
-		{match.Repair{EntriesDropped: 3, IndexDropped: 1}, "<@UA> dropped 3 unreadable entries from the leaderboard and kept the rest and dropped 1 stale entry from the list of games here."},
+		{match.Repair{EntriesDropped: 1}, "<@UA> dropped 1 unreadable entry from the leaderboard (the rest are kept)."},
+		{match.Repair{EntriesDropped: 3, IndexDropped: 1}, "<@UA> dropped 3 unreadable entries from the leaderboard (the rest are kept) and dropped 1 stale entry from the list of games here."},
 		{match.Repair{Record: match.RecordCleared, LeaderboardCleared: true, EntriesDropped: 2, IndexDropped: 2},
-			"<@UA> cleared this channel's damaged game and cleared the leaderboard, which could not be read at all and dropped 2 stale entries from the list of games here." + start},
+			"<@UA> cleared this channel's damaged game, cleared the leaderboard (it could not be read at all) and dropped 2 stale entries from the list of games here." + start},
 	} {
 		if got := repairText(lang.English, "slack", player("UA"), tc.rep); got != tc.want {
 			t.Errorf("repairText(%+v) = %q, want %q", tc.rep, got, tc.want)
