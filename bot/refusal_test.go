@@ -81,6 +81,12 @@ func TestRefusalsPlatformSyntax(t *testing.T) {
 		if got, want := repairText(lang.English, tt.platform, player("UA"), match.Repair{Record: match.RecordCleared}), fmt.Sprintf(tt.want, "@someone"); !strings.Contains(got, want) {
 			t.Errorf("%s: reset = %q, want it to name %s", tt.platform, got, want)
 		}
+		// The settings name their options as the platform reads them.
+		wantBoard := map[string]string{"slack": "`/connect4 settings board image|emoji`", "terminal": "`/connect4 settings board image|emoji`",
+			"discord": "`/connect4 settings board:image|emoji`"}[tt.platform]
+		if r := h.svc.Handle(t.Context(), Command{Key: key, User: player("UA"), Request: Request{Kind: KindSettings}}); !strings.Contains(r.Text, wantBoard) {
+			t.Errorf("%s: settings = %q, want it to name %s", tt.platform, r.Text, wantBoard)
+		}
 		got := seasonsText(lang.English, tt.platform, nil)
 		wantSeason := map[string]string{"slack": "`/connect4 season new`", "terminal": "`/connect4 season new`", "discord": "`/connect4 new_season`"}[tt.platform]
 		if !strings.Contains(got, wantSeason) {

@@ -18,6 +18,8 @@ import "github.com/connect4/connect4/bot/lang"
 //
 //	{{.Challenge}}  how to challenge someone
 //	{{.NewSeason}}  how to start a new season
+//	{{.BoardSetting}}, {{.PaletteSetting}}  how to choose the channel's
+//	                boards (pictures or emoji) and their colours
 
 // syntax returns the command placeholders in l for platform (match.Key's
 // Platform: "slack", "discord", "terminal"); any other reads as typed text.
@@ -25,13 +27,17 @@ func syntax(l lang.Lang, platform string) lang.Args {
 	someone := l.Say("help.someone", nil)
 	if platform == "discord" {
 		return lang.Args{
-			"Challenge": "`/connect4 challenge opponent:" + someone + "`",
-			"NewSeason": "`/connect4 new_season`",
+			"Challenge":      "`/connect4 challenge opponent:" + someone + "`",
+			"NewSeason":      "`/connect4 new_season`",
+			"BoardSetting":   "`/connect4 settings board:image|emoji`",
+			"PaletteSetting": "`/connect4 settings palette:standard|colourblind`",
 		}
 	}
 	return lang.Args{
-		"Challenge": "`/connect4 challenge " + someone + "`",
-		"NewSeason": "`/connect4 season new`",
+		"Challenge":      "`/connect4 challenge " + someone + "`",
+		"NewSeason":      "`/connect4 season new`",
+		"BoardSetting":   "`/connect4 settings board image|emoji`",
+		"PaletteSetting": "`/connect4 settings palette standard|colourblind`",
 	}
 }
 
