@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -140,5 +141,50 @@ func TestAnswerRefusalsNameWhatHappened(t *testing.T) {
 				t.Errorf("%s: %v %v %q, want Ephemeral %v %q", tt.answer, r.Visibility, r.Problem, r.Text, tt.p, tt.want)
 			}
 		})
+	}
+}
+
+// TestMoveBeforeTheGameStarts: a move on a challenge still waiting names
+// who has to accept, and never an empty mention ("<@> still has to
+// accept" for an open challenge).
+func TestMoveBeforeTheGameStarts(t *testing.T) {
+	tests := []struct {
+		name     string
+		opponent string // "" for an open challenge
+		mover    string
+		want     string
+	}{
+		{"challenger", "UB", "UA", "The game hasn't started: <@UB> still has to accept the challenge."},
+		{"challenged", "UB", "UB", "The game hasn't started: you haven't answered the challenge yet (click Accept or Decline)."},
+		{"open", "", "UA", "The game hasn't started: nobody has accepted your open challenge yet (`/connect4 cancel` withdraws it)."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &match.Record{Status: match.StatusPending, Challenger: player("UA"), Opponent: match.Player{ID: tt.opponent}}
+			var s Service
+			_, err := s.playable(r, Command{User: player(tt.mover), Request: Request{Kind: KindDrop}})
+			var ue *UserError
+			if !errors.As(err, &ue) || ue.Problem != ProblemNotStarted || ue.In(lang.English) != tt.want {
+				t.Errorf("%s moves on a challenge to %q: %v, want %v %q", tt.mover, tt.opponent, err, ProblemNotStarted, tt.want)
+			}
+		})
+	}
+}
+
+// TestTypedColumn: a column typed as a command says how moves are made,
+// in one line, instead of "I didn't understand that (4)" and the help.
+func TestTypedColumn(t *testing.T) {
+	for _, text := range []string{"4", "1", "10"} {
+		clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+		h := newHarness(t, storetest.NewMemory(t, sessions.Options{Now: clk.Now}), clk, "")
+		r := h.say("UA", text)
+		want := "To drop a disc in column " + text + ", click " + text + " under the board: moves are buttons, not commands. `/connect4 board` shows your game again."
+		if r.Problem != ProblemUsage || r.Text != want {
+			t.Errorf("/connect4 %s: %v %q, want %v %q", text, r.Problem, r.Text, ProblemUsage, want)
+		}
+	}
+	// Not a column: the usual refusal.
+	if _, err := ParseText("11"); problemOf(err) != ProblemUsage {
+		t.Errorf("ParseText(%q) = %v, want ProblemUsage", "11", err)
 	}
 }
