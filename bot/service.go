@@ -209,7 +209,7 @@ func (s *Service) refusal(cmd Command, err error) Reply {
 		text = (&UserError{Problem: ue.Problem, ID: ue.ID, Args: withSyntax(ue.Args, l, cmd.Key.Platform)}).In(l)
 	}
 	if p == ProblemUsage && (ue == nil || !specific(ue)) {
-		text += "\n\n" + helpText(l)
+		text += "\n\n" + helpText(l, s.opt.TurnTimeout)
 	}
 	return Reply{Visibility: Ephemeral, Text: text, Problem: p, Lang: l}
 }
@@ -233,7 +233,7 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 	switch cmd.Kind {
 	case KindNone, KindHelp:
 		l := s.userLang(cmd)
-		return Reply{Visibility: Ephemeral, Text: helpText(l), Lang: l}, nil
+		return Reply{Visibility: Ephemeral, Text: helpText(l, s.opt.TurnTimeout), Lang: l}, nil
 	case KindChallenge, KindOpen:
 		return s.challenge(ctx, cmd)
 	case KindAI:
