@@ -55,7 +55,7 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 	if err := v.validate(); err != nil {
 		return Reply{}, err
 	}
-	if err := starterForTwo(v, v.Players, cmd.Kind == KindOpen); err != nil {
+	if err := starterForTwo(v, v.Players); err != nil {
 		return Reply{}, err
 	}
 	ctl, err := checkControl(v.Control, len(others), false)
@@ -69,11 +69,17 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	red, accepterRed := firstRed(v, cmd.User, opp), false
+	if cmd.Kind == KindOpen {
+		// The accepter is not known yet: who starts is chosen now (first
+		// me is the rule), and Red set when they accept.
+		red, accepterRed = "", accepterFirst(v, nil)
+	}
 	rec := &match.Record{
 		Key: cmd.Key, Status: match.StatusPending,
 		Challenger: cmd.User, Opponent: opp, Others: others,
 		Game: g, FirstTo: v.FirstTo,
-		RedID:     firstRed(v, cmd.User, opp),
+		RedID: red, AccepterFirst: accepterRed,
 		Message:   cmd.Message,
 		ExpiresAt: s.opt.Now().Add(s.opt.ChallengeTTL),
 		Lang:      s.newGameLang(cmd).String(),
@@ -352,6 +358,9 @@ func (s *Service) answerChallenge(r *match.Record, cmd Command, now time.Time) (
 		if open {
 			r.Opponent = cmd.User // the first to accept takes it
 			isOpponent = true
+			if r.AccepterFirst {
+				r.RedID, r.AccepterFirst = cmd.User.ID, false
+			}
 		}
 		if !isOpponent {
 			return false, userErr(ProblemNotForYou, lang.Args{"Player": "<@" + r.Opponent.ID + ">"})
