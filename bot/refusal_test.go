@@ -188,3 +188,19 @@ func TestTypedColumn(t *testing.T) {
 		t.Errorf("ParseText(%q) = %v, want ProblemUsage", "11", err)
 	}
 }
+
+// TestTypedWithNoGameOfYours: a typed command about "your game" from
+// someone with none, while others play, says so and what to do, instead
+// of "You're not playing in this game" (no game was named).
+func TestTypedWithNoGameOfYours(t *testing.T) {
+	const want = "You have no game in this channel. Start one with `/connect4 challenge @someone`; `/connect4 board` shows the games here."
+	for _, text := range []string{"resign", "takeback", "claim", "draw"} {
+		clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+		h := newHarness(t, storetest.NewMemory(t, sessions.Options{Now: clk.Now}), clk, "")
+		h.start("UA", "UC")
+		r := h.say("UB", text)
+		if r.Problem != ProblemNotInGame || r.Text != want {
+			t.Errorf("%q by someone with no game: %v %q, want %v %q", text, r.Problem, r.Text, ProblemNotInGame, want)
+		}
+	}
+}
