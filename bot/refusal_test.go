@@ -204,3 +204,34 @@ func TestTypedWithNoGameOfYours(t *testing.T) {
 		}
 	}
 }
+
+// TestBusyNamesTheWayOut: a player busy in this channel is told the step
+// that frees them, not only "it has to finish first".
+func TestBusyNamesTheWayOut(t *testing.T) {
+	tests := []struct {
+		name   string
+		before []string // "user text", said first
+		user   string
+		want   string
+	}{
+		{"challenged already", []string{"UA <@UB>"}, "UA",
+			"You've challenged <@UB> in this channel already: wait for the answer, or withdraw the challenge with `/connect4 cancel`."},
+		{"a challenge to answer", []string{"UA <@UB>"}, "UB",
+			"You've a challenge from <@UA> to answer in this channel already: accept or decline it first."},
+		{"playing", []string{"UA <@UB>", "UB accept"}, "UA",
+			"You're playing <@UB> in this channel already: finish that game first, or resign it with `/connect4 resign`."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+			h := newHarness(t, storetest.NewMemory(t, sessions.Options{Now: clk.Now}), clk, "")
+			for _, step := range tt.before {
+				user, text, _ := strings.Cut(step, " ")
+				h.say(user, text)
+			}
+			if r := h.say(tt.user, "<@UC>"); r.Problem != ProblemBusy || r.Text != tt.want {
+				t.Errorf("%s challenges <@UC>: %v %q, want %v %q", tt.user, r.Problem, r.Text, ProblemBusy, tt.want)
+			}
+		})
+	}
+}
