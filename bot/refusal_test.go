@@ -29,6 +29,9 @@ func TestRefusalsOneLine(t *testing.T) {
 		{"resing", []string{"*/connect4 resign*"}, false},
 		{"<@UB> sideways", []string{`"sideways"`, "Try `/connect4 help`"}, false},
 		{"<@UB> connect", []string{"connect needs a number"}, false},
+		{"resign now", []string{"“resign now”", "*/connect4 resign*"}, false},
+		{"accept <@UB>", []string{"*/connect4 accept*"}, false},
+		{"stats me", []string{"*/connect4 stats*"}, false},
 		{"dance", []string{"(dance)"}, true},
 		{"seven by six", []string{"(seven by six)"}, true},
 	}
