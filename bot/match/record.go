@@ -171,6 +171,11 @@ type Record struct {
 	// one accept.
 	Accepted []string
 	RedID    string // ID of the player who is Red (moves first) in the current round
+	// AccepterFirst marks an open challenge whose accepter will be Red
+	// (first them, or first random drawn so): RedID is set to them when
+	// they accept, and the mark cleared. Only on a two-player open
+	// challenge that never started.
+	AccepterFirst bool
 
 	// Game is the current round. While a challenge is pending it is the
 	// empty board of the variant chosen: the board size and line length are
@@ -467,6 +472,9 @@ func (r *Record) Validate() error {
 		if _, ok := r.PlayerByID(r.RedID); !ok {
 			return fmt.Errorf("red %q is neither player", r.RedID)
 		}
+	}
+	if r.AccepterFirst && (r.Opponent.ID != "" || r.RedID != "" || len(r.Others) > 0) {
+		return errors.New("accepter first on a record that is not an open challenge never started")
 	}
 	if r.FirstTo < 1 || r.FirstTo > MaxFirstTo {
 		return fmt.Errorf("first-to %d out of range 1-%d", r.FirstTo, MaxFirstTo)

@@ -64,7 +64,13 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 	rep.Outcome = reply.Outcome()
 	if len(reply.Edits) > 0 {
 		// A typed cancel or decline: the challenge's message loses its
-		// buttons, after the reply.
+		// buttons, after the reply. A message that was a command's
+		// response has no ts (Slack gives none for response_url
+		// messages) until someone clicks it, so it cannot be edited: the
+		// reply says its buttons no longer do anything.
+		if unedited(reply) {
+			reply.Text += "\n" + reply.Lang.Say("onSlack.buttonsStay", nil)
+		}
 		a.goFrom(ctx, func(wctx context.Context) { bot.ApplyEdits(wctx, a, cmd.Key, reply, a.log) })
 	}
 	if reply.Visibility == bot.VisibilityNone || a.postReply(ctx, cmd.Key, reply) {
@@ -89,6 +95,17 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 	msg := message(reply)
 	msg.ResponseType = responseType
 	return msg, nil
+}
+
+// unedited reports whether one of r's edits is of a message with no ts,
+// which chat.update cannot reach.
+func unedited(r bot.Reply) bool {
+	for _, e := range r.Edits {
+		if e.Message.Timestamp == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // slashCommand is the command of sc, without its request or Self, with
