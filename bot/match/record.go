@@ -354,8 +354,23 @@ func (r *Record) Invited() []Player {
 
 // Started reports whether a game was ever played in the record: the
 // challenge was accepted (or the game began at once, against the AI).
-// Declined, cancelled and expired challenges never started.
-func (r *Record) Started() bool { return r.RedID != "" }
+// Declined, cancelled and expired challenges never started, though a
+// challenge that chose who starts (first me|them|random) has RedID set
+// while it waits; a game withdrawn before its first move (an abort, an
+// idle close) counts as never played either.
+func (r *Record) Started() bool {
+	switch {
+	case r.RedID == "" || r.Status == StatusPending:
+		return false
+	case len(r.Rounds) > 0 || (r.Game != nil && r.Game.Moves() > 0):
+		return true
+	}
+	switch r.Finish {
+	case FinishDeclined, FinishExpired, FinishCancelled:
+		return false
+	}
+	return true
+}
 
 // Colors returns the Red and Yellow players of the current round.
 func (r *Record) Colors() (red, yellow Player) {
