@@ -126,7 +126,7 @@ func TestFlagFallsOnceRacing(t *testing.T) {
 			if testing.Short() {
 				t.Skip("a private cluster takes seconds to start")
 			}
-			return twoReplicas(t, storetest.Cluster(t))
+			return twoReplicas(t, storetest.SharedCluster(t))
 		},
 	}
 	for name, mk := range stores {

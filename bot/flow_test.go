@@ -60,7 +60,7 @@ func TestFlows(t *testing.T) {
 // under its own key prefix: starting the cluster is most of the wait.
 func TestFlowsOnCluster(t *testing.T) {
 	t.Parallel() // it waits (its own servers, timers) and shares nothing
-	c := storetest.Cluster(t)
+	c := storetest.SharedCluster(t)
 	for _, f := range append(slices.Clone(flows), multiFlows...) {
 		t.Run(f.name, func(t *testing.T) {
 			t.Parallel()

@@ -72,7 +72,7 @@ func TestTournamentSwissRacing(t *testing.T) {
 			if testing.Short() {
 				t.Skip("a private cluster takes seconds to start")
 			}
-			return twoReplicas(t, storetest.Cluster(t))
+			return twoReplicas(t, storetest.SharedCluster(t))
 		},
 	}
 	for name, mk := range stores {

@@ -19,7 +19,7 @@ import (
 // cluster each: Conformance, Schedule, ScheduleCrash, RepairSchedule.
 func TestCluster(t *testing.T) {
 	t.Parallel() // its own servers: it waits, mostly, and shares nothing
-	c := storetest.Cluster(t)
+	c := storetest.SharedCluster(t)
 	for _, tc := range []struct {
 		name string
 		test func(*testing.T, redis.UniversalClient)

@@ -97,7 +97,7 @@ func TestInstalls(t *testing.T) {
 // it: every script touches one hash tag, and a purge scans every master.
 func TestInstallsCluster(t *testing.T) {
 	t.Parallel()
-	c := storetest.Cluster(t)
+	c := storetest.SharedCluster(t)
 	runInstallTests(t, func(t *testing.T) instEnv { return redisEnv(t, c) })
 }
 

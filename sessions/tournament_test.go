@@ -38,7 +38,7 @@ func TestTournamentsRedis(t *testing.T) {
 // channel's hash tag, so every script runs on one slot.
 func TestTournamentsCluster(t *testing.T) {
 	t.Parallel()
-	c := storetest.Cluster(t)
+	c := storetest.SharedCluster(t)
 	storetest.Tournaments(t, func(t *testing.T, now func() time.Time) storetest.TournamentStore {
 		return storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c), Now: now})
 	})

@@ -27,5 +27,7 @@ func RunParallel(m *testing.M, parallel int) int {
 	if !set {
 		_ = flag.Set("test.parallel", strconv.Itoa(parallel))
 	}
+	mainRuns.Store(true)
+	defer stopShared()
 	return m.Run()
 }
