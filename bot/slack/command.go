@@ -62,9 +62,10 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 		reply = a.svc.Handle(ctx, cmd)
 	}
 	rep.Outcome = reply.Outcome()
-	if len(reply.Edits) > 0 {
+	if reply.Aside() {
 		// A typed cancel or decline: the challenge's message loses its
-		// buttons, after the reply.
+		// buttons, after the reply; a tournament's table and its new
+		// round's games.
 		a.goFrom(ctx, func(wctx context.Context) { bot.ApplyEdits(wctx, a, cmd.Key, reply, a.log) })
 	}
 	if reply.Visibility == bot.VisibilityNone || a.postReply(ctx, cmd.Key, reply) {

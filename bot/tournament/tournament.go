@@ -94,6 +94,10 @@ type Tournament struct {
 	Created time.Time
 	Started time.Time
 	Ended   time.Time
+	// Message is the channel message that shows the table (the one the
+	// tournament was opened with, or the last one posted in its place),
+	// edited in place as rounds end; zero until an adapter tells which.
+	Message match.MessageRef
 }
 
 // New returns a tournament taking players, organised by org in channel k
