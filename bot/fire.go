@@ -35,6 +35,9 @@ func (n Notice) IsZero() bool { return n.Edit == nil && n.Post == nil }
 // the notice again without writing. It returns match.ErrNoGame when the
 // record is gone.
 func (s *Service) Fire(ctx context.Context, d match.Due) (Notice, error) {
+	if d.Kind == match.TimerRoundLimit || d.Kind == match.TimerTournamentStart {
+		return s.fireTournament(ctx, d) // a tournament's, not a record's (tournamentclock.go)
+	}
 	now := s.opt.Now()
 	var fired, again bool
 	var text speech

@@ -150,6 +150,12 @@ func tableButtons(l lang.Lang, t *tournament.Tournament) []Button {
 // how, then its table (see tableText) and buttons.
 func tableView(l lang.Lang, t *tournament.Tournament) Reply {
 	text := l.Say("tournament.opened", lang.Args{"Organiser": mention(t.Organiser), "Format": formatPhrase(t.Options).in(l)})
+	if t.Options.RoundLimit > 0 {
+		text += "\n" + l.Say("tournament.roundLimit", lang.Args{"Limit": duration(t.Options.RoundLimit).in(l)})
+	}
+	if t.Status == tournament.Joining && !t.Options.StartAt.IsZero() {
+		text += "\n" + l.Say("tournament.startsAt", lang.Args{"When": t.Options.StartAt.UTC().Format("2006-01-02 15:04")})
+	}
 	return Reply{Visibility: Update, Lang: l, Text: text + "\n\n" + tableText(l, t), Buttons: tableButtons(l, t)}
 }
 
@@ -169,13 +175,31 @@ func (s *Service) tournamentNew(ctx context.Context, ts TournamentStore, cmd Com
 	if err := v.validate(); err != nil {
 		return Reply{}, err
 	}
+	ask := cmd.Tournament
+	if ask.RoundText != "" {
+		if err := ask.SetRoundLimit(ask.RoundText); err != nil {
+			return Reply{}, err
+		}
+	}
+	if ask.StartText != "" {
+		if err := ask.SetStart(ask.StartText); err != nil {
+			return Reply{}, err
+		}
+	}
 	now := s.opt.Now()
 	opt := tournament.Options{Format: cmd.Tournament.Format, Double: cmd.Tournament.Double, Rounds: cmd.Tournament.Rounds,
-		Clock: ctl, Board: engine.Config{Rows: v.Rows, Cols: v.Cols, Connect: v.Connect}}
+		Clock: ctl, Board: engine.Config{Rows: v.Rows, Cols: v.Cols, Connect: v.Connect},
+		RoundLimit: ask.RoundLimit, StartAt: ask.startAt(now)}
 	id := "t" + strconv.FormatInt(now.UnixMilli(), 36)
 	t, err := tournament.New(id, cmd.Key, cmd.User, opt, now)
 	if err != nil {
 		return Reply{}, tournamentProblem(err)
+	}
+	// The start is scheduled before the tournament is stored: an entry
+	// left by a failed create fires stale (another id, or none) and does
+	// nothing, while a tournament without its entry would never start.
+	if !s.scheduleTournament(ctx, t) {
+		return Reply{}, errors.New("bot: tournament start not scheduled")
 	}
 	if err := ts.CreateTournament(ctx, t); err != nil {
 		return Reply{}, tournamentProblem(err)
@@ -259,6 +283,7 @@ func (s *Service) roundReply(ctx context.Context, l lang.Lang, t *tournament.Tou
 		return Reply{Text: tableText(l, t), Lang: l, Edits: []Edit{table}}
 	}
 	busy, made := s.ensureRound(ctx, l, t)
+	s.scheduleTournament(ctx, t)
 	r := t.Rounds[len(t.Rounds)-1]
 	var b strings.Builder
 	b.WriteString(l.Say("tournament.round", lang.Args{"Round": t.Round(), "Rounds": t.Planned}))
@@ -371,8 +396,16 @@ func (s *Service) tournamentOver(ctx context.Context, rec *match.Record) Reply {
 	if n := len(rec.Rounds); n > 0 {
 		winner = rec.Rounds[n-1].Winner
 	}
-	t, err = ts.UpdateTournament(ctx, rec.Key, t.ID, func(t *tournament.Tournament) error {
-		err := t.RecordWinner(rec.ID, winner)
+	return s.tournamentResult(ctx, ts, t, s.timedLang(ctx, rec), rec.ID, winner)
+}
+
+// tournamentResult records winner ("" for a draw) as the result of the
+// current round's game id of t, and advances the round once it is
+// complete: see tournamentOver.
+func (s *Service) tournamentResult(ctx context.Context, ts TournamentStore, t *tournament.Tournament, l lang.Lang, id, winner string) Reply {
+	k := t.Key
+	t, err := ts.UpdateTournament(ctx, k, t.ID, func(t *tournament.Tournament) error {
+		err := t.RecordWinner(id, winner)
 		if tournament.ReasonOf(err) == tournament.ReasonResultKnown {
 			return match.ErrNoChange // recorded before: a replica that died before advancing
 		}
@@ -380,22 +413,22 @@ func (s *Service) tournamentOver(ctx context.Context, rec *match.Record) Reply {
 	})
 	if err != nil {
 		if r := tournament.ReasonOf(err); r != tournament.ReasonNoGame && r != tournament.ReasonOver {
-			s.log.Error("tournament result not recorded", "channel", rec.Key.String(), "game", rec.ID, "err", err)
+			s.log.Error("tournament result not recorded", "channel", k.String(), "game", id, "err", err)
 		}
 		return Reply{}
 	}
 	if !t.Rounds[len(t.Rounds)-1].Over() {
 		return Reply{}
 	}
-	t, advanced, err := ts.AdvanceTournament(ctx, rec.Key, t.ID, t.Round())
+	t, advanced, err := ts.AdvanceTournament(ctx, k, t.ID, t.Round())
 	if err != nil {
-		s.log.Error("tournament round not advanced", "channel", rec.Key.String(), "err", err)
+		s.log.Error("tournament round not advanced", "channel", k.String(), "err", err)
 		return Reply{}
 	}
 	if !advanced {
 		return Reply{}
 	}
-	return s.roundReply(ctx, s.timedLang(ctx, rec), t)
+	return s.roundReply(ctx, l, t)
 }
 
 // tournamentID matches the ids tournamentNew makes.
@@ -452,6 +485,10 @@ func tournamentProblem(err error) error {
 		return err
 	case tournament.ReasonBoard:
 		return &UserError{Problem: ProblemBadVariant, ID: "tournament.problem.board"}
+	case tournament.ReasonRoundLimit:
+		return &UserError{Problem: ProblemBadVariant, ID: "tournament.problem.roundLimit"}
+	case tournament.ReasonStartTime:
+		return &UserError{Problem: ProblemBadVariant, ID: "tournament.problem.startTime"}
 	case tournament.ReasonJoined:
 		p, id = ProblemAlreadyAccepted, "tournament.problem.joined"
 	case tournament.ReasonStarted:

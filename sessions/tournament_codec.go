@@ -15,7 +15,8 @@ import (
 // tournamentSchema is the version of the stored form of a tournament
 // that this program writes; it reads every version from 1 up to it, and
 // reports a value of a newer one as ErrNewerSchema. Append-only changes to
-// the form raise it. 2 added the table's message (msg).
+// the form raise it. 2 added the table's message (msg), the round's time
+// limit (round_ms) and the start time (start_at).
 const tournamentSchema = 2
 
 // maxTournamentBytes bounds a stored tournament read back: a double round
@@ -42,7 +43,9 @@ type (
 		Created   time.Time         `json:"created"`
 		Started   *time.Time        `json:"started,omitempty"`
 		Ended     *time.Time        `json:"ended,omitempty"`
-		Message   messageJSON       `json:"msg,omitzero"` // since schema 2
+		Message   messageJSON       `json:"msg,omitzero"`       // since schema 2
+		RoundMS   int64             `json:"round_ms,omitempty"` // since schema 2
+		StartAt   *time.Time        `json:"start_at,omitempty"` // since schema 2
 	}
 	tourClockJSON struct {
 		Kind      uint8 `json:"kind"`
@@ -84,6 +87,7 @@ func encodeTournament(t *tournament.Tournament) ([]byte, error) {
 		Planned: t.Planned, Created: normTime(t.Created),
 		Started: optTime(t.Started), Ended: optTime(t.Ended),
 		Message: messageJSON(t.Message),
+		RoundMS: t.Options.RoundLimit.Milliseconds(), StartAt: optTime(t.Options.StartAt),
 	}
 	if c := t.Options.Clock; c.Kind != clock.None {
 		j.Clock = &tourClockJSON{Kind: uint8(c.Kind), Base: c.Base.Milliseconds(), Increment: c.Increment.Milliseconds(), PerMove: c.PerMove.Milliseconds()}
@@ -149,6 +153,10 @@ func decodeTournament(k match.Key, b []byte) (*tournament.Tournament, error) {
 	if j.Clock != nil {
 		t.Options.Clock = clock.Control{Kind: clock.Kind(j.Clock.Kind), Base: time.Duration(j.Clock.Base) * time.Millisecond,
 			Increment: time.Duration(j.Clock.Increment) * time.Millisecond, PerMove: time.Duration(j.Clock.PerMove) * time.Millisecond}
+	}
+	t.Options.RoundLimit = time.Duration(j.RoundMS) * time.Millisecond
+	if j.StartAt != nil {
+		t.Options.StartAt = *j.StartAt
 	}
 	if j.Started != nil {
 		t.Started = *j.Started

@@ -31,7 +31,9 @@ func tournamentCommand(
 		intOpt("cols", "command.name.opt.cols", "command.desc.opt.cols", minSize, maxSize),
 		intOpt("connect", "command.name.opt.connect", "command.desc.opt.connect", minConnect, maxConnect),
 		str("clock", "command.name.opt.clock", "command.desc.opt.clock"),
-		intOpt("days", "command.name.opt.days", "command.desc.opt.days", clock.MinDays, clock.MaxDays))
+		intOpt("days", "command.name.opt.days", "command.desc.opt.days", clock.MinDays, clock.MaxDays),
+		str("round", "command.name.opt.roundLimit", "command.desc.opt.roundLimit"),
+		str("start", "command.name.opt.start", "command.desc.opt.start"))
 }
 
 // tournamentActions are the choices of the tournament subcommand's action.
@@ -66,5 +68,7 @@ func tournamentRequest(opts []*option) (bot.Request, error) {
 	req.Variant.Cols, _ = intOption(opts, "cols")
 	req.Variant.Connect, _ = intOption(opts, "connect")
 	req.Variant.Control = timeControl(opts)
+	req.Tournament.RoundText, _ = stringOption(opts, "round") // read, and refused if bad, by the bot
+	req.Tournament.StartText, _ = stringOption(opts, "start")
 	return req, nil
 }
