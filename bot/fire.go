@@ -56,9 +56,12 @@ func (s *Service) Fire(ctx context.Context, d match.Due) (Notice, error) {
 		}
 		var ok2 bool
 		var tally match.Tally
-		if d.Kind == match.TimerFlag {
+		switch {
+		case d.Kind == match.TimerFlag:
 			tally, text, ok2 = flag(r, now)
-		} else {
+		case d.Kind == match.TimerAbandon && tournamentGameID.MatchString(r.ID):
+			tally, text, ok2 = forfeitIdle(r, s.opt.IdleAfter) // a tournament game has a result (tournamentclock.go)
+		default:
 			text, ok2 = s.fire(r, d.Kind, now)
 		}
 		if !ok2 {

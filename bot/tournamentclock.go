@@ -191,3 +191,71 @@ func adjudicate(r *match.Record, now time.Time) (tally match.Tally, text speech,
 	r.Status, r.Finish = match.StatusFinished, match.FinishDraw
 	return match.Tally{Winner: red, Loser: yellow, Draw: true, Rated: true}, words("tournament.adjudicated.drawn", nil), true
 }
+
+// forfeitIdle ends r, a tournament game nobody moved in for idle (the
+// abandon timer), as the flag-fall rule would if the idle player's flag
+// fell: the player whose turn it is loses by forfeit when the other can
+// still connect, and it is a draw otherwise; rated, like a loss on time.
+// (Outside a tournament such a game is closed unrated: there it must have
+// a result, and the one keeping it waiting is the one to lose it.) ok is
+// false when r is no longer in progress.
+func forfeitIdle(r *match.Record, idle time.Duration) (tally match.Tally, text speech, ok bool) {
+	if !turnOf(r).playing {
+		return match.Tally{}, nil, false
+	}
+	g := r.Game
+	turn := g.Turn()
+	who := r.PlayerOf(turn)
+	r.Offer, r.Takeback, r.DrawOffer = nil, nil, ""
+	r.Timers = nil // the game is over (Fire keeps the abandon timer, fired)
+	if clock.FlagVerdict(g, turn) == clock.Lost && g.Resign(turn) == nil {
+		tally, _ := settle(r, match.FinishTimeout, true)
+		return tally, words("tournament.forfeit.lost", lang.Args{"Loser": mention(who), "Winner": mention(tally.Winner), "Time": duration(idle)}), true
+	}
+	red, yellow := r.Colors()
+	r.Rounds = append(r.Rounds, match.RoundResult{Finish: match.FinishDraw})
+	r.Status, r.Finish = match.StatusFinished, match.FinishDraw
+	return match.Tally{Winner: red, Loser: yellow, Draw: true, Rated: true},
+		words("tournament.forfeit.drawn", lang.Args{"Player": mention(who), "Time": duration(idle)}), true
+}
+
+// endCancelled ends the games of t's current round still in progress, t
+// having been cancelled: each ends unrated and uncounted, as an abort
+// does, and its message says why. It returns the edits of their messages.
+func (s *Service) endCancelled(ctx context.Context, l lang.Lang, t *tournament.Tournament) []Edit {
+	if len(t.Rounds) == 0 {
+		return nil
+	}
+	ctx = match.WithNonce(ctx, "") // the tournament's writes, not the command's (see ensureRound)
+	var edits []Edit
+	for _, g := range t.Rounds[len(t.Rounds)-1].Games {
+		if g.GameID == "" || g.Result != pairing.NoResult {
+			continue
+		}
+		var ended bool
+		rec, err := s.store.Update(ctx, t.Key, g.GameID, func(r *match.Record) (match.Tally, error) {
+			ended = false
+			if r.Status == match.StatusFinished {
+				return match.Tally{}, match.ErrNoChange
+			}
+			r.Status, r.Finish = match.StatusFinished, match.FinishCancelled
+			r.Offer, r.Takeback, r.DrawOffer = nil, nil, ""
+			ended = true
+			return match.Tally{}, nil
+		})
+		switch {
+		case errors.Is(err, match.ErrNoGame):
+			continue // never started: a player was busy
+		case err != nil:
+			s.log.Warn("cancelled tournament's game not ended: it plays on as an ordinary game", "channel", t.Key.String(), "game", g.GameID, "err", err)
+			continue
+		case !ended:
+			continue
+		}
+		s.finished(Command{Key: t.Key}, rec.Finish)
+		v := gameView(l, rec, Update, l.Say("tournament.gameCancelled", nil))
+		v.Buttons = nil
+		edits = append(edits, Edit{Message: rec.Message, Reply: v})
+	}
+	return edits
+}

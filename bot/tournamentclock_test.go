@@ -139,3 +139,84 @@ func TestTournamentStartAt(t *testing.T) {
 		}
 	})
 }
+
+// TestTournamentIdleForfeit: a tournament game nobody moves in is closed
+// by the abandon timer as a loss by forfeit for the player whose turn it
+// was (the other can still connect), not as a draw, and the round goes
+// on.
+func TestTournamentIdleForfeit(t *testing.T) {
+	h, m := timedHarness(t)
+	h.svc.HandleText(t.Context(), Command{Key: h.key, User: player("UO"), Self: h.self, CanManage: true}, "tournament new swiss rounds 2")
+	for _, u := range []string{"UA", "UB", "UC"} {
+		h.say(u, "tournament join")
+	}
+	start := h.say("UO", "tournament start")
+	h.want(start, Public, ProblemNone, "Round 1 of 2 begins")
+	rec := h.record(start.Posts[0])
+	h.want(h.click(rec.Challenger.ID, start.Posts[0], "4"), Update, ProblemNone, "dropped a disc") // now the other's turn
+	var texts []string
+	for range 8 { // a day at a time: reminders and claims come first, then the abandon
+		h.clock.Advance(24 * time.Hour)
+		_, ns := fired(t, h, m)
+		for _, n := range ns {
+			if n.Edit != nil {
+				texts = append(texts, n.Edit.Text)
+			}
+			if n.Post != nil {
+				texts = append(texts, n.Post.Text)
+			}
+		}
+	}
+	said := strings.Join(texts, "\n")
+	if !strings.Contains(said, "<@"+rec.Opponent.ID+"> left the game waiting for") || !strings.Contains(said, "Round 2 of 2 begins") {
+		t.Fatalf("the idle game's notices: %q, want a forfeit by %s and round 2", said, rec.Opponent.ID)
+	}
+	tr, err := m.Tournament(t.Context(), h.key)
+	if err != nil || tr.Rounds[0].Games[0].Result != pairing.WhiteWins {
+		t.Fatalf("round 1: %v (%v), want won by White by forfeit", tr.Rounds[0].Games, err)
+	}
+}
+
+// TestTournamentCancelEndsGames: the organiser's cancel ends the running
+// round's games, unrated, each message edited to say so, instead of
+// leaving them as ordinary games.
+func TestTournamentCancelEndsGames(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		h.svc.HandleText(t.Context(), Command{Key: h.key, User: player("UO"), Self: h.self, CanManage: true}, "tournament new round-robin")
+		for _, u := range []string{"UA", "UB", "UC", "UD"} {
+			h.say(u, "tournament join")
+		}
+		start := h.say("UO", "tournament start")
+		if len(start.Posts) != 2 {
+			t.Fatalf("start posted %d games, want 2", len(start.Posts))
+		}
+		first := h.record(start.Posts[0])
+		h.click(first.Challenger.ID, start.Posts[0], "4")
+		h.svc.Attach(t.Context(), h.key, first.ID, match.MessageRef{Channel: "C1", MessageID: "G1"})
+		c := h.say("UO", "tournament cancel")
+		h.want(c, Public, ProblemNone, "<@UO> cancelled the tournament.")
+		var edited bool
+		for _, e := range c.Edits {
+			if e.Message.MessageID == "G1" && strings.Contains(e.Reply.Text, "this game ends here, unrated") && len(e.Reply.Buttons) == 0 {
+				edited = true
+			}
+		}
+		if !edited {
+			t.Errorf("cancel edits %+v, want the game's message to say it ended unrated", c.Edits)
+		}
+		for _, p := range start.Posts {
+			rec := h.record(p)
+			if rec.Status != match.StatusFinished || rec.Finish != match.FinishCancelled || rec.Rating != nil {
+				t.Errorf("game %s after the cancel: %v/%v rating %v, want cancelled unrated", rec.ID, rec.Status, rec.Finish, rec.Rating)
+			}
+		}
+		for _, u := range []string{"UA", "UB", "UC", "UD"} {
+			if g, err := h.store.PlayerGame(t.Context(), h.key, u); err == nil {
+				t.Errorf("%s still in game %s after the cancel", u, g.ID)
+			}
+		}
+		if st, err := h.store.Stats(t.Context(), h.key, first.Challenger.ID); err == nil && st.Games() > 0 {
+			t.Errorf("%s has %d games counted, want none", first.Challenger.ID, st.Games())
+		}
+	})
+}

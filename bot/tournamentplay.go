@@ -124,6 +124,9 @@ func (s *Service) tournament(ctx context.Context, cmd Command) (Reply, error) {
 		// The table's own message follows what the command changed.
 		r.Edits = append(r.Edits, Edit{Message: t.Message, Reply: tableView(l, t)})
 	}
+	if cmd.Kind == KindTournamentCancel {
+		r.Edits = append(r.Edits, s.endCancelled(ctx, l, t)...)
+	}
 	if !cmd.FromButton() && cmd.Kind == KindTournament && t.Status == tournament.Running {
 		r.Buttons = nil // the table's message keeps the refresh button
 	}
