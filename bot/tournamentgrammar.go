@@ -30,6 +30,9 @@ type TournamentAsk struct {
 	// command to read (SetRoundLimit, SetStart) and refuse in the
 	// player's language; "" for none.
 	RoundText, StartText string
+	// History asks for the channel's finished tournaments (tournament
+	// history) rather than the current one's table.
+	History bool
 }
 
 // limitWord matches the argument of "round" and "start in": a number
@@ -108,7 +111,7 @@ var tournamentVerbs = map[string]Kind{
 }
 
 // parseTournament reads what follows "tournament": nothing (the table),
-// join, start, withdraw, cancel, or "new round-robin|swiss [rounds N]
+// join, start, withdraw, cancel, history, or "new round-robin|swiss [rounds N]
 // [double] [clock M+S|days N] [round 30m|2h|1d] [start HH:MM|start in
 // 2h] [COLSxROWS] [connect N]". ok is false for
 // words it does not know; err is a one-line refusal of a bad value.
@@ -117,6 +120,9 @@ func parseTournament(words []string) (req Request, ok bool, err error) {
 		return Request{Kind: KindTournament}, true, nil
 	}
 	verb := strings.ToLower(words[0])
+	if verb == "history" || verb == "past" {
+		return Request{Kind: KindTournament, Tournament: TournamentAsk{History: true}}, len(words) == 1, nil
+	}
 	if k, found := tournamentVerbs[verb]; found {
 		return Request{Kind: k}, len(words) == 1, nil
 	}

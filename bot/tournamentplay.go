@@ -47,6 +47,9 @@ func (s *Service) tournament(ctx context.Context, cmd Command) (Reply, error) {
 	if cmd.Kind == KindTournamentNew {
 		return s.tournamentNew(ctx, ts, cmd)
 	}
+	if cmd.Kind == KindTournament && cmd.Tournament.History {
+		return s.tournamentHistory(ctx, ts, cmd)
+	}
 	t, err := ts.Tournament(ctx, cmd.Key)
 	if errors.Is(err, tournament.ErrNotFound) || (err == nil && cmd.Kind != KindTournament && t.Status.Over()) {
 		return Reply{}, &UserError{Problem: ProblemNoGame, ID: "tournament.problem.none"}

@@ -22,7 +22,8 @@ func tournamentCommand(
 		str("action", "command.name.opt.action", "command.desc.opt.action",
 			choice("new", "command.choice.tournamentNew"), choice("join", "command.choice.tournamentJoin"),
 			choice("start", "command.choice.tournamentStart"), choice("withdraw", "command.choice.tournamentWithdraw"),
-			choice("cancel", "command.choice.tournamentCancel"), choice("standings", "command.choice.tournamentStandings")),
+			choice("cancel", "command.choice.tournamentCancel"), choice("standings", "command.choice.tournamentStandings"),
+			choice("history", "command.choice.tournamentHistory")),
 		str("format", "command.name.opt.format", "command.desc.opt.format",
 			choice("round-robin", "command.choice.roundRobin"), choice("swiss", "command.choice.swiss")),
 		intOpt("rounds", "command.name.opt.rounds", "command.desc.opt.rounds", 1, tournament.MaxRounds),
@@ -41,6 +42,7 @@ var tournamentActions = map[string]bot.Kind{
 	"": bot.KindTournament, "standings": bot.KindTournament, "new": bot.KindTournamentNew,
 	"join": bot.KindTournamentJoin, "start": bot.KindTournamentStart,
 	"withdraw": bot.KindTournamentWithdraw, "cancel": bot.KindTournamentCancel,
+	"history": bot.KindTournament, // with Request.Tournament.History
 }
 
 // tournamentRequest reads the options of the tournament subcommand.
@@ -51,6 +53,7 @@ func tournamentRequest(opts []*option) (bot.Request, error) {
 		return bot.Request{}, errMalformed // the command offers the actions as choices
 	}
 	req := bot.Request{Kind: k}
+	req.Tournament.History = act == "history"
 	if k != bot.KindTournamentNew {
 		return req, nil
 	}
