@@ -130,8 +130,11 @@ func (s *Service) tournament(ctx context.Context, cmd Command) (Reply, error) {
 	if cmd.Kind == KindTournamentCancel {
 		r.Edits = append(r.Edits, s.endCancelled(ctx, l, t)...)
 	}
-	if !cmd.FromButton() && cmd.Kind == KindTournament && t.Status == tournament.Running {
-		r.Buttons = nil // the table's message keeps the refresh button
+	if !cmd.FromButton() && !t.Message.IsZero() {
+		// The table's own message keeps the buttons: a reply with them
+		// would become the table (adapters attach a message by its
+		// buttons' id).
+		r.Buttons = nil
 	}
 	return r, nil
 }
