@@ -59,6 +59,11 @@ func TestTournamentDiscordEndToEnd(t *testing.T) {
 	f := newFixtureOpts(t, st, bot.Options{AI: testAI(0), Now: clk.Now}, func(c *Config) { c.BotToken = "bot-token" })
 	k := match.Key{Platform: Platform, Workspace: guildID, Channel: chanID}
 	calls := &tournamentCalls{f: f}
+	clickID := func(user, customID, message string) gotResponse {
+		in := f.clickIn(user, customID)
+		in["message"] = map[string]any{"id": message, "channel_id": chanID}
+		return f.send(in)
+	}
 	tour := func(user string, manage bool, opts ...map[string]any) gotResponse {
 		in := f.slashIn(user, "tournament", opts)
 		if manage {
@@ -66,22 +71,25 @@ func TestTournamentDiscordEndToEnd(t *testing.T) {
 		}
 		return f.send(in)
 	}
-	clickID := func(user, customID, message string) gotResponse {
-		in := f.clickIn(user, customID)
-		in["message"] = map[string]any{"id": message, "channel_id": chanID}
-		return f.send(in)
-	}
 	m := tour("UO", true, opt("action", 3, "new"), opt("format", 3, "round-robin"), opt("clock", 3, "1+0"))
 	want(t, m, typeMessage, 0, "<@UO> opens a tournament: round robin")
-	want(t, f.click("UA", m, "Join the tournament"), typeUpdate, 0, "<@UA> joins the tournament")
+	// The adapter learns the message's id in the background (@original)
+	// and attaches it to the tournament: the table's message.
+	var tr *tournament.Tournament
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		var err error
+		if tr, err = st.Tournament(t.Context(), k); err == nil && !tr.Message.IsZero() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the tournament's message was never attached (%v)", err)
+		}
+	}
+	want(t, clickID("UA", m.button(t, "Join the tournament").CustomID, tr.Message.MessageID), typeUpdate, 0, "<@UA> joins the tournament")
 	want(t, tour("UA", false, opt("action", 3, "join")), typeMessage, flagEphemeral, "You have already joined")
 	want(t, tour("UB", false, opt("action", 3, "join")), typeMessage, 0, "2 players have joined")
 	want(t, tour("UC", false, opt("action", 3, "join")), typeMessage, 0, "3 players have joined")
 	want(t, tour("UB", false, opt("action", 3, "start")), typeMessage, flagEphemeral, "Only the organiser")
-	tr, err := st.Tournament(t.Context(), k)
-	if err != nil || tr.Message.IsZero() {
-		t.Fatalf("the table's message is not known: %+v (%v)", tr.Message, err)
-	}
 	table := "/channels/" + chanID + "/messages/" + tr.Message.MessageID
 	tableEdit := func(says string) {
 		t.Helper()
