@@ -118,6 +118,7 @@ func (s *Service) tournament(ctx context.Context, cmd Command) (Reply, error) {
 	var made []*match.Record
 	if cmd.Kind == KindTournament && t.Status == tournament.Running {
 		_, made = s.ensureRound(ctx, l, t) // a game that could not start before (a player was busy) starts now
+		s.scheduleTournament(ctx, t)       // the round's limit again, should the replica that began the round have died first
 	}
 	r := Reply{Posts: gameMessages(l, t, made), Visibility: vis, Lang: l, Text: strings.TrimSpace(text.in(l) + "\n\n" + tableText(l, t)), Buttons: tableButtons(l, t)}
 	if r.Visibility == Update && t.Status.Over() {
