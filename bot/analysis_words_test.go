@@ -48,6 +48,12 @@ func TestAnalysisWords(t *testing.T) {
 		// solver still sees a win, so no move is a mistake of the game.
 		{"puzzle failed on its move limit", solver.Analysis{Exact: true, Moves: moves(16, -1), Turning: -1, Proven: 16}, 12, 14,
 			[]string{"*Puzzle failed* at move 15: <@UBOT>'s column 1", "<@UBOT>: 1 mistake (move 15)", "<@UA>: no mistake"}, []string{"<@UBOT>: no mistake"}},
+		// The verb went with the number of moves, not of proofs: "1 of
+		// the 5 moves have a proof".
+		{"one of five proven, not exact", solver.Analysis{Moves: moves(5, -1), Turning: -1, Proven: 1}, 0, -1,
+			[]string{"A proof was found for 1 of the 5 moves; the others are marked ?."}, []string{"have a proof"}},
+		{"three of five proven, not exact", solver.Analysis{Moves: moves(5, -1), Turning: -1, Proven: 3}, 0, -1,
+			[]string{"A proof was found for 3 of the 5 moves"}, nil},
 		{"puzzle failed: a slip before its start is nobody's", solver.Analysis{Exact: true, Moves: moves(16, -1), Turning: -1, Proven: 16}, 12, 10,
 			[]string{"<@UBOT>: no mistake"}, []string{"Puzzle failed"}},
 	}

@@ -55,7 +55,7 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 	if err := v.validate(); err != nil {
 		return Reply{}, err
 	}
-	if err := starterForTwo(v, v.Players, cmd.Kind == KindOpen); err != nil {
+	if err := starterForTwo(v, v.Players); err != nil {
 		return Reply{}, err
 	}
 	ctl, err := checkControl(v.Control, len(others), false)
@@ -69,11 +69,17 @@ func (s *Service) challenge(ctx context.Context, cmd Command) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	red, accepterRed := firstRed(v, cmd.User, opp), false
+	if cmd.Kind == KindOpen {
+		// The accepter is not known yet: who starts is chosen now (first
+		// me is the rule), and Red set when they accept.
+		red, accepterRed = "", accepterFirst(v, nil)
+	}
 	rec := &match.Record{
 		Key: cmd.Key, Status: match.StatusPending,
 		Challenger: cmd.User, Opponent: opp, Others: others,
 		Game: g, FirstTo: v.FirstTo,
-		RedID:     firstRed(v, cmd.User, opp),
+		RedID: red, AccepterFirst: accepterRed,
 		Message:   cmd.Message,
 		ExpiresAt: s.opt.Now().Add(s.opt.ChallengeTTL),
 		Lang:      s.newGameLang(cmd).String(),
@@ -206,7 +212,7 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 	var expired bool
 	id, err := s.target(ctx, cmd)
 	if errors.Is(err, match.ErrNoGame) || problemOf(err) == ProblemNotInGame {
-		return Reply{}, userErr(ProblemNoChallenge)
+		return Reply{}, noChallenge(cmd)
 	}
 	if err != nil {
 		return Reply{}, err
@@ -227,7 +233,7 @@ func (s *Service) answer(ctx context.Context, cmd Command) (Reply, error) {
 	}
 	if err != nil {
 		if errors.Is(err, match.ErrNoGame) {
-			return Reply{}, userErr(ProblemNoChallenge)
+			return Reply{}, noChallenge(cmd)
 		}
 		return Reply{}, busy(cmd, err) // an accepter already in another game
 	}
@@ -298,17 +304,32 @@ func answerable(r *match.Record, cmd Command) error {
 		if cmd.FromButton() {
 			return userErr(ProblemStale)
 		}
-		return userErr(ProblemNoChallenge)
+		return noChallenge(cmd)
 	case match.StatusFinished:
-		if r.Finish == match.FinishExpired {
+		switch {
+		case r.Finish == match.FinishExpired:
 			return userErr(ProblemExpired)
+		case !cmd.FromButton():
+			return noChallenge(cmd)
+		case r.Finish == match.FinishCancelled:
+			// A typed cancel left the buttons of a message it could not
+			// edit (a Slack command's response has no ts).
+			return &UserError{Problem: ProblemStale, ID: "problem.challengeCancelled"}
+		case r.Finish == match.FinishDeclined:
+			return &UserError{Problem: ProblemStale, ID: "problem.challengeDeclined"}
 		}
-		if cmd.FromButton() {
-			return userErr(ProblemStale)
-		}
-		return userErr(ProblemNoChallenge)
+		return userErr(ProblemStale)
 	}
 	return nil
+}
+
+// noChallenge is the refusal of cmd, a typed accept, decline or cancel,
+// when there is no challenge it could answer: what it was for.
+func noChallenge(cmd Command) error {
+	if cmd.Kind == KindCancel {
+		return &UserError{Problem: ProblemNoChallenge, ID: "problem.noChallengeToCancel"}
+	}
+	return userErr(ProblemNoChallenge)
 }
 
 // answerChallenge applies cmd, an accept, decline or cancel, to r at now;
@@ -337,6 +358,9 @@ func (s *Service) answerChallenge(r *match.Record, cmd Command, now time.Time) (
 		if open {
 			r.Opponent = cmd.User // the first to accept takes it
 			isOpponent = true
+			if r.AccepterFirst {
+				r.RedID, r.AccepterFirst = cmd.User.ID, false
+			}
 		}
 		if !isOpponent {
 			return false, userErr(ProblemNotForYou, lang.Args{"Player": "<@" + r.Opponent.ID + ">"})

@@ -160,11 +160,11 @@ func (s *Service) notice(l lang.Lang, r *match.Record, k match.TimerKind, text s
 		n.Post = &v
 	case match.TimerTimeout:
 		idle := r.PlayerOf(r.Game.Turn())
-		waiting := other(r, idle.ID)
-		if r.Multi() { // the one waiting on the idle player is the next to move
-			waiting = r.PlayerOf(nextAfter(r.Game, r.Game.Turn()))
+		waiting, id := other(r, idle.ID), "timer.timeout"
+		if r.Multi() { // the one waiting on the idle player is the next to move; a claim takes the idle one out
+			waiting, id = r.PlayerOf(nextAfter(r.Game, r.Game.Turn())), "timer.timeoutMulti"
 		}
-		v := gameView(l, r, Update, say(l, "timer.timeout", lang.Args{"Idle": mention(idle), "Time": duration(s.opt.TurnTimeout), "Waiting": mention(waiting)}))
+		v := gameView(l, r, Update, say(l, id, lang.Args{"Idle": mention(idle), "Time": duration(s.opt.TurnTimeout), "Waiting": mention(waiting)}))
 		v.Buttons = append(v.Buttons, Button{Label: l.Say("button.claim", nil), Style: StyleDanger,
 			Value: Action{Kind: KindClaim, GameID: r.ID, Move: r.Game.Moves()}.String()})
 		n.Edit = &v

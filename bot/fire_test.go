@@ -311,8 +311,8 @@ func TestTimersThreePlayers(t *testing.T) {
 	h.clock.Advance(testTimeout - testRemind)
 	n = wantFired(t, h, m, "timeout")[0]
 	next := rec.PlayerOf(nextAfter(rec.Game, mover))
-	if !hasButton(*n.Edit, "Claim") || !strings.Contains(n.Edit.Text, "<@"+next.ID+"> may claim") {
-		t.Fatalf("timeout notice %q, want a Claim for %s", n.Edit.Text, next.ID)
+	if !hasButton(*n.Edit, "Claim") || !strings.Contains(n.Edit.Text, "<@"+next.ID+">, next to move, may claim, and <@"+idle.ID+"> then leaves the game") {
+		t.Fatalf("timeout notice %q, want a Claim for %s that takes %s out", n.Edit.Text, next.ID, idle.ID)
 	}
 	c := h.click(next.ID, *n.Edit, "Claim")
 	h.want(c, Public, ProblemNone)

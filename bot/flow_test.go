@@ -242,12 +242,18 @@ func flowResignAndClaim(t *testing.T, h *harness) {
 	if r.Game == nil || r.Game.State() != engine.Resigned {
 		t.Fatalf("after the claim: %+v", r.Game)
 	}
+	if alt := r.AltText(); !strings.Contains(alt, "ran out of time;") || strings.Contains(alt, "resigned") {
+		t.Errorf("a claim's alt text says %q, want it lost on time", alt)
+	}
 
 	r = h.agree("UB", "UA", r, "Rematch")
 	h.want(r, Update, ProblemNone, "<@UB> is red")
 	h.want(h.say("UC", "resign"), Ephemeral, ProblemNotInGame)
 	r = h.say("UB", "resign")
 	h.want(r, Public, ProblemNone, "<@UB> resigned. <@UA> wins!")
+	if alt := r.AltText(); !strings.Contains(alt, "resigned;") {
+		t.Errorf("a resignation's alt text says %q", alt)
+	}
 	h.want(h.say("UA", "resign"), Ephemeral, ProblemNoGame)
 	st, _ := h.store.Stats(t.Context(), h.key, "UA")
 	if st.Wins != 2 {

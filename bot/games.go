@@ -29,7 +29,8 @@ func (s *Service) target(ctx context.Context, cmd Command) (string, error) {
 			return "", aerr
 		}
 		if len(recs) > 0 {
-			return "", userErr(ProblemNotInGame)
+			// Typed, no game named: "this game" would name none.
+			return "", &UserError{Problem: ProblemNotInGame, ID: "problem.noGameOfYours"}
 		}
 	}
 	if err != nil {

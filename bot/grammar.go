@@ -41,6 +41,10 @@ func ParseText(text string) (Request, error) {
 		return Request{Kind: KindHelp}, nil
 	}
 	head := strings.ToLower(words[0])
+	if n, err := strconv.Atoi(head); err == nil && len(words) == 1 && n >= 1 && n <= engine.MaxSize {
+		// A column typed as a move: moves are the board's buttons.
+		return Request{}, &UserError{Problem: ProblemUsage, ID: "problem.typedColumn", Args: lang.Args{"Column": n}}
+	}
 	if _, ok := ParseMention(words[0]); ok {
 		head = "challenge"
 	} else {

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"strings"
+	"time"
 
 	"github.com/connect4/connect4/bot/lang"
 )
@@ -32,11 +33,13 @@ var helpIDs = [...]string{
 	"help.reset",
 }
 
-// helpText is the help in l.
-func helpText(l lang.Lang) string {
+// helpText is the help in l, with turnTimeout the idle time after which a
+// game can be claimed.
+func helpText(l lang.Lang, turnTimeout time.Duration) string {
 	lines := make([]string, len(helpIDs))
+	args := lang.Args{"Time": duration(turnTimeout)}
 	for i, id := range helpIDs {
-		lines[i] = l.Say(id, nil)
+		lines[i] = say(l, id, args)
 	}
 	return strings.Join(lines, "\n")
 }

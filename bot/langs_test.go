@@ -51,7 +51,7 @@ func TestWhoReadsWhat(t *testing.T) {
 
 		// No game yet: the refusal is the German sender's own.
 		r := h.svc.HandleText(ctx, h.localeCmd("UA", "de", "fr"), "board")
-		if want := differs(t, lang.German, "problem.noGame", syntax(h.key.Platform)); r.Visibility != Ephemeral || r.Text != want || r.Lang != lang.German {
+		if want := differs(t, lang.German, "problem.noGame", syntax(lang.German, h.key.Platform)); r.Visibility != Ephemeral || r.Text != want || r.Lang != lang.German {
 			t.Errorf("refusal to a German player in a French channel: %v %q (%v), want ephemeral %q", r.Visibility, r.Text, r.Lang, want)
 		}
 

@@ -86,7 +86,7 @@ func flowThreePlayers(t *testing.T, h *harness) {
 	challenge := r
 	h.want(h.click("UA", r, "Accept"), Ephemeral, ProblemOwnChallenge)
 	h.want(h.click("UZ", r, "Accept"), Ephemeral, ProblemNotInvited, "<@UB> and <@UC>")
-	h.want(h.say("UB", "resign"), Ephemeral, ProblemNotStarted, "<@UB>")
+	h.want(h.say("UB", "resign"), Ephemeral, ProblemNotStarted, "you haven't answered the challenge yet")
 
 	r = h.click("UB", r, "Accept")
 	h.want(r, Update, ProblemNone, "<@UB> accepted.", "Accepted: <@UB>.", "<@UC>, do you accept?")

@@ -169,7 +169,10 @@ func (s *Service) answerOffer(ctx context.Context, cmd Command) (Reply, error) {
 	from, _ := rec.PlayerByID(offer.From)
 	to := other(rec, offer.From)
 	if cmd.Kind == KindOfferAccept && lapsed {
-		return Reply{}, userErr(ProblemOfferExpired)
+		if offer.Kind == match.OfferNextRound { // its button stays on the board
+			return Reply{}, &UserError{Problem: ProblemOfferExpired, ID: "problem.offerExpiredNextRound"}
+		}
+		return Reply{}, userErr(ProblemOfferExpired) // the board loses its Rematch button when the offer lapses
 	}
 	if cmd.Kind == KindOfferAccept && !partial {
 		return s.startOffered(ctx, cmd, rec, offer.Kind)

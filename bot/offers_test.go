@@ -31,7 +31,7 @@ func flowOffers(t *testing.T, h *harness) {
 	// Lapsed.
 	offer = h.click("UA", won, "Rematch")
 	h.clock.Advance(DefaultChallengeTTL + time.Second)
-	h.want(h.click("UB", offer, "Accept"), Ephemeral, ProblemOfferExpired)
+	h.want(h.click("UB", offer, "Accept"), Ephemeral, ProblemOfferExpired, "That rematch offer has expired. Challenge them again with `/connect4 challenge @someone`.")
 	// Both asking is agreement.
 	h.click("UA", won, "Rematch")
 	r := h.click("UB", won, "Rematch")
@@ -43,6 +43,10 @@ func flowOffers(t *testing.T, h *harness) {
 	h.want(m, Update, ProblemNone, "<@UA> leads 1–0, first to 2.")
 	next := h.click("UA", m, "Next round")
 	h.want(next, Update, ProblemNone, "<@UA> offers round 2")
+	// A lapsed next round: its button stays on the board, so it says to click it.
+	h.clock.Advance(DefaultChallengeTTL + time.Second)
+	h.want(h.click("UB", next, "Accept"), Ephemeral, ProblemOfferExpired, "That next-round offer has expired. Click Next round")
+	next = h.click("UA", m, "Next round")
 	h.want(h.click("UB", next, "Decline"), Update, ProblemNone, "<@UB> declined the next round, so the match ends <@UA> 1 – 0 <@UB>")
 	rec := h.record(next)
 	if rec.Status != match.StatusFinished || rec.Finish != match.FinishDeclined {

@@ -96,6 +96,12 @@ func (s *Service) playable(r *match.Record, cmd Command) (engine.Player, error) 
 		if inv := r.Invited(); len(inv) > 0 {
 			waiting = inv[0].ID
 		}
+		switch waiting {
+		case "": // an open challenge
+			return 0, &UserError{Problem: ProblemNotStarted, ID: "problem.notStartedOpen"}
+		case cmd.User.ID:
+			return 0, &UserError{Problem: ProblemNotStarted, ID: "problem.notStartedYou"}
+		}
 		return 0, userErr(ProblemNotStarted, lang.Args{"Player": "<@" + waiting + ">"})
 	case match.StatusFinished:
 		if !cmd.FromButton() {

@@ -115,6 +115,10 @@ type Reply struct {
 	// Ended marks a Game that ended off the board (a draw agreed, a flag
 	// fallen with nobody able to connect): there is no turn to show.
 	Ended bool
+	// OnTime marks a Game whose round was lost on time (a flag fallen, a
+	// claim after the turn timeout): the engine calls that resigned, the
+	// alt text says it was on time.
+	OnTime bool
 	// Edits are other messages this reply changes: the challenge's own
 	// message when a typed cancel or decline ends it, so that its buttons
 	// do not stay live. Adapters make them through their Notifier (see
@@ -314,7 +318,17 @@ func (r Reply) AltText() string {
 	if len(r.Others) > 1 {
 		names.Blue = plainName(r.Others[1])
 	}
-	return render.AltTextIn(r.Game, names, r.ImagePalette(), AltWords(r.Lang))
+	words := AltWords(r.Lang)
+	if r.OnTime {
+		l := r.Lang.Or(lang.English)
+		words = func(id string, args map[string]any) string {
+			if id == "alt.resigned" {
+				id = "alt.lostOnTime"
+			}
+			return l.Say(id, lang.Args(args))
+		}
+	}
+	return render.AltTextIn(r.Game, names, r.ImagePalette(), words)
 }
 
 // ImageOptions are the render options of r's pictures.

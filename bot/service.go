@@ -203,13 +203,13 @@ func (s *Service) refusal(cmd Command, err error) Reply {
 		s.log.Error("command failed", "kind", cmd.Kind.String(), "channel", cmd.Key.String(), "err", err)
 	}
 	l := s.userLang(cmd) // a refusal is for the sender alone
-	text := say(l, p.ID(), syntax(cmd.Key.Platform))
+	text := say(l, p.ID(), syntax(l, cmd.Key.Platform))
 	var ue *UserError
 	if errors.As(err, &ue) {
-		text = (&UserError{Problem: ue.Problem, ID: ue.ID, Args: withSyntax(ue.Args, cmd.Key.Platform)}).In(l)
+		text = (&UserError{Problem: ue.Problem, ID: ue.ID, Args: withSyntax(ue.Args, l, cmd.Key.Platform)}).In(l)
 	}
 	if p == ProblemUsage && (ue == nil || !specific(ue)) {
-		text += "\n\n" + helpText(l)
+		text += "\n\n" + helpText(l, s.opt.TurnTimeout)
 	}
 	return Reply{Visibility: Ephemeral, Text: text, Problem: p, Lang: l}
 }
@@ -233,7 +233,7 @@ func (s *Service) handle(ctx context.Context, cmd Command) (Reply, error) {
 	switch cmd.Kind {
 	case KindNone, KindHelp:
 		l := s.userLang(cmd)
-		return Reply{Visibility: Ephemeral, Text: helpText(l), Lang: l}, nil
+		return Reply{Visibility: Ephemeral, Text: helpText(l, s.opt.TurnTimeout), Lang: l}, nil
 	case KindChallenge, KindOpen:
 		return s.challenge(ctx, cmd)
 	case KindAI:

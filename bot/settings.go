@@ -29,7 +29,7 @@ func (s *Service) settings(ctx context.Context, cmd Command) (Reply, error) {
 		}
 		s.looks.Put(cmd.Key, st, s.opt.Now())
 		l := s.userLang(cmd)
-		return Reply{Visibility: Ephemeral, Lang: l, Text: say(l, "setting.show", lang.Args{"Settings": settingsText(st)})}, nil
+		return Reply{Visibility: Ephemeral, Lang: l, Text: say(l, "setting.show", withSyntax(lang.Args{"Settings": settingsText(st)}, l, cmd.Key.Platform))}, nil
 	}
 	if change.Language != "" && change.Language != match.LanguageDefault {
 		code, ok := lang.Parse(change.Language)

@@ -50,13 +50,13 @@ func (s *Service) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{}, err
 	}
 	l := s.channelLang(ctx, cmd, nil)
-	return Reply{Visibility: Public, Text: leaderboardText(l, rated, top)}, nil
+	return Reply{Visibility: Public, Text: leaderboardText(l, cmd.Key.Platform, rated, top)}, nil
 }
 
 // leaderboardText writes the leaderboard in l: the rated players (the
 // first 10 of them) by rating, then those with results but no rating; or,
 // with no rated player, top by wins.
-func leaderboardText(l lang.Lang, rated, top []match.Standing) string {
+func leaderboardText(l lang.Lang, platform string, rated, top []match.Standing) string {
 	var b strings.Builder
 	if len(rated) > 0 {
 		b.WriteString(l.Say("standing.leaderboard.ratedTitle", nil))
@@ -83,7 +83,7 @@ func leaderboardText(l lang.Lang, rated, top []match.Standing) string {
 		return b.String()
 	}
 	if len(top) == 0 {
-		return l.Say("standing.leaderboard.empty", nil)
+		return l.Say("standing.leaderboard.empty", syntax(l, platform))
 	}
 	b.WriteString(l.Say("standing.leaderboard.winsTitle", nil))
 	for i, st := range top {
@@ -264,7 +264,7 @@ func (s *Service) seasons(ctx context.Context, cmd Command) (Reply, error) {
 // how to start one on platform.
 func seasonsText(l lang.Lang, platform string, all []match.Season) string {
 	if len(all) == 0 {
-		return l.Say("standing.season.none", syntax(platform))
+		return l.Say("standing.season.none", syntax(l, platform))
 	}
 	var b strings.Builder
 	b.WriteString(l.Say("standing.season.pastTitle", nil))
@@ -321,12 +321,12 @@ func (s *Service) reset(ctx context.Context, cmd Command) (Reply, error) {
 		"record_cleared", rep.Record == match.RecordCleared, "entries_dropped", rep.EntriesDropped,
 		"leaderboard_cleared", rep.LeaderboardCleared, "index_dropped", rep.IndexDropped)
 	l := s.channelLang(ctx, cmd, nil)
-	return Reply{Visibility: Public, Text: repairText(l, cmd.User, rep)}, nil
+	return Reply{Visibility: Public, Text: repairText(l, cmd.Key.Platform, cmd.User, rep)}, nil
 }
 
 // repairText says in l what a repair asked for by who did (rep changed
 // something).
-func repairText(l lang.Lang, who match.Player, rep match.Repair) string {
+func repairText(l lang.Lang, platform string, who match.Player, rep match.Repair) string {
 	var did []string
 	if rep.Record == match.RecordCleared {
 		did = append(did, l.Say("standing.reset.clearedGame", nil))
@@ -351,7 +351,7 @@ func repairText(l lang.Lang, who match.Player, rep match.Repair) string {
 	}
 	text := l.Say("standing.reset.done", lang.Args{"User": "<@" + who.ID + ">", "Did": all})
 	if rep.Record == match.RecordCleared {
-		text += " " + l.Say("standing.reset.startNew", nil)
+		text += " " + l.Say("standing.reset.startNew", syntax(l, platform))
 	}
 	return text
 }

@@ -71,11 +71,11 @@ func TestLeaderboardInChannelLanguage(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		cmd := Command{Key: h.key, User: player("UC"), Self: h.self, Locale: "fr", ChannelLocale: "de"}
 		r := h.svc.HandleText(t.Context(), cmd, "leaderboard")
-		want := lang.German.Say("standing.leaderboard.empty", nil)
+		want := lang.German.Say("standing.leaderboard.empty", syntax(lang.German, h.key.Platform))
 		if r.Visibility != Public || r.Text != want {
 			t.Errorf("leaderboard = %v %q, want %v %q", r.Visibility, r.Text, Public, want)
 		}
-		if want == lang.English.Say("standing.leaderboard.empty", nil) {
+		if want == lang.English.Say("standing.leaderboard.empty", syntax(lang.English, h.key.Platform)) {
 			t.Errorf("%q is said in English: German has no standing.leaderboard.empty yet", want)
 		}
 	})
@@ -99,14 +99,14 @@ func TestLeaderboardText(t *testing.T) {
 		rated, top []match.Standing
 		want       string
 	}{
-		{"nobody", nil, nil, "No games have finished in this channel yet. Start one with `/connect4 @someone`!"},
+		{"nobody", nil, nil, "No games have finished in this channel yet. Start one with `/connect4 challenge @someone`!"},
 		{"by wins", nil, five, "🏆 Connect Four leaderboard (wins-losses-draws, win rate)\n🥇 ua 7-1-0 (88%)\n🥈 ub 3-3-2 (38%)\n🥉 uc 1-7-0 (12%)\n4. ud 1-1-0 (50%)\n5. ue 0-8-0 (0%)"},
 		{"rated", []match.Standing{
 			{Player: player("UA"), Wins: 7, Losses: 1, Rating: rating(1712.5, false)},
 			{Player: player("UB"), Wins: 3, Losses: 3, Draws: 2, Rating: rating(1499.6, true)},
 		}, five, "🏆 Connect Four leaderboard (rating, wins-losses-draws; ? marks a provisional rating)\n🥇 ua 1712 · 7-1-0\n🥈 ub 1500? · 3-3-2\nNot rated yet (games of 3 or 4 only): uc 1-7-0 · ud 1-1-0 · ue 0-8-0"},
 	} {
-		if got := leaderboardText(lang.English, tc.rated, tc.top); got != tc.want {
+		if got := leaderboardText(lang.English, "slack", tc.rated, tc.top); got != tc.want {
 			t.Errorf("%s: leaderboardText = %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -133,18 +133,18 @@ func TestSeasonsText(t *testing.T) {
 }
 
 func TestRepairText(t *testing.T) {
-	const start = " Start a new game with `/connect4 @someone`."
+	const start = " Start a new game with `/connect4 challenge @someone`."
 	for _, tc := range []struct {
 		rep  match.Repair
 		want string
 	}{
 		{match.Repair{Record: match.RecordCleared}, "<@UA> cleared this channel's damaged game." + start},
-		{match.Repair{EntriesDropped: 1}, "<@UA> dropped 1 unreadable entry from the leaderboard and kept the rest."},
-		{match.Repair{EntriesDropped: 3, IndexDropped: 1}, "<@UA> dropped 3 unreadable entries from the leaderboard and kept the rest and dropped 1 stale entry from the list of games here."},
+		{match.Repair{EntriesDropped: 1}, "<@UA> dropped 1 unreadable entry from the leaderboard (the rest are kept)."},
+		{match.Repair{EntriesDropped: 3, IndexDropped: 1}, "<@UA> dropped 3 unreadable entries from the leaderboard (the rest are kept) and dropped 1 stale entry from the list of games here."},
 		{match.Repair{Record: match.RecordCleared, LeaderboardCleared: true, EntriesDropped: 2, IndexDropped: 2},
-			"<@UA> cleared this channel's damaged game and cleared the leaderboard, which could not be read at all and dropped 2 stale entries from the list of games here." + start},
+			"<@UA> cleared this channel's damaged game, cleared the leaderboard (it could not be read at all) and dropped 2 stale entries from the list of games here." + start},
 	} {
-		if got := repairText(lang.English, player("UA"), tc.rep); got != tc.want {
+		if got := repairText(lang.English, "slack", player("UA"), tc.rep); got != tc.want {
 			t.Errorf("repairText(%+v) = %q, want %q", tc.rep, got, tc.want)
 		}
 	}

@@ -4,15 +4,14 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 )
 
-// Who starts: "first me", "first them" or "first random" in a challenge or
-// against the AI; without it, today's rule (the challenger, and against
-// the AI the player, is red and moves first). Rematches and next rounds
-// swap colours as before. Games of 3 or 4 and open challenges keep the
-// rule: the order of play is the order named.
+// Who starts: "first me", "first them" or "first random" in a challenge,
+// an open challenge (them is whoever accepts) or against the AI; without
+// it, today's rule (the challenger, and against the AI the player, is red
+// and moves first). Rematches and next rounds swap colours as before.
+// Games of 3 or 4 keep the rule: the order of play is the order named.
 
 // Starter is who moves first in a game of two. The zero value is the rule.
 type Starter uint8
@@ -56,12 +55,28 @@ func (s Starter) red(me, them match.Player, coin func(int) int) match.Player {
 }
 
 // starterForTwo refuses a choice of starter where it does not apply: a
-// game of 3 or 4, or an open challenge.
-func starterForTwo(v Variant, players int, open bool) error {
-	if v.First != StarterDefault && (players > 2 || open) {
-		return userErr(ProblemUsage, lang.Args{"Detail": phrase{"grammar.firstTwoOnly", nil}})
+// game of 3 or 4.
+func starterForTwo(v Variant, players int) error {
+	if v.First != StarterDefault && players > 2 {
+		return &UserError{Problem: ProblemUsage, ID: "problem.firstMulti"}
 	}
 	return nil
+}
+
+// accepterFirst reports whether an open challenge of v lets whoever
+// accepts it move first: first them, or first random drawn so with coin
+// (nil: rand.IntN).
+func accepterFirst(v Variant, coin func(int) int) bool {
+	switch v.First {
+	case StarterThem:
+		return true
+	case StarterRandom:
+		if coin == nil {
+			coin = rand.IntN
+		}
+		return coin(2) == 1
+	}
+	return false
 }
 
 // starterWord reports whether w names a starter after "first".

@@ -66,8 +66,12 @@ func TestChooseWhoStarts(t *testing.T) {
 		{"<@UB>", "UA", ProblemNone, "<@UA> is red and goes first"},
 		{"<@UB> first me", "UA", ProblemNone, "<@UA> is red and goes first"},
 		{"<@UB> first them", "UB", ProblemNone, "<@UB> is red and goes first"},
-		{"<@UB> <@UC> first them", "", ProblemUsage, "game of two"},
-		{"open first them", "", ProblemUsage, "game of two"},
+		{"<@UB> <@UC> first them", "", ProblemUsage, "A game of 3 or 4 can't choose who starts: the players move in the order named, you first."},
+		// An open challenge: them is whoever accepts (the Discord option
+		// and the typed words alike).
+		{"open first them", "UB", ProblemNone, "<@UB> is red and goes first"},
+		{"open first me", "UA", ProblemNone, "<@UA> is red and goes first"},
+		{"open", "UA", ProblemNone, "<@UA> is red and goes first"},
 	}
 	for _, tt := range tests {
 		clk := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
@@ -90,5 +94,27 @@ func TestChooseWhoStarts(t *testing.T) {
 	h.want(r, Public, ProblemNone, "I'm red and I go first", "<@UBOT> dropped a disc")
 	if rec := h.record(r); rec.RedID != "UBOT" || rec.Game.Moves() != 1 {
 		t.Errorf("ai first them: red %s after %d moves, want UBOT after 1", rec.RedID, rec.Game.Moves())
+	}
+}
+
+// TestAccepterFirst: in an open challenge, first them lets whoever
+// accepts start, first random draws it, first me and the rule keep the
+// challenger.
+func TestAccepterFirst(t *testing.T) {
+	tests := []struct {
+		first Starter
+		coin  int
+		want  bool
+	}{
+		{StarterDefault, 1, false},
+		{StarterMe, 1, false},
+		{StarterThem, 0, true},
+		{StarterRandom, 0, false},
+		{StarterRandom, 1, true},
+	}
+	for _, tt := range tests {
+		if got := accepterFirst(Variant{First: tt.first}, func(int) int { return tt.coin }); got != tt.want {
+			t.Errorf("accepterFirst(first %d, coin %d) = %v, want %v", tt.first, tt.coin, got, tt.want)
+		}
 	}
 }

@@ -56,6 +56,9 @@ func Suggest(text string, known []string) (string, bool) {
 	if len(words) == 0 {
 		return "", false
 	}
+	if len(words) == 2 && strings.EqualFold(words[0], "stats") && isWord(strings.ToLower(words[1]), selfWords) {
+		return "stats", true // stats alone is your own
+	}
 	shown := make([]string, len(words))  // as said to the person
 	parsed := make([]string, len(words)) // as ParseText reads it
 	for i, w := range words {
@@ -69,13 +72,30 @@ func Suggest(text string, known []string) (string, bool) {
 	}
 	out, in := strings.Join(shown, " "), strings.Join(parsed, " ")
 	if in == strings.Join(strings.Fields(text), " ") {
-		return "", false
+		return bare(words)
 	}
 	if _, err := ParseText(in); err != nil {
-		return "", false
+		return bare(words)
 	}
 	return out, true
 }
+
+// bare returns the command of words alone, and true, when it takes
+// nothing and what follows it was not understood: "resign now", "accept
+// @bob".
+func bare(words []string) (string, bool) {
+	head := strings.ToLower(words[0])
+	if len(words) < 2 || (simpleWords[head] == 0 && head != "resign") {
+		return "", false
+	}
+	if head == "stats" {
+		return "", false // stats takes players: see Suggest
+	}
+	return head, true
+}
+
+// selfWords are how people name themselves after stats.
+var selfWords = []string{"me", "myself", "mine", "i"}
 
 // correct returns word i of words as shown and as parsed after correction.
 func correct(i int, w string, words, shownBefore, known []string) (shown, parsed string) {

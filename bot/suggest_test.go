@@ -29,6 +29,14 @@ func TestSuggest(t *testing.T) {
 		{"<@U2> conect 5", nil, "<@U2> connect 5"},
 		{"<@U2> first-too 3", nil, "<@U2> first-to 3"},
 		{"challenge bob 8x7 conect 5", nil, "@bob 8x7 connect 5"},
+		// A command that takes nothing, with something after it: the
+		// command alone; "stats" alone means yourself.
+		{"resign now", nil, "resign"},
+		{"accept @bob", nil, "accept"},
+		{"board please", nil, "board"},
+		{"stats me", nil, "stats"},
+		{"stats myself", nil, "stats"},
+		{"cancel my challenge", nil, "cancel"},
 		// Players the adapter knows.
 		{"stats bob", []string{"bob"}, "stats @bob"},
 		{"stats bbo", []string{"bob", "carol"}, "stats @bob"},

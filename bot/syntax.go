@@ -11,30 +11,40 @@ import "github.com/connect4/connect4/bot/lang"
 // language, as typed; Discord shows its own names for them in the
 // player's language in the command picker.
 //
+// The person in the example is the language's own word for anyone
+// (help.someone: `@jemand`, `@alguien`): it is an example, not a keyword.
+//
 // The placeholders (each a whole `code` span):
 //
 //	{{.Challenge}}  how to challenge someone
 //	{{.NewSeason}}  how to start a new season
+//	{{.BoardSetting}}, {{.PaletteSetting}}  how to choose the channel's
+//	                boards (pictures or emoji) and their colours
 
-// syntax returns the command placeholders for platform (match.Key's
+// syntax returns the command placeholders in l for platform (match.Key's
 // Platform: "slack", "discord", "terminal"); any other reads as typed text.
-func syntax(platform string) lang.Args {
+func syntax(l lang.Lang, platform string) lang.Args {
+	someone := l.Say("help.someone", nil)
 	if platform == "discord" {
 		return lang.Args{
-			"Challenge": "`/connect4 challenge opponent:@someone`",
-			"NewSeason": "`/connect4 new_season`",
+			"Challenge":      "`/connect4 challenge opponent:" + someone + "`",
+			"NewSeason":      "`/connect4 new_season`",
+			"BoardSetting":   "`/connect4 settings board:image|emoji`",
+			"PaletteSetting": "`/connect4 settings palette:standard|colourblind`",
 		}
 	}
 	return lang.Args{
-		"Challenge": "`/connect4 challenge @someone`",
-		"NewSeason": "`/connect4 season new`",
+		"Challenge":      "`/connect4 challenge " + someone + "`",
+		"NewSeason":      "`/connect4 season new`",
+		"BoardSetting":   "`/connect4 settings board image|emoji`",
+		"PaletteSetting": "`/connect4 settings palette standard|colourblind`",
 	}
 }
 
-// withSyntax returns args with the command placeholders of platform
+// withSyntax returns args with the command placeholders in l of platform
 // added (args' own values win); args is not modified.
-func withSyntax(args lang.Args, platform string) lang.Args {
-	out := syntax(platform)
+func withSyntax(args lang.Args, l lang.Lang, platform string) lang.Args {
+	out := syntax(l, platform)
 	for k, v := range args {
 		out[k] = v
 	}

@@ -110,6 +110,7 @@ func gameView(l lang.Lang, r *match.Record, vis Visibility, text string) Reply {
 		})
 	}
 	drawButtons(l, r, &reply)
+	reply.OnTime = g.State() == engine.Resigned && len(r.Rounds) > 0 && r.Rounds[len(r.Rounds)-1].Finish == match.FinishTimeout
 	reply.Clock = clockLine(l, r)
 	if t, ok := flagTimer(r); ok {
 		reply.FlagAt = t.Due

@@ -170,7 +170,7 @@ func (p Problem) In(l lang.Lang) string { return p.On(l, "") }
 
 // On returns the sentence told for p in l on platform (match.Key's
 // Platform), a command it names written as that platform reads it.
-func (p Problem) On(l lang.Lang, platform string) string { return l.Say(p.ID(), syntax(platform)) }
+func (p Problem) On(l lang.Lang, platform string) string { return l.Say(p.ID(), syntax(l, platform)) }
 
 // UserError is a refusal with its Problem and the named arguments of its
 // sentence. ID, when set, is the message said instead of the Problem's

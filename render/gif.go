@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/connect4/connect4/engine"
@@ -30,17 +31,32 @@ func GIF(w io.Writer, g *engine.Game, o ImageOptions) error {
 		return err
 	}
 	cv.drawAll(make([]look, g.Config().Cells()))
-	return encodeGIF(w, cv, g, o)
+	b, err := appendGIF(nil, cv, g, o, &gifWriter{})
+	if err != nil {
+		return err
+	}
+	return writeGIF(w, b)
 }
 
-// encodeGIF writes the replay of g drawn on cv, whose picture shows the
-// empty board, and o with its defaults filled in. Each frame is drawn,
-// encoded and dropped in turn; the first is cv.emptyLZW when cv has it.
-func encodeGIF(w io.Writer, cv *canvas, g *engine.Game, o ImageOptions) error {
+// writeGIF writes a replay's bytes to w.
+func writeGIF(w io.Writer, b []byte) error {
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("render: encode gif: %w", err)
+	}
+	return nil
+}
+
+// appendGIF appends to b the replay of g drawn with cv's tiles, whose
+// picture shows the empty board, and o with its defaults filled in, with
+// enc's buffers, and returns the extended slice. Each frame is copied from
+// the tiles of the cells that changed, encoded and dropped in turn; the
+// first is cv.emptyLZW when cv has it. cv is only read: a frozen canvas
+// can be shared.
+func appendGIF(b []byte, cv *canvas, g *engine.Game, o ImageOptions, enc *gifWriter) ([]byte, error) {
 	cfg := g.Config()
 	pos, err := engine.New(cfg)
 	if err != nil {
-		return fmt.Errorf("render: replay: %w", err)
+		return b, fmt.Errorf("render: replay: %w", err)
 	}
 	history := g.History()
 	// The frames' table: the canvas's colours, and one more that is
@@ -53,20 +69,19 @@ func encodeGIF(w io.Writer, cv *canvas, g *engine.Game, o ImageOptions) error {
 		}
 		return centiseconds(o.Delay)
 	}
-	enc := gifWriter{transparent: clear}
+	enc.transparent = clear
 	first := cv.emptyLZW
 	if first == nil {
 		first = enc.lzw.encode(cv.out.Pix)
 	}
-	b := make([]byte, 0, len(first)+gifHeaderSize+len(history)*gifMoveSize)
+	b = slices.Grow(b, gifSize(len(first), len(history)))
 	b = enc.header(b, pal, cv.out.Rect.Dx(), cv.out.Rect.Dy(), len(history)+1)
 	b = enc.frame(b, cv.out.Rect, first, delay(0))
 	shown := looks(pos)
-	var changed []image.Rectangle
-	var pix []byte
+	var changed []cellLook
 	for k, col := range history {
 		if err := pos.Play(pos.Turn(), col); err != nil {
-			return fmt.Errorf("render: replay move %d: %w", k+1, err)
+			return b, fmt.Errorf("render: replay move %d: %w", k+1, err)
 		}
 		next := looks(pos)
 		changed = changed[:0]
@@ -75,36 +90,39 @@ func encodeGIF(w io.Writer, cv *canvas, g *engine.Game, o ImageOptions) error {
 			if next[i] == shown[i] {
 				continue
 			}
-			r, c := i/cfg.Cols, i%cfg.Cols
-			cv.drawCell(r, c, next[i])
-			sq := cv.cell(r, c)
-			changed = append(changed, sq)
+			sq := cv.cell(i/cfg.Cols, i%cfg.Cols)
+			changed = append(changed, cellLook{sq, next[i]})
 			bounds = bounds.Union(sq)
 		}
 		shown = next
 		stride := bounds.Dx()
+		pix := enc.pix
 		if n := stride * bounds.Dy(); cap(pix) < n {
 			pix = make([]byte, n, max(n, 2*cap(pix))) // frames differ in size: grow by doubling
 		} else {
 			pix = pix[:n]
 		}
+		enc.pix = pix
 		pix[0] = clear
 		for i := 1; i < len(pix); i *= 2 {
 			copy(pix[i:], pix[:i])
 		}
-		for _, sq := range changed {
-			for y := sq.Min.Y; y < sq.Max.Y; y++ {
-				at := (y-bounds.Min.Y)*stride + sq.Min.X - bounds.Min.X
-				copy(pix[at:at+sq.Dx()], cv.out.Pix[cv.out.PixOffset(sq.Min.X, y):cv.out.PixOffset(sq.Max.X, y)])
+		// The cell's square is its tile, as drawCell draws it.
+		for _, ch := range changed {
+			t := cv.tile(ch.l)
+			for y := range cv.s {
+				at := (ch.sq.Min.Y+y-bounds.Min.Y)*stride + ch.sq.Min.X - bounds.Min.X
+				copy(pix[at:at+cv.s], t.Pix[y*t.Stride:y*t.Stride+cv.s])
 			}
 		}
 		b = enc.frame(b, bounds, enc.lzw.encode(pix), delay(k+1))
 	}
-	if _, err := w.Write(append(b, 0x3b)); err != nil { // the trailer
-		return fmt.Errorf("render: encode gif: %w", err)
-	}
-	return nil
+	return append(b, 0x3b), nil // the trailer
 }
+
+// gifSize is the room a replay of moves moves, whose first frame's LZW
+// data is first bytes long, gets at first.
+func gifSize(first, moves int) int { return first + gifHeaderSize + moves*gifMoveSize }
 
 // Room a replay's bytes get at first: the header with its colour table,
 // and for each move a frame of one or two cells, which a 7 × 6 board at
@@ -114,12 +132,20 @@ const (
 	gifMoveSize   = 5 << 9
 )
 
+// cellLook is a cell's square in the picture and what it shows.
+type cellLook struct {
+	sq image.Rectangle
+	l  look
+}
+
 // gifWriter writes the GIF file of a replay: one global colour table, a
 // loop forever, and frames that each name the table's transparent colour
 // and are left in place (no disposal), as gif.EncodeAll writes such a
-// replay, with lzwEncoder's LZW.
+// replay, with lzwEncoder's LZW. Its buffers (the LZW tables, a frame's
+// pixels) serve one replay after another: a Painter keeps a few.
 type gifWriter struct {
 	lzw         lzwEncoder
+	pix         []byte
 	transparent uint8
 }
 

@@ -1,5 +1,10 @@
 package render
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // lzwEncoder writes a GIF's LZW image data (least significant bits first,
 // 8-bit literals) the way compress/lzw does, with one addition: a run of
 // one colour, which most of a replay's pixels are (the transparent pixels
@@ -13,6 +18,7 @@ type lzwEncoder struct {
 	nBits, width uint
 	hi, overflow uint32
 	table        [lzwTableSize]uint32 // key<<12 | code, as compress/lzw keeps it
+	used         []uint16             // the slots of table in use, cleared one by one
 	runs         [256][]uint16        // runs[x][k]: the code of k pixels of x, for k ≥ 2
 }
 
@@ -36,7 +42,13 @@ func (e *lzwEncoder) clearTable() {
 	e.width = lzwLitWidth + 1
 	e.hi = lzwEOF
 	e.overflow = lzwClear << 1
-	clear(e.table[:])
+	// A table holds at most 4,096 codes in its 16,384 slots, and a frame
+	// of a replay far fewer: clearing the slots used costs less than
+	// clearing them all.
+	for _, h := range e.used {
+		e.table[h] = 0
+	}
+	e.used = e.used[:0]
 	for i := range e.runs {
 		e.runs[i] = e.runs[i][:0]
 	}
@@ -93,10 +105,7 @@ func (e *lzwEncoder) encode(p []byte) []byte {
 	for i := 1; i < len(p); {
 		x := p[i]
 		if runLen > 0 && x == runSym {
-			j := i + 1
-			for j < len(p) && p[j] == x {
-				j++
-			}
+			j := runEnd(p, i+1, x)
 			// Pixels i to j-1 are x: match them in pieces as long as the
 			// run codes go, each piece making the next longer code.
 			for {
@@ -140,6 +149,7 @@ func (e *lzwEncoder) encode(p []byte) []byte {
 		e.write(code)
 		if !e.incHi() {
 			e.table[hash] = key<<12 | e.hi
+			e.used = append(e.used, uint16(hash))
 		}
 		code, runSym, runLen = uint32(x), x, 1
 	}
@@ -147,6 +157,21 @@ func (e *lzwEncoder) encode(p []byte) []byte {
 	e.incHi()
 	e.write(lzwEOF)
 	return e.flush()
+}
+
+// runEnd returns the index of the first byte of p from i on that is not
+// x, or len(p), comparing eight bytes at a time.
+func runEnd(p []byte, i int, x byte) int {
+	xs := uint64(x) * 0x0101010101010101
+	for ; i+8 <= len(p); i += 8 {
+		if d := binary.LittleEndian.Uint64(p[i:]) ^ xs; d != 0 {
+			return i + bits.TrailingZeros64(d)/8
+		}
+	}
+	for i < len(p) && p[i] == x {
+		i++
+	}
+	return i
 }
 
 func (e *lzwEncoder) flush() []byte {

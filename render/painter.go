@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/adler32"
 	"hash/crc32"
-	"image"
 	"io"
 	"slices"
 	"sync"
@@ -42,6 +41,7 @@ type Painter struct {
 	lru    list.List // of *kept, most recently used first
 	kept   map[string]*list.Element
 	flate  sync.Pool // of *bandWriter
+	gifs   sync.Pool // of *gifWriter
 }
 
 // kept is one canvas or one compressed band, as the LRU holds it.
@@ -150,20 +150,41 @@ func (p *Painter) AppendPNG(b []byte, g *engine.Game, o ImageOptions) ([]byte, e
 	return appendPNG(b, cv, bands), nil
 }
 
-// GIF writes to w the replay of g that the package's GIF writes, drawn on
-// a kept canvas. It returns an *OptionError if o is out of range, or the
+// GIF writes to w the replay of g that the package's GIF writes, from a
+// kept canvas's tiles. It returns an *OptionError if o is out of range, or the
 // error writing to w.
 func (p *Painter) GIF(w io.Writer, g *engine.Game, o ImageOptions) error {
-	o, err := o.withDefaults()
+	b, err := p.AppendGIF(nil, g, o)
 	if err != nil {
 		return err
+	}
+	return writeGIF(w, b)
+}
+
+// AppendGIF appends to b the replay that GIF writes, and returns the
+// extended slice, as AppendPNG does. It returns b and an *OptionError if o
+// is out of range.
+func (p *Painter) AppendGIF(b []byte, g *engine.Game, o ImageOptions) ([]byte, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return b, err
 	}
 	cv, _, err := p.canvas(g.Config(), o)
 	if err != nil {
-		return err
+		return b, err
 	}
-	return encodeGIF(w, cv.clone(), g, o)
+	enc, _ := p.gifs.Get().(*gifWriter)
+	if enc == nil {
+		enc = &gifWriter{}
+	}
+	defer p.gifs.Put(enc)
+	return appendGIF(b, cv, g, o, enc)
 }
+
+// GIFSize returns room for the replay of g at the default size, for a
+// buffer that will hold it: a little more than most replays take (about
+// 10 KB and 2 KB a move); a larger one grows the buffer once.
+func GIFSize(g *engine.Game) int { return gifSize(16<<10, len(g.History())) }
 
 // keptOverhead is what one kept entry costs beside its key and bytes: the
 // list element, the map entry and the kept struct, rounded up.
@@ -268,15 +289,6 @@ func (cv *canvas) bytes() int64 {
 		n += int64(len(t.Pix)) + 64
 	}
 	return n
-}
-
-// clone returns a canvas that shares cv's tiles and draws on its own copy
-// of cv's picture. cv must be frozen.
-func (cv *canvas) clone() *canvas {
-	c := *cv
-	c.out = image.NewPaletted(cv.out.Rect, cv.out.Palette)
-	copy(c.out.Pix, cv.out.Pix)
-	return &c
 }
 
 // appendBandRows appends to raw the filtered PNG rows of band i of a

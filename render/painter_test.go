@@ -157,6 +157,34 @@ func TestPainterGIF(t *testing.T) {
 	}
 }
 
+// TestPainterAppendGIF checks that AppendGIF appends the very bytes of
+// the package's GIF after what the buffer held, on one Painter replay
+// after replay (its LZW tables and frame buffer reused), and leaves the
+// buffer alone on an error.
+func TestPainterAppendGIF(t *testing.T) {
+	p := NewPainter(0)
+	for seed := uint64(1); seed <= 6; seed++ {
+		g := randomGame(t, engine.DefaultConfig(), seed)
+		var want bytes.Buffer
+		if err := GIF(&want, g, ImageOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		prefix := []byte("before the replay")
+		got, err := p.AppendGIF(prefix, g, ImageOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(got, prefix) || !bytes.Equal(got[len(prefix):], want.Bytes()) {
+			t.Fatalf("seed %d: AppendGIF wrote %d bytes after %q, want GIF's %d", seed, len(got)-len(prefix), got[:min(len(got), len(prefix))], want.Len())
+		}
+	}
+	g, _ := engine.New(engine.DefaultConfig())
+	got, err := p.AppendGIF([]byte("x"), g, ImageOptions{CellSize: MaxCellSize + 1})
+	if err == nil || string(got) != "x" {
+		t.Errorf("AppendGIF with a cell size over the maximum = %q, %v; want \"x\" and an error", got, err)
+	}
+}
+
 // TestPainterBudget draws 10,000 distinct positions of seeded random games
 // and checks after each that the Painter keeps no more than its budget,
 // and that it keeps something: a budget the size of a few canvases, so
@@ -210,9 +238,9 @@ func TestPainterTinyBudget(t *testing.T) {
 	}
 }
 
-// TestPainterConcurrent draws the positions of several games from
-// goroutines sharing one Painter, for the race detector, and checks each
-// picture.
+// TestPainterConcurrent draws the positions of several games, and their
+// replays, from goroutines sharing one Painter, for the race detector, and
+// checks each picture and replay.
 func TestPainterConcurrent(t *testing.T) {
 	t.Parallel()               // CPU-bound and shares nothing: the suite's other slot is often waiting
 	p := NewPainter(300 << 10) // small, so that goroutines evict each other's bands
@@ -237,6 +265,24 @@ func TestPainterConcurrent(t *testing.T) {
 				want, _ := Image(pos, o)
 				if at, ok := samePixels(got, want); !ok {
 					t.Errorf("%v differs at %v", pos.History(), at)
+					return
+				}
+			}
+			// Replays read the canvas the pictures share, each with a
+			// gifWriter of its own.
+			var want bytes.Buffer
+			if err := GIF(&want, g, o); err != nil {
+				t.Error(err)
+				return
+			}
+			for range 3 {
+				got, err := p.AppendGIF(nil, g, o)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if !bytes.Equal(got, want.Bytes()) {
+					t.Errorf("%v: the Painter's replay differs from GIF's", g.History())
 					return
 				}
 			}

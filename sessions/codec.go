@@ -41,12 +41,17 @@ import (
 // ("clock", and flag timers) or holding a draw offer ("draw_offer"): any
 // of the shapes above, with or without a language, with those fields
 // more, for the same reason.
+//
+// schemaAccepterFirst is the version of an open challenge whose accepter
+// will move first ("accepter_first"): any of the shapes above with that
+// one field more, for the same reason.
 const (
-	schemaVersion = 1
-	schemaMulti   = 2
-	schemaCoach   = 3
-	schemaLang    = 4
-	schemaClock   = 5
+	schemaVersion       = 1
+	schemaMulti         = 2
+	schemaCoach         = 3
+	schemaLang          = 4
+	schemaClock         = 5
+	schemaAccepterFirst = 6
 )
 
 // maxRecordBytes bounds a stored record; anything longer is corrupt.
@@ -90,8 +95,10 @@ type recordJSON struct {
 	Lang       string        `json:"lang,omitempty"`       // match.Record.Lang; schemaLang
 	Clock      *clockJSON    `json:"clock,omitempty"`      // match.Record.Clock; schemaClock
 	DrawOffer  string        `json:"draw_offer,omitempty"` // match.Record.DrawOffer; schemaClock
-	Created    time.Time     `json:"created"`
-	Updated    time.Time     `json:"updated"`
+	// AccepterFirst is match.Record.AccepterFirst; schemaAccepterFirst.
+	AccepterFirst bool      `json:"accepter_first,omitempty"`
+	Created       time.Time `json:"created"`
+	Updated       time.Time `json:"updated"`
 }
 
 // puzzleJSON is the stored form of a match.Puzzle; the solution is the
@@ -239,6 +246,9 @@ func encodeRecord(r *match.Record, op string) ([]byte, error) {
 			j.Rating.Before[i], j.Rating.After[i] = match.EncodeRating(c.Before[i]), match.EncodeRating(c.After[i])
 		}
 	}
+	if r.AccepterFirst {
+		j.AccepterFirst, j.Schema = true, schemaAccepterFirst
+	}
 	if r.Status != match.StatusPending {
 		b, err := r.Game.MarshalBinary()
 		if err != nil {
@@ -284,7 +294,7 @@ func parseRecord(b []byte) (*match.Record, error) {
 		Accepted: j.Accepted,
 		FirstTo:  j.FirstTo, Rematches: j.Rematches, Message: match.MessageRef(j.Message),
 		Created: normTime(j.Created), Updated: normTime(j.Updated), ExpiresAt: normTime(j.Expires),
-		Lang: j.Lang, DrawOffer: j.DrawOffer,
+		Lang: j.Lang, DrawOffer: j.DrawOffer, AccepterFirst: j.AccepterFirst,
 	}
 	if j.AILevel != "" {
 		l, err := solver.ParseLevel(j.AILevel)
@@ -342,8 +352,26 @@ func readRecordJSON(b []byte) (*recordJSON, error) {
 	if d.More() {
 		return nil, errors.New("trailing data after the record")
 	}
-	if j.Schema != schemaVersion && j.Schema != schemaMulti && j.Schema != schemaCoach && j.Schema != schemaLang && j.Schema != schemaClock {
+	if j.Schema != schemaVersion && j.Schema != schemaMulti && j.Schema != schemaCoach && j.Schema != schemaLang && j.Schema != schemaClock && j.Schema != schemaAccepterFirst {
 		return nil, schemaProblem(b, nil)
+	}
+	if (j.Schema == schemaAccepterFirst) != j.AccepterFirst {
+		return nil, fmt.Errorf("schema version %d (%d is for an open challenge its accepter starts) on a record with accepter first %v", j.Schema, schemaAccepterFirst, j.AccepterFirst)
+	}
+	if j.Schema == schemaAccepterFirst {
+		// The rest is one of the shapes before it: check it as that.
+		switch {
+		case j.Clock != nil || j.DrawOffer != "":
+			j.Schema = schemaClock
+		case j.Lang != "":
+			j.Schema = schemaLang
+		case j.Analysis != "" || j.Puzzle != nil:
+			j.Schema = schemaCoach
+		case len(j.Others) > 0:
+			j.Schema = schemaMulti
+		default:
+			j.Schema = schemaVersion
+		}
 	}
 	if (j.Schema == schemaClock) != (j.Clock != nil || j.DrawOffer != "") {
 		return nil, fmt.Errorf("schema version %d (%d is for a record with a clock or a draw offer) on a record with clock %v, draw offer %v", j.Schema, schemaClock, j.Clock != nil, j.DrawOffer != "")
@@ -493,10 +521,10 @@ func schemaProblem(b []byte, err error) error {
 	switch {
 	case head.Schema == nil:
 		return errors.New("no schema version")
-	case *head.Schema > schemaClock:
-		return fmt.Errorf("%w: schema version %d, this program reads %d to %d", ErrNewerSchema, *head.Schema, schemaVersion, schemaClock)
+	case *head.Schema > schemaAccepterFirst:
+		return fmt.Errorf("%w: schema version %d, this program reads %d to %d", ErrNewerSchema, *head.Schema, schemaVersion, schemaAccepterFirst)
 	case *head.Schema < schemaVersion:
-		return fmt.Errorf("schema version %d, this program reads %d to %d", *head.Schema, schemaVersion, schemaClock)
+		return fmt.Errorf("schema version %d, this program reads %d to %d", *head.Schema, schemaVersion, schemaAccepterFirst)
 	}
 	return err
 }

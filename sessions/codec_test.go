@@ -181,8 +181,8 @@ func TestLangRecordRoundTrip(t *testing.T) {
 	if bytes.Contains(plain, []byte(`"lang"`)) || !bytes.Contains(plain, []byte(`"schema":1`)) {
 		t.Errorf("a record without a language is written as %s, want schema 1 and no lang", plain)
 	}
-	if _, err := decodeRecord(validRecord(t).Key, bytes.Replace(plain, []byte(`"schema":1`), []byte(`"schema":6`), 1)); !errors.Is(err, ErrNewerSchema) {
-		t.Errorf("schema 6: %v, want ErrNewerSchema", err)
+	if _, err := decodeRecord(validRecord(t).Key, bytes.Replace(plain, []byte(`"schema":1`), []byte(`"schema":7`), 1)); !errors.Is(err, ErrNewerSchema) {
+		t.Errorf("schema 7: %v, want ErrNewerSchema", err)
 	}
 }
 
@@ -249,6 +249,58 @@ func TestClockRecordRoundTrip(t *testing.T) {
 		d = bytes.Replace(d, []byte(`"turn":1`), []byte(bad), 1)
 		if _, err := decodeRecord(r.Key, d); err == nil {
 			t.Errorf("decodeRecord with %s = nil error", bad)
+		}
+	}
+}
+
+// TestAccepterFirstRoundTrip: an open challenge whose accepter moves first
+// round-trips in schema 6 over any shape before it; the schema must match
+// the field, and the mark is refused on a challenge with an opponent.
+func TestAccepterFirstRoundTrip(t *testing.T) {
+	live, _ := clock.NewLive(3, 2)
+	open := func(r *match.Record) {
+		r.Status, r.RedID, r.Rounds, r.FirstTo, r.AILevel = match.StatusPending, "", nil, 1, solver.LevelNone
+		r.Opponent, r.AccepterFirst = match.Player{}, true
+		r.Game, _ = engine.New(engine.DefaultConfig())
+	}
+	for _, tc := range []struct {
+		name  string
+		shape func(r *match.Record)
+	}{
+		{"plain", func(r *match.Record) {}},
+		{"with a language", func(r *match.Record) { r.Lang = "de" }},
+		{"with a clock and a language", func(r *match.Record) { r.Lang, r.Clock = "fr", clock.Clock{Control: live} }},
+	} {
+		r := validRecord(t)
+		open(r)
+		tc.shape(r)
+		b, err := encodeRecord(r, "op1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b, []byte(`"schema":6`)) || !bytes.Contains(b, []byte(`"accepter_first":true`)) {
+			t.Errorf("%s: written as %s, want schema 6 and accepter_first", tc.name, b)
+		}
+		got, err := decodeRecord(r.Key, b)
+		if err != nil {
+			t.Fatalf("%s: decodeRecord(%s): %v", tc.name, b, err)
+		}
+		if !reflect.DeepEqual(got, r) {
+			t.Errorf("%s: round trip:\n got %+v\nwant %+v", tc.name, got, r)
+		}
+		for _, bad := range []struct{ from, to string }{
+			{`"schema":6`, `"schema":5`},
+			{`"schema":6`, `"schema":1`},
+			{`"accepter_first":true`, `"accepter_first":false`},
+			{`"opponent":{}`, `"opponent":{"id":"U2"}`},
+		} {
+			if !bytes.Contains(b, []byte(bad.from)) {
+				t.Errorf("%s: %s has no %s", tc.name, b, bad.from)
+				continue
+			}
+			if _, err := decodeRecord(r.Key, bytes.Replace(b, []byte(bad.from), []byte(bad.to), 1)); err == nil {
+				t.Errorf("%s: decodeRecord with %s = nil error", tc.name, bad.to)
+			}
 		}
 	}
 }

@@ -161,7 +161,7 @@ func TestResignAndBoard(t *testing.T) {
 	b := f.slash("UA", "board", nil)
 	want(t, b, typeMessage, 0, "The game between <@UA> and <@UB>")
 	checkColumns(t, b, never)
-	want(t, f.slash("UC", "resign", nil), typeMessage, flagEphemeral, "not playing")
+	want(t, f.slash("UC", "resign", nil), typeMessage, flagEphemeral, "You have no game in this channel")
 	r := f.slash("UB", "resign", nil)
 	want(t, r, typeMessage, 0, "<@UB> resigned. <@UA> wins!")
 	checkColumns(t, r, always)

@@ -227,7 +227,8 @@ func checkCommand(t *testing.T, c *discordgo.ApplicationCommand) {
 		t.Errorf("ai options %v, want %v", aiNames, want)
 	}
 	for _, tt := range []struct{ sub, opt, want string }{
-		{"ai", "first", "me them random"}, {"challenge", "first", "me them random"}, {"puzzle", "action", "hint give_up"},
+		{"ai", "first", "me them random"}, {"challenge", "first", "me them random"}, {"open", "first", "me them random"},
+		{"puzzle", "action", "hint give_up"},
 	} {
 		if got := strings.Join(choices(tt.sub, tt.opt), " "); got != tt.want {
 			t.Errorf("%s option %s: choices %q, want %q", tt.sub, tt.opt, got, tt.want)

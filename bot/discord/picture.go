@@ -1,7 +1,6 @@
 package discord
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -164,11 +163,6 @@ func (a *Adapter) deliverPicture(ctx context.Context, s restAPI, in *discordgo.I
 func (a *Adapter) postReplay(ctx context.Context, s restAPI, in *discordgo.Interaction, r bot.Reply) {
 	ctx, cancel := context.WithTimeout(ctx, replayBudget)
 	defer cancel()
-	var gif bytes.Buffer
-	if err := a.painter.GIF(&gif, r.Game, r.ImageOptions()); err != nil {
-		a.log.Error("render replay", "channel", in.ChannelID, "err", err)
-		return
-	}
 	desc := r.Lang.Say("onDiscord.replayAlt", lang.Args{"Alt": r.AltText()})
 	text := clip.Runes(r.Lang.Say("onDiscord.replayText", lang.Args{"Text": strings.TrimSpace(r.Text)}), maxV2Text)
 	msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2,
@@ -179,8 +173,17 @@ func (a *Adapter) postReplay(ctx context.Context, s restAPI, in *discordgo.Inter
 		}}},
 		Attachments:     []v2Attachment{{ID: 0, Filename: replayFile, Description: clip.Runes(desc, maxDescription)}},
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}}
-	ct, body, err := multipartBody(msg, upload{name: replayFile, contentType: "image/gif", size: gif.Len(),
-		appendTo: func(b []byte) ([]byte, error) { return append(b, gif.Bytes()...), nil }})
+	// The GIF is drawn straight into the body.
+	var drawErr error
+	ct, body, err := multipartBody(msg, upload{name: replayFile, contentType: "image/gif", size: render.GIFSize(r.Game),
+		appendTo: func(b []byte) ([]byte, error) {
+			b, drawErr = a.painter.AppendGIF(b, r.Game, r.ImageOptions())
+			return b, drawErr
+		}})
+	if drawErr != nil {
+		a.log.Error("render replay", "channel", in.ChannelID, "err", drawErr)
+		return
+	}
 	if err == nil {
 		err = sendBody(ctx, s, in, true, ct, body)
 	}

@@ -171,6 +171,11 @@ type Record struct {
 	// one accept.
 	Accepted []string
 	RedID    string // ID of the player who is Red (moves first) in the current round
+	// AccepterFirst marks an open challenge whose accepter will be Red
+	// (first them, or first random drawn so): RedID is set to them when
+	// they accept, and the mark cleared. Only on a two-player open
+	// challenge that never started.
+	AccepterFirst bool
 
 	// Game is the current round. While a challenge is pending it is the
 	// empty board of the variant chosen: the board size and line length are
@@ -349,8 +354,23 @@ func (r *Record) Invited() []Player {
 
 // Started reports whether a game was ever played in the record: the
 // challenge was accepted (or the game began at once, against the AI).
-// Declined, cancelled and expired challenges never started.
-func (r *Record) Started() bool { return r.RedID != "" }
+// Declined, cancelled and expired challenges never started, though a
+// challenge that chose who starts (first me|them|random) has RedID set
+// while it waits; a game withdrawn before its first move (an abort, an
+// idle close) counts as never played either.
+func (r *Record) Started() bool {
+	switch {
+	case r.RedID == "" || r.Status == StatusPending:
+		return false
+	case len(r.Rounds) > 0 || (r.Game != nil && r.Game.Moves() > 0):
+		return true
+	}
+	switch r.Finish {
+	case FinishDeclined, FinishExpired, FinishCancelled:
+		return false
+	}
+	return true
+}
 
 // Colors returns the Red and Yellow players of the current round.
 func (r *Record) Colors() (red, yellow Player) {
@@ -467,6 +487,9 @@ func (r *Record) Validate() error {
 		if _, ok := r.PlayerByID(r.RedID); !ok {
 			return fmt.Errorf("red %q is neither player", r.RedID)
 		}
+	}
+	if r.AccepterFirst && (r.Opponent.ID != "" || r.RedID != "" || len(r.Others) > 0) {
+		return errors.New("accepter first on a record that is not an open challenge never started")
 	}
 	if r.FirstTo < 1 || r.FirstTo > MaxFirstTo {
 		return fmt.Errorf("first-to %d out of range 1-%d", r.FirstTo, MaxFirstTo)

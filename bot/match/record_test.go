@@ -177,3 +177,38 @@ func TestTallyMulti(t *testing.T) {
 		}
 	}
 }
+
+// TestStarted: a challenge that chose who starts has RedID set while it
+// waits, and its decline, expiry or cancel never started a game; a game
+// accepted, moved in, or finished after a round did.
+func TestStarted(t *testing.T) {
+	moved := game(t, 2)
+	if err := moved.Play(engine.Red, 3); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		status Status
+		finish Finish
+		red    string
+		g      *engine.Game
+		rounds int
+		want   bool
+	}{
+		{"pending, first me", StatusPending, FinishNone, "UA", game(t, 2), 0, false},
+		{"pending, no choice", StatusPending, FinishNone, "", game(t, 2), 0, false},
+		{"declined, first me", StatusFinished, FinishDeclined, "UA", game(t, 2), 0, false},
+		{"expired, first them", StatusFinished, FinishExpired, "UB", game(t, 2), 0, false},
+		{"cancelled challenge", StatusFinished, FinishCancelled, "UA", game(t, 2), 0, false},
+		{"accepted, no move yet", StatusPlaying, FinishNone, "UA", game(t, 2), 0, true},
+		{"playing", StatusPlaying, FinishNone, "UA", moved, 0, true},
+		{"resigned at once", StatusFinished, FinishResign, "UA", game(t, 2), 0, true},
+		{"next round declined", StatusFinished, FinishDeclined, "UA", game(t, 2), 1, true},
+		{"idle close after a move", StatusFinished, FinishCancelled, "UA", moved, 0, true},
+	} {
+		r := &Record{Status: c.status, Finish: c.finish, RedID: c.red, Game: c.g, Rounds: make([]RoundResult, c.rounds)}
+		if got := r.Started(); got != c.want {
+			t.Errorf("%s: Started() = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

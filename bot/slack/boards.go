@@ -1,7 +1,6 @@
 package slack
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -91,15 +90,15 @@ func (a *Adapter) drawBoard(ctx context.Context, b boardurl.Board) ([]byte, erro
 	if b.Palette == match.PaletteColourBlind {
 		opt.Palette = render.ImageColourBlind
 	}
-	var buf bytes.Buffer
+	var pic []byte
 	if b.Kind == boardurl.GIF {
-		err = a.pics.painter.GIF(&buf, g, opt)
+		pic, err = a.pics.painter.AppendGIF(nil, g, opt)
 	} else {
-		err = a.pics.painter.PNG(&buf, g, opt)
+		pic, err = a.pics.painter.AppendPNG(nil, g, opt)
 	}
 	if err != nil {
 		a.log.Error("slack board picture: render", "err", err)
 		return nil, errDraw
 	}
-	return buf.Bytes(), nil
+	return pic, nil
 }

@@ -65,7 +65,14 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 	if reply.Aside() {
 		// A typed cancel or decline: the challenge's message loses its
 		// buttons, after the reply; a tournament's table and its new
-		// round's games.
+		// round's games. A message that was a command's response has no
+		// ts (Slack gives none for response_url messages) until someone
+		// clicks it, so it cannot be edited: the reply says its buttons
+		// no longer do anything (a tournament's table is posted anew
+		// instead: Repost).
+		if unedited(reply) {
+			reply.Text += "\n" + reply.Lang.Say("onSlack.buttonsStay", nil)
+		}
 		a.goFrom(ctx, func(wctx context.Context) { bot.ApplyEdits(wctx, a, cmd.Key, reply, a.log) })
 	}
 	if reply.Visibility == bot.VisibilityNone || a.postReply(ctx, cmd.Key, reply) {
@@ -90,6 +97,17 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 	msg := message(reply)
 	msg.ResponseType = responseType
 	return msg, nil
+}
+
+// unedited reports whether one of r's edits is of a message with no ts,
+// which chat.update cannot reach.
+func unedited(r bot.Reply) bool {
+	for _, e := range r.Edits {
+		if e.Message.Timestamp == "" && !e.Repost {
+			return true
+		}
+	}
+	return false
 }
 
 // slashCommand is the command of sc, without its request or Self, with

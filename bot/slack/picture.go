@@ -273,11 +273,11 @@ func (a *Adapter) replay(ctx context.Context, k match.Key, r bot.Reply, thread s
 	var err error
 	switch {
 	case a.uploading():
-		var gif bytes.Buffer
-		if err = a.pics.painter.GIF(&gif, r.Game, r.ImageOptions()); err != nil {
+		var gif []byte
+		if gif, err = a.pics.painter.AppendGIF(nil, r.Game, r.ImageOptions()); err != nil {
 			break
 		}
-		_, err = a.upload(ctx, "replay.gif", gif.Bytes(), alt, slackapi.CompleteUploadExternalParameters{
+		_, err = a.upload(ctx, "replay.gif", gif, alt, slackapi.CompleteUploadExternalParameters{
 			Channel: k.Channel, ThreadTimestamp: thread, InitialComment: text})
 	case a.pics.signer != nil && a.pics.poster != nil && r.GameID != "":
 		opts := []slackapi.MsgOption{slackapi.MsgOptionText(text, false), slackapi.MsgOptionBlocks(

@@ -141,7 +141,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 	go a.read(lines, done)
 
 	if a.cfg.Prompt {
-		a.println(a.say("terminal.banner", lang.Args{"User": a.user}))
+		a.println(a.say("terminal.banner", lang.Args{"User": a.user, "Other": someoneElse(a.user)}))
 	}
 	for {
 		if a.cfg.Prompt {
@@ -291,6 +291,15 @@ func clip(s string, n int) string {
 	return string([]rune(s)[:n-1]) + "…"
 }
 
+// someoneElse is a player for user to challenge or become in an example:
+// bob, or alice when user is bob.
+func someoneElse(user string) string {
+	if user == "bob" {
+		return "alice"
+	}
+	return "bob"
+}
+
 // column drops a disc in column n (1-based) of the latest board: a column
 // out of range is refused here, a full one by the bot (as is a column of a
 // finished game), each with its own sentence.
@@ -302,7 +311,7 @@ func (a *Adapter) column(ctx context.Context, cmd bot.Command, n int) {
 	}
 	switch {
 	case len(cols) == 0:
-		a.println(a.say("terminal.noBoard", nil))
+		a.println(a.say("terminal.noBoard", lang.Args{"Other": someoneElse(cmd.User.ID)}))
 	case n < 1 || n > len(cols):
 		a.println(a.say("terminal.noColumn", lang.Args{"Column": strconv.Itoa(n), "Columns": strconv.Itoa(len(cols))}))
 	default:

@@ -468,3 +468,35 @@ func TestTypedCancelDropsButtons(t *testing.T) {
 	step("as bob", "(you are now bob)")
 	step("Accept", `(I don't know "Accept"`)
 }
+
+// TestExampleIsSomeoneElse: the banner and the answer to a column with no
+// board suggest challenging (and becoming) someone else, never yourself:
+// bob was told "start a game with /connect4 @bob".
+func TestExampleIsSomeoneElse(t *testing.T) {
+	tests := []struct {
+		as, want, notWant string
+	}{
+		{"", "(there's no board to drop a disc in: start a game with /connect4 @bob or /connect4 ai)", "@alice"},
+		{"as bob", "(there's no board to drop a disc in: start a game with /connect4 @alice or /connect4 ai)", "@bob or"},
+		{"as carol", "(there's no board to drop a disc in: start a game with /connect4 @bob or /connect4 ai)", "@carol or"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.as, func(t *testing.T) {
+			s := start(t, newService(nil, io.Discard), Config{})
+			if tt.as != "" {
+				s.typeLine(t, tt.as)
+				s.out.waitFor(t, "(you are now ")
+			}
+			s.typeLine(t, "4")
+			s.out.waitFor(t, tt.want)
+			if got := s.out.String(); strings.Contains(got, tt.notWant) {
+				t.Errorf("%q then 4: %q, want no %q", tt.as, got, tt.notWant)
+			}
+		})
+	}
+	for _, tt := range []struct{ user, want string }{{"alice", "bob"}, {"bob", "alice"}, {"carol", "bob"}} {
+		if got := someoneElse(tt.user); got != tt.want {
+			t.Errorf("someoneElse(%q) = %q, want %q", tt.user, got, tt.want)
+		}
+	}
+}

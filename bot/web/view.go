@@ -221,6 +221,9 @@ func resultText(lg lang.Lang, gp bot.GamePage) string {
 		return say(lg, "web.result.resigned", lang.Args{"Name": name(winner)})
 	case g.State() == engine.Draw:
 		return say(lg, "web.result.draw", nil)
+	case gp.Status == match.StatusFinished && gp.Finish == match.FinishDraw:
+		// A draw offer accepted, the board not full.
+		return say(lg, "web.result.drawAgreed", nil)
 	case gp.Status == match.StatusFinished:
 		return say(lg, "web.result.abandoned", nil)
 	}

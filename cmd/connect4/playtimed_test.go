@@ -14,6 +14,7 @@ import (
 // move gets a reminder, and the waiting player is offered a Claim button,
 // which can be typed (the "the terminal has no clock").
 func TestPlayTimed(t *testing.T) {
+	t.Parallel() // it waits for the schedule: a challenge expiring, a reminder, a Claim
 	p := startPlay(t, env("CONNECT4_CHALLENGE_TTL", "1s", "CONNECT4_REMIND_AFTER", "1s",
 		"CONNECT4_TURN_TIMEOUT", "2s", "CONNECT4_SCHEDULE_POLL", "50ms"))
 	p.command(t, "/connect4 @bob", "[Accept]", 2*time.Second)
