@@ -42,7 +42,7 @@ var buttonKinds = map[string]Kind{
 	"claim":   KindClaim,
 	"analyze": KindAnalyze,
 	"draw":    KindDraw, "draw_accept": KindDrawAccept, "draw_decline": KindDrawDecline,
-	"tournament_join": KindTournamentJoin,
+	"tournament_join": KindTournamentJoin, "tournament": KindTournament,
 }
 
 var gameIDPattern = regexp.MustCompile(`^[A-Za-z0-9_\-]{1,64}$`)

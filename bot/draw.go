@@ -10,8 +10,9 @@ import (
 )
 
 // Draw offers. A player of a game between two people (a single game, not
-// a match) offers a draw with /connect4 draw, and the game message then
-// shows Accept draw and Decline draw; the other accepts (typing draw, or
+// a match) offers a draw with /connect4 draw or the game message's Offer
+// draw button, and the game message then shows Accept draw and Decline
+// draw; the other accepts (typing draw, or
 // the button) or declines; the offerer may withdraw it with Decline. The offer lapses
 // when the other player moves instead (lapseDraw, on every write). An
 // accepted draw ends the game as a draw, rated, like a draw on the board.
@@ -101,9 +102,10 @@ func lapseDraw(prev *before, r *match.Record) {
 }
 
 // drawButtons adds to reply, the view of r, the draw buttons that fit:
-// Accept and
-// Decline while an offer waits (offering is typed: /connect4 draw); and, for a game that ended off the board
-// (an agreed draw, a flag), no turn and no column to click.
+// Offer draw on every game of two people in progress (what /connect4 draw
+// does), Accept and Decline instead while an offer waits; and, for a game
+// that ended off the board (an agreed draw, a flag), no turn and no column
+// to click.
 func drawButtons(l lang.Lang, r *match.Record, reply *Reply) {
 	g := r.Game
 	if r.Status == match.StatusFinished && !g.State().Over() {
@@ -118,7 +120,8 @@ func drawButtons(l lang.Lang, r *match.Record, reply *Reply) {
 	}
 	act := func(k Kind) string { return Action{Kind: k, GameID: r.ID, Move: g.Moves()}.String() }
 	if r.DrawOffer == "" {
-		return // offered with /connect4 draw: a button on every game would crowd every board
+		reply.Buttons = append(reply.Buttons, Button{Label: l.Say("button.draw.offer", nil), Value: act(KindDraw)})
+		return
 	}
 	reply.Buttons = append(reply.Buttons,
 		Button{Label: l.Say("button.draw.accept", nil), Value: act(KindDrawAccept), Style: StylePrimary},

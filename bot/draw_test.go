@@ -59,3 +59,43 @@ func TestDrawOffer(t *testing.T) {
 		}
 	})
 }
+
+// TestOfferDrawButton: every game message of a two-player single game in
+// progress carries Offer draw, which does what /connect4 draw does; the
+// offer lapses when the offerer's opponent moves, and the button comes
+// back; a match, a game against the AI and a finished game show none.
+func TestOfferDrawButton(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		g := h.drops(h.start("UA", "UB"), 4)
+		if !hasButton(g, "Offer draw") {
+			t.Fatalf("game buttons %v, want Offer draw", g.Buttons)
+		}
+		o := h.click("UA", g, "Offer draw") // UA offers while UB is to move
+		h.want(o, Update, ProblemNone, "<@UA> offers a draw. <@UB>, do you accept?")
+		if hasButton(o, "Offer draw") || !hasButton(o, "Accept draw") || len(o.Notify) != 1 || o.Notify[0] != "UB" {
+			t.Fatalf("after the offer: buttons %v notify %v, want Accept draw instead of Offer draw, UB pinged", o.Buttons, o.Notify)
+		}
+		if c := h.click("UC", g, "Offer draw"); c.Problem == ProblemNone {
+			t.Fatalf("a spectator offering a draw: %q, want refused", c.Text)
+		}
+		m := h.drops(o, 3) // UB moves instead: the offer lapses
+		if !hasButton(m, "Offer draw") || h.record(m).DrawOffer != "" {
+			t.Fatalf("after UB's move: buttons %v offer %q, want Offer draw back and no offer", m.Buttons, h.record(m).DrawOffer)
+		}
+		o = h.click("UB", m, "Offer draw")
+		a := h.click("UA", o, "Accept draw")
+		h.want(a, Update, ProblemNone, "<@UA> accepted the draw")
+		if got := h.record(a); got.Status != match.StatusFinished || got.Finish != match.FinishDraw {
+			t.Fatalf("after the accept: %v/%v, want drawn", got.Status, got.Finish)
+		}
+		if hasButton(a, "Offer draw") {
+			t.Errorf("a finished game offers a draw: %v", a.Buttons)
+		}
+		if m := h.start("UC", "UD", "first-to", "3"); hasButton(m, "Offer draw") {
+			t.Errorf("a match offers a draw: %v", m.Buttons)
+		}
+		if ai := h.say("UE", "<@UBOT>"); hasButton(ai, "Offer draw") {
+			t.Errorf("a game against the AI offers a draw: %v", ai.Buttons)
+		}
+	})
+}

@@ -57,7 +57,7 @@ func ExampleService() {
 	// public ok
 	// @Ann challenges @Ben to Connect Four!
 	// @Ben, do you accept? The challenge expires in 10 minutes.
-	// update 1 7
+	// update 1 8
 	// 🟡 @Ben, it's your turn (move 2).
 	// 1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣
 	// ⚪⚪⚪⚪⚪⚪⚪

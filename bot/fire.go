@@ -35,6 +35,9 @@ func (n Notice) IsZero() bool { return n.Edit == nil && n.Post == nil }
 // the notice again without writing. It returns match.ErrNoGame when the
 // record is gone.
 func (s *Service) Fire(ctx context.Context, d match.Due) (Notice, error) {
+	if d.Kind == match.TimerRoundLimit || d.Kind == match.TimerTournamentStart {
+		return s.fireTournament(ctx, d) // a tournament's, not a record's (tournamentclock.go)
+	}
 	now := s.opt.Now()
 	var fired, again bool
 	var text speech
@@ -53,9 +56,12 @@ func (s *Service) Fire(ctx context.Context, d match.Due) (Notice, error) {
 		}
 		var ok2 bool
 		var tally match.Tally
-		if d.Kind == match.TimerFlag {
+		switch {
+		case d.Kind == match.TimerFlag:
 			tally, text, ok2 = flag(r, now)
-		} else {
+		case d.Kind == match.TimerAbandon && tournamentGameID.MatchString(r.ID):
+			tally, text, ok2 = forfeitIdle(r, s.opt.IdleAfter) // a tournament game has a result (tournamentclock.go)
+		default:
 			text, ok2 = s.fire(r, d.Kind, now)
 		}
 		if !ok2 {
@@ -72,7 +78,7 @@ func (s *Service) Fire(ctx context.Context, d match.Due) (Notice, error) {
 	if !fired && !again {
 		return Notice{}, nil
 	}
-	var news string
+	var news Reply
 	if fired && rec.Status == match.StatusFinished {
 		s.finished(Command{Key: d.Key}, rec.Finish)
 		news = s.tournamentOver(ctx, rec)
@@ -177,9 +183,11 @@ func (s *Service) notice(l lang.Lang, r *match.Record, k match.TimerKind, text s
 
 // Attach records ref as the message of game gameID in channel k, for the
 // edits the bot makes on its own (see Notifier): adapters call it when
-// they learn the id of a message they posted for a command. It changes
-// nothing else (not the record's timers) and returns match.ErrNoGame when
-// the game is gone.
+// they learn the id of a message they posted for a command, or posted as
+// a Notifier. An id that names the channel's tournament rather than a game
+// records its table's message (see attachTable). It changes nothing else
+// (not the record's timers) and returns match.ErrNoGame when the game is
+// gone.
 func (s *Service) Attach(ctx context.Context, k match.Key, gameID string, ref match.MessageRef) error {
 	if ref.IsZero() {
 		return nil
@@ -191,5 +199,8 @@ func (s *Service) Attach(ctx context.Context, k match.Key, gameID string, ref ma
 		r.Message = ref
 		return match.Tally{}, nil
 	})
+	if errors.Is(err, match.ErrNoGame) && s.attachTable(ctx, k, gameID, ref) {
+		return nil
+	}
 	return err
 }

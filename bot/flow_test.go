@@ -76,8 +76,8 @@ func flowGameToWinAndRematch(t *testing.T, h *harness) {
 	if r.Red.ID != "UA" || r.Yellow.ID != "UB" || r.Game.Turn() != engine.Red || r.Game.Moves() != 0 {
 		t.Fatalf("after accept: red %s yellow %s turn %v moves %d, want UA red to move first", r.Red.ID, r.Yellow.ID, r.Game.Turn(), r.Game.Moves())
 	}
-	if len(r.Buttons) != 7 || r.Buttons[0].Label != "1" || r.Buttons[6].Label != "7" {
-		t.Fatalf("buttons %v, want columns 1..7", r.Buttons)
+	if len(r.Buttons) != 8 || r.Buttons[0].Label != "1" || r.Buttons[6].Label != "7" || r.Buttons[7].Label != "Offer draw" {
+		t.Fatalf("buttons %v, want columns 1..7 and Offer draw", r.Buttons)
 	}
 	r = h.drops(r, 1, 2, 1, 2, 1, 2)
 	h.want(r, Update, ProblemNone, "<@UB> dropped a disc in column 2.")
@@ -321,7 +321,7 @@ func flowBoardRepost(t *testing.T, h *harness) {
 	r := h.drops(h.click("UB", c, "Accept"), 4, 4)
 	b := h.say("UB", "board")
 	h.want(b, Public, ProblemNone, "The game between <@UA> and <@UB>")
-	if b.Game.Moves() != 2 || len(b.Buttons) != 7 {
+	if b.Game.Moves() != 2 || len(b.Buttons) != 8 { // 7 columns, Offer draw
 		t.Fatalf("re-posted board: %d moves, %d buttons", b.Game.Moves(), len(b.Buttons))
 	}
 	// Both messages carry live buttons for the same move.

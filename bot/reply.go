@@ -124,12 +124,25 @@ type Reply struct {
 	// do not stay live. Adapters make them through their Notifier (see
 	// ApplyEdits) after sending the reply.
 	Edits []Edit
+	// Posts are other new messages this reply makes, after it: a
+	// tournament round's games, each on a message of its own. Adapters
+	// post them through their Notifier (see ApplyEdits), which attaches a
+	// message with a game's buttons to that game.
+	Posts []Reply
 }
+
+// Aside reports whether r changes other messages than its own (Edits,
+// Posts): the adapter then calls ApplyEdits after sending it.
+func (r Reply) Aside() bool { return len(r.Edits) > 0 || len(r.Posts) > 0 }
 
 // Edit is a message to replace, and what with.
 type Edit struct {
 	Message match.MessageRef
 	Reply   Reply
+	// Repost posts Reply as a new message when Message is zero or can no
+	// longer be edited (it was deleted): a tournament's table, which must
+	// stay somewhere in the channel.
+	Repost bool
 }
 
 // FlagStatus returns status with, when a flag is to fall (FlagAt), a line

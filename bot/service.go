@@ -154,7 +154,7 @@ func (s *Service) Handle(ctx context.Context, cmd Command) Reply {
 	ctx, news := withNews(ctx)
 	r, err := s.handle(match.WithNonce(ctx, cmd.Nonce), cmd)
 	if err == nil {
-		r.Text = news.after(r.Text)
+		r = news.into(r)
 		return s.withLinks(ctx, cmd, s.withLook(ctx, cmd, r))
 	}
 	return s.refusal(cmd, err)

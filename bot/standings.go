@@ -194,7 +194,11 @@ func (s *Service) stats(ctx context.Context, cmd Command) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return Reply{Visibility: Ephemeral, Text: statsText(l, who, st)}, nil
+	text := statsText(l, who, st)
+	if won := s.tournamentsWon(ctx, l, cmd.Key, who.ID); won != "" {
+		text += "\n" + won
+	}
+	return Reply{Visibility: Ephemeral, Text: text}, nil
 }
 
 // statsText writes who's standing st in l: the record, and where they

@@ -47,6 +47,9 @@ func (s *Service) tournament(ctx context.Context, cmd Command) (Reply, error) {
 	if cmd.Kind == KindTournamentNew {
 		return s.tournamentNew(ctx, ts, cmd)
 	}
+	if cmd.Kind == KindTournament && cmd.Tournament.History {
+		return s.tournamentHistory(ctx, ts, cmd)
+	}
 	t, err := ts.Tournament(ctx, cmd.Key)
 	if errors.Is(err, tournament.ErrNotFound) || (err == nil && cmd.Kind != KindTournament && t.Status.Over()) {
 		return Reply{}, &UserError{Problem: ProblemNoGame, ID: "tournament.problem.none"}
@@ -65,8 +68,12 @@ func (s *Service) tournament(ctx context.Context, cmd Command) (Reply, error) {
 	if cmd.Kind == KindTournamentStart {
 		seeds = s.seeds(ctx, cmd.Key)
 	}
+	prevMessage := t.Message
 	change := func(t *tournament.Tournament) error {
 		resign = false
+		if cmd.FromButton() && !cmd.Message.IsZero() {
+			t.Message = cmd.Message // the table's message is the one clicked: its reply replaces it
+		}
 		switch cmd.Kind {
 		case KindTournamentJoin:
 			text = words("tournament.joined", lang.Args{"Player": mention(cmd.User)})
@@ -82,9 +89,12 @@ func (s *Service) tournament(ctx context.Context, cmd Command) (Reply, error) {
 			text = words("tournament.cancelled", lang.Args{"Player": mention(cmd.User)})
 			return t.Cancel(cmd.User.ID, now)
 		}
+		if cmd.FromButton() && t.Message != prevMessage {
+			return nil // a refresh clicked on a table message the store did not know
+		}
 		return match.ErrNoChange
 	}
-	if cmd.Kind != KindTournament {
+	if cmd.Kind != KindTournament || cmd.FromButton() {
 		if t, err = ts.UpdateTournament(ctx, cmd.Key, t.ID, change); err != nil {
 			return Reply{}, tournamentProblem(err)
 		}
@@ -94,7 +104,9 @@ func (s *Service) tournament(ctx context.Context, cmd Command) (Reply, error) {
 		vis = Update
 	}
 	if cmd.Kind == KindTournamentStart {
-		return Reply{Visibility: Public, Lang: l, Text: s.roundText(ctx, l, t)}, nil
+		r := s.roundReply(ctx, l, t)
+		r.Visibility = Public
+		return r, nil
 	}
 	if resign {
 		if _, err := s.end(ctx, Command{Key: cmd.Key, User: cmd.User, Self: cmd.Self, Locale: cmd.Locale,
@@ -103,15 +115,58 @@ func (s *Service) tournament(ctx context.Context, cmd Command) (Reply, error) {
 		}
 		text = text.line(words("tournament.withdrawnResigned", lang.Args{"Player": mention(cmd.User)}))
 	}
+	var made []*match.Record
 	if cmd.Kind == KindTournament && t.Status == tournament.Running {
-		s.ensureRound(ctx, l, t) // a game that could not start before (a player was busy) starts now
+		_, made = s.ensureRound(ctx, l, t) // a game that could not start before (a player was busy) starts now
+		s.scheduleTournament(ctx, t)       // the round's limit again, should the replica that began the round have died first
 	}
-	r := Reply{Visibility: vis, Lang: l, Text: strings.TrimSpace(text.in(l) + "\n\n" + tableText(l, t))}
-	if t.Status == tournament.Joining {
-		r.Buttons = []Button{{Label: l.Say("button.tournament.join", nil), Style: StylePrimary,
-			Value: Action{Kind: KindTournamentJoin, GameID: t.ID}.String()}}
+	r := Reply{Posts: gameMessages(l, t, made), Visibility: vis, Lang: l, Text: strings.TrimSpace(text.in(l) + "\n\n" + tableText(l, t)), Buttons: tableButtons(l, t)}
+	if r.Visibility == Update && t.Status.Over() {
+		r.Buttons = nil
+	}
+	if !cmd.FromButton() && !t.Message.IsZero() && cmd.Kind != KindTournament {
+		// The table's own message follows what the command changed.
+		r.Edits = append(r.Edits, Edit{Message: t.Message, Reply: tableView(l, t)})
+	}
+	if cmd.Kind == KindTournamentCancel {
+		r.Edits = append(r.Edits, s.endCancelled(ctx, l, t)...)
+	}
+	if !cmd.FromButton() && !t.Message.IsZero() {
+		// The table's own message keeps the buttons: a reply with them
+		// would become the table (adapters attach a message by its
+		// buttons' id).
+		r.Buttons = nil
 	}
 	return r, nil
+}
+
+// tableButtons are the buttons of t's table: Join while it takes players,
+// a refresh of the table while it runs, none once it is over. Each
+// carries t's id, which lets an adapter attach the message it posts them
+// on to the tournament (see Attach).
+func tableButtons(l lang.Lang, t *tournament.Tournament) []Button {
+	switch t.Status {
+	case tournament.Joining:
+		return []Button{{Label: l.Say("button.tournament.join", nil), Style: StylePrimary,
+			Value: Action{Kind: KindTournamentJoin, GameID: t.ID}.String()}}
+	case tournament.Running:
+		return []Button{{Label: l.Say("button.tournament.standings", nil),
+			Value: Action{Kind: KindTournament, GameID: t.ID}.String()}}
+	}
+	return nil
+}
+
+// tableView is t's own message, the one edited in place: who opened it and
+// how, then its table (see tableText) and buttons.
+func tableView(l lang.Lang, t *tournament.Tournament) Reply {
+	text := l.Say("tournament.opened", lang.Args{"Organiser": mention(t.Organiser), "Format": formatPhrase(t.Options).in(l)})
+	if t.Options.RoundLimit > 0 {
+		text += "\n" + l.Say("tournament.roundLimit", lang.Args{"Limit": duration(t.Options.RoundLimit).in(l)})
+	}
+	if t.Status == tournament.Joining && !t.Options.StartAt.IsZero() {
+		text += "\n" + l.Say("tournament.startsAt", lang.Args{"When": t.Options.StartAt.UTC().Format("2006-01-02 15:04")})
+	}
+	return Reply{Visibility: Update, Lang: l, Text: text + "\n\n" + tableText(l, t), Buttons: tableButtons(l, t)}
 }
 
 // tournamentNew opens a tournament in cmd's channel.
@@ -130,22 +185,38 @@ func (s *Service) tournamentNew(ctx context.Context, ts TournamentStore, cmd Com
 	if err := v.validate(); err != nil {
 		return Reply{}, err
 	}
+	ask := cmd.Tournament
+	if ask.RoundText != "" {
+		if err := ask.SetRoundLimit(ask.RoundText); err != nil {
+			return Reply{}, err
+		}
+	}
+	if ask.StartText != "" {
+		if err := ask.SetStart(ask.StartText); err != nil {
+			return Reply{}, err
+		}
+	}
 	now := s.opt.Now()
 	opt := tournament.Options{Format: cmd.Tournament.Format, Double: cmd.Tournament.Double, Rounds: cmd.Tournament.Rounds,
-		Clock: ctl, Board: engine.Config{Rows: v.Rows, Cols: v.Cols, Connect: v.Connect}}
+		Clock: ctl, Board: engine.Config{Rows: v.Rows, Cols: v.Cols, Connect: v.Connect},
+		RoundLimit: ask.RoundLimit, StartAt: ask.startAt(now)}
 	id := "t" + strconv.FormatInt(now.UnixMilli(), 36)
 	t, err := tournament.New(id, cmd.Key, cmd.User, opt, now)
 	if err != nil {
 		return Reply{}, tournamentProblem(err)
 	}
+	// The start is scheduled before the tournament is stored: an entry
+	// left by a failed create fires stale (another id, or none) and does
+	// nothing, while a tournament without its entry would never start.
+	if !s.scheduleTournament(ctx, t) {
+		return Reply{}, errors.New("bot: tournament start not scheduled")
+	}
 	if err := ts.CreateTournament(ctx, t); err != nil {
 		return Reply{}, tournamentProblem(err)
 	}
-	l := s.channelLang(ctx, cmd, nil)
-	text := l.Say("tournament.opened", lang.Args{"Organiser": mention(cmd.User), "Format": formatPhrase(t.Options).in(l)})
-	return Reply{Visibility: Public, Lang: l, Text: text + "\n\n" + tableText(l, t),
-		Buttons: []Button{{Label: l.Say("button.tournament.join", nil), Style: StylePrimary,
-			Value: Action{Kind: KindTournamentJoin, GameID: t.ID}.String()}}}, nil
+	r := tableView(s.channelLang(ctx, cmd, nil), t)
+	r.Visibility = Public
+	return r, nil
 }
 
 // formatPhrase names a tournament's format, rounds and time control.
@@ -211,13 +282,18 @@ func points(p pairing.Points) string {
 	return s
 }
 
-// roundText creates the games of t's current round (see ensureRound) and
-// says its pairings; the final table once t is over.
-func (s *Service) roundText(ctx context.Context, l lang.Lang, t *tournament.Tournament) string {
+// roundReply is what the start of t's current round says: its pairings
+// (Text), each game it creates (see ensureRound) on a message of its own
+// (Posts), and the table on t's own message, edited in place or posted
+// anew when that message is gone (Edits). Once t is over, the final table,
+// in both places.
+func (s *Service) roundReply(ctx context.Context, l lang.Lang, t *tournament.Tournament) Reply {
+	table := Edit{Message: t.Message, Reply: tableView(l, t), Repost: true}
 	if t.Status != tournament.Running {
-		return tableText(l, t)
+		return Reply{Text: tableText(l, t), Lang: l, Edits: []Edit{table}}
 	}
-	busy := s.ensureRound(ctx, l, t)
+	busy, made := s.ensureRound(ctx, l, t)
+	s.scheduleTournament(ctx, t)
 	r := t.Rounds[len(t.Rounds)-1]
 	var b strings.Builder
 	b.WriteString(l.Say("tournament.round", lang.Args{"Round": t.Round(), "Rounds": t.Planned}))
@@ -235,18 +311,40 @@ func (s *Service) roundText(ctx context.Context, l lang.Lang, t *tournament.Tour
 	if r.Bye != pairing.NoBye {
 		b.WriteString("\n" + l.Say("tournament.bye", lang.Args{"Player": mention(t.Players[r.Bye].Player), "Points": points(t.ByePoints())}))
 	}
-	return b.String()
+	return Reply{Text: b.String(), Lang: l, Edits: []Edit{table}, Posts: gameMessages(l, t, made)}
+}
+
+// gameMessages are the messages of the games of t's current round in
+// made, each a board with its buttons like any game's, pinging its two
+// players.
+func gameMessages(l lang.Lang, t *tournament.Tournament, made []*match.Record) []Reply {
+	var posts []Reply
+	if len(made) == 0 {
+		return nil
+	}
+	for i, g := range t.Rounds[len(t.Rounds)-1].Games {
+		for _, rec := range made {
+			if rec.ID != g.GameID || g.GameID == "" {
+				continue
+			}
+			v := gameView(l, rec, Public, l.Say("tournament.pairing", lang.Args{"Board": i + 1, "Red": mention(rec.Challenger), "Yellow": mention(rec.Opponent)}))
+			v.Notify = []string{rec.Challenger.ID, rec.Opponent.ID}
+			posts = append(posts, v)
+		}
+	}
+	return posts
 }
 
 // ensureRound creates the games of t's current round that have no record
 // yet: already accepted, White moving first, under the tournament's clock
 // and board and the id it derives. A record there already is left alone,
 // so any caller may run it again. It returns the games that could not
-// start because a player is in another game of the channel.
-func (s *Service) ensureRound(ctx context.Context, l lang.Lang, t *tournament.Tournament) map[string]bool {
-	busy := map[string]bool{}
+// start because a player is in another game of the channel, and the
+// records it created.
+func (s *Service) ensureRound(ctx context.Context, l lang.Lang, t *tournament.Tournament) (busy map[string]bool, made []*match.Record) {
+	busy = map[string]bool{}
 	if t.Round() == 0 {
-		return busy
+		return busy, nil
 	}
 	// The games are the tournament's writes, not the command's: the
 	// command's nonce, spent by its own write, would refuse them as a
@@ -272,6 +370,7 @@ func (s *Service) ensureRound(ctx context.Context, l lang.Lang, t *tournament.To
 		switch {
 		case err == nil:
 			s.started(Command{Key: t.Key}, false)
+			made = append(made, rec)
 		case errors.As(err, &be):
 			busy[g.GameID] = true
 		default:
@@ -280,7 +379,7 @@ func (s *Service) ensureRound(ctx context.Context, l lang.Lang, t *tournament.To
 			}
 		}
 	}
-	return busy
+	return busy, made
 }
 
 // tournamentGameID matches the ids tournament.GameID derives.
@@ -289,26 +388,34 @@ var tournamentGameID = regexp.MustCompile(`^t[0-9a-z]+-[0-9]+-[0-9]+$`)
 // tournamentOver records the result of rec, a game that has just ended,
 // in its channel's tournament when it is one of the current round's, and
 // advances the round once it is complete. It returns what to announce:
-// the next round or the final table, said only by the caller the store
-// let advance; "" otherwise.
-func (s *Service) tournamentOver(ctx context.Context, rec *match.Record) string {
+// the next round or the final table (see roundReply), said only by the
+// caller the store let advance; the zero Reply otherwise.
+func (s *Service) tournamentOver(ctx context.Context, rec *match.Record) Reply {
 	if rec == nil || rec.Status != match.StatusFinished || !tournamentGameID.MatchString(rec.ID) {
-		return ""
+		return Reply{}
 	}
 	ts, err := s.tournaments()
 	if err != nil {
-		return ""
+		return Reply{}
 	}
 	t, err := ts.Tournament(ctx, rec.Key)
 	if err != nil || t.Status != tournament.Running || !strings.HasPrefix(rec.ID, t.ID+"-") {
-		return ""
+		return Reply{}
 	}
 	winner := ""
 	if n := len(rec.Rounds); n > 0 {
 		winner = rec.Rounds[n-1].Winner
 	}
-	t, err = ts.UpdateTournament(ctx, rec.Key, t.ID, func(t *tournament.Tournament) error {
-		err := t.RecordWinner(rec.ID, winner)
+	return s.tournamentResult(ctx, ts, t, s.timedLang(ctx, rec), rec.ID, winner)
+}
+
+// tournamentResult records winner ("" for a draw) as the result of the
+// current round's game id of t, and advances the round once it is
+// complete: see tournamentOver.
+func (s *Service) tournamentResult(ctx context.Context, ts TournamentStore, t *tournament.Tournament, l lang.Lang, id, winner string) Reply {
+	k := t.Key
+	t, err := ts.UpdateTournament(ctx, k, t.ID, func(t *tournament.Tournament) error {
+		err := t.RecordWinner(id, winner)
 		if tournament.ReasonOf(err) == tournament.ReasonResultKnown {
 			return match.ErrNoChange // recorded before: a replica that died before advancing
 		}
@@ -316,22 +423,46 @@ func (s *Service) tournamentOver(ctx context.Context, rec *match.Record) string 
 	})
 	if err != nil {
 		if r := tournament.ReasonOf(err); r != tournament.ReasonNoGame && r != tournament.ReasonOver {
-			s.log.Error("tournament result not recorded", "channel", rec.Key.String(), "game", rec.ID, "err", err)
+			s.log.Error("tournament result not recorded", "channel", k.String(), "game", id, "err", err)
 		}
-		return ""
+		return Reply{}
 	}
 	if !t.Rounds[len(t.Rounds)-1].Over() {
-		return ""
+		return Reply{}
 	}
-	t, advanced, err := ts.AdvanceTournament(ctx, rec.Key, t.ID, t.Round())
+	t, advanced, err := ts.AdvanceTournament(ctx, k, t.ID, t.Round())
 	if err != nil {
-		s.log.Error("tournament round not advanced", "channel", rec.Key.String(), "err", err)
-		return ""
+		s.log.Error("tournament round not advanced", "channel", k.String(), "err", err)
+		return Reply{}
 	}
 	if !advanced {
-		return ""
+		return Reply{}
 	}
-	return s.roundText(ctx, s.timedLang(ctx, rec), t)
+	return s.roundReply(ctx, l, t)
+}
+
+// tournamentID matches the ids tournamentNew makes.
+var tournamentID = regexp.MustCompile(`^t[0-9a-z]+$`)
+
+// attachTable records ref as the message of the table of channel k's
+// tournament id, the one later rounds edit in place, and reports whether
+// id is the channel's tournament (ending or not).
+func (s *Service) attachTable(ctx context.Context, k match.Key, id string, ref match.MessageRef) bool {
+	ts, err := s.tournaments()
+	if err != nil || !tournamentID.MatchString(id) {
+		return false
+	}
+	_, err = ts.UpdateTournament(ctx, k, id, func(t *tournament.Tournament) error {
+		if t.Message == ref {
+			return match.ErrNoChange
+		}
+		t.Message = ref
+		return nil
+	})
+	if err != nil && !errors.Is(err, tournament.ErrNotFound) {
+		s.log.Warn("tournament table's message not recorded: the next round posts it anew", "channel", k.String(), "err", err)
+	}
+	return err == nil
 }
 
 // tournamentProblem turns a tournament's refusal into a one-line one.
@@ -364,6 +495,10 @@ func tournamentProblem(err error) error {
 		return err
 	case tournament.ReasonBoard:
 		return &UserError{Problem: ProblemBadVariant, ID: "tournament.problem.board"}
+	case tournament.ReasonRoundLimit:
+		return &UserError{Problem: ProblemBadVariant, ID: "tournament.problem.roundLimit"}
+	case tournament.ReasonStartTime:
+		return &UserError{Problem: ProblemBadVariant, ID: "tournament.problem.startTime"}
 	case tournament.ReasonJoined:
 		p, id = ProblemAlreadyAccepted, "tournament.problem.joined"
 	case tournament.ReasonStarted:

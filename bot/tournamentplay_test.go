@@ -167,6 +167,11 @@ func TestTournamentSwissRacing(t *testing.T) {
 			if total != 18 {
 				t.Errorf("points in all: %v half points, want 18 (9 games)", total)
 			}
+			// The final table is recorded once, whichever replica finished it.
+			h, err := ts.TournamentHistory(t.Context(), k)
+			if err != nil || len(h) != 1 || h[0].ID != tt.ID || len(h[0].Places) != 6 || h[0].Places[0].Score != st[0].Score {
+				t.Errorf("history %+v (%v), want this tournament once, its final table as played", h, err)
+			}
 		})
 	}
 }

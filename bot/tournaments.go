@@ -30,4 +30,8 @@ type TournamentStore interface {
 	// on one round exactly one gets advanced true, and only that caller
 	// posts the new round or the final standings.
 	AdvanceTournament(ctx context.Context, k match.Key, id string, round int) (t *tournament.Tournament, advanced bool, err error)
+	// TournamentHistory returns the channel's finished tournaments,
+	// newest first (at most tournament.MaxHistory): each recorded once,
+	// by the write that finished it.
+	TournamentHistory(ctx context.Context, k match.Key) ([]tournament.Summary, error)
 }

@@ -236,6 +236,9 @@ func (s *Service) deliver(ctx context.Context, sched Schedule, nf Notifier, n No
 			err := nf.Post(ctx, d.Key, n.Message, *n.Post)
 			switch {
 			case err == nil:
+				if n.Post.Aside() { // a tournament's table and next games, after its news
+					ApplyEdits(ctx, nf, d.Key, *n.Post, log)
+				}
 				n.Post = nil
 			case mayHaveSent(ctx, err):
 				log.Warn("scheduled post timed out: it may have been posted, so it is not posted again", "err", err)
@@ -293,20 +296,32 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// ApplyEdits makes r's Edits in channel k through nf, best effort: the
-// reply itself stands, so a failed edit is logged (at Debug when nf cannot
-// edit at all, as without a token) and not retried.
+// ApplyEdits makes r's Edits, then its Posts, in channel k through nf,
+// best effort: the reply itself stands, so a failure is logged (at Debug
+// when nf cannot change messages at all, as without a token) and not
+// retried. An edit marked Repost whose message is unknown or gone is
+// posted anew instead.
 func ApplyEdits(ctx context.Context, nf Notifier, k match.Key, r Reply, log *slog.Logger) {
 	for _, e := range r.Edits {
-		if e.Message.IsZero() {
-			continue
+		var err error
+		if !e.Message.IsZero() {
+			err = nf.Edit(ctx, k, e.Message, e.Reply)
 		}
-		err := nf.Edit(ctx, k, e.Message, e.Reply)
+		if e.Repost && (e.Message.IsZero() || errors.Is(err, ErrUndeliverable)) {
+			err = nf.Post(ctx, k, match.MessageRef{}, e.Reply)
+		}
 		switch {
 		case errors.Is(err, ErrUndeliverable):
 			log.Debug("message not edited", "channel", k.String(), "err", err)
 		case err != nil:
 			log.Warn("message not edited: its buttons stay until clicked, which then says what happened", "channel", k.String(), "err", err)
+		}
+	}
+	for _, p := range r.Posts {
+		if err := nf.Post(ctx, k, match.MessageRef{}, p); errors.Is(err, ErrUndeliverable) {
+			log.Debug("message not posted", "channel", k.String(), "err", err)
+		} else if err != nil {
+			log.Warn("message not posted", "channel", k.String(), "err", err)
 		}
 	}
 }

@@ -21,8 +21,9 @@ import (
 type MemoryTournaments struct {
 	cfg config
 
-	mu sync.Mutex
-	m  map[match.Key]memTournament
+	mu      sync.Mutex
+	m       map[match.Key]memTournament
+	history map[match.Key][]string // finished tournaments' summaries, newest first; never expire
 }
 
 type memTournament struct {
@@ -36,7 +37,7 @@ func NewMemoryTournaments(opt Options) (*MemoryTournaments, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	return &MemoryTournaments{cfg: newConfig(opt), m: map[match.Key]memTournament{}}, nil
+	return &MemoryTournaments{cfg: newConfig(opt), m: map[match.Key]memTournament{}, history: map[match.Key][]string{}}, nil
 }
 
 func (m *MemoryTournaments) begin(ctx context.Context, op string, k match.Key) error {
@@ -155,5 +156,6 @@ func (m *MemoryTournaments) AdvanceTournament(ctx context.Context, k match.Key, 
 	if err := m.store(op, next); err != nil {
 		return nil, false, err
 	}
+	m.recordHistory(next)
 	return next, true, nil
 }

@@ -35,7 +35,8 @@ import (
 //     cannot be read;
 //   - the settings, removed when of the wrong type;
 //   - the tournament, removed when of the wrong type or unreadable (not
-//     when written by a newer version; see repairTournament).
+//     when written by a newer version; see repairTournament), and the
+//     finished tournaments, removed when of the wrong type.
 //
 // A few round trips per record: it is an operator's command, not a hot path.
 func (s *Redis) Repair(ctx context.Context, k match.Key) (match.Repair, error) {

@@ -24,9 +24,22 @@ return 1
 
 // repairTournament checks the channel's tournament (see Repair): a key of
 // the wrong type, or a hash that cannot be read back (its fields missing,
-// its data damaged), is removed; one written by a newer version is kept.
+// its data damaged), is removed; one written by a newer version is kept;
+// so is a finished tournaments key of the wrong type.
 // It reports whether it removed one.
 func (s *Redis) repairTournament(ctx context.Context, k match.Key) (bool, error) {
+	// The finished tournaments are a list; one of another type is dropped
+	// (a damaged entry in it is only left out when read).
+	history, err := s.dropWrongType(ctx, k, s.historyKey(k), "list")
+	if err != nil {
+		return false, err
+	}
+	cleared, err := s.repairTournamentHash(ctx, k)
+	return history || cleared, err
+}
+
+// repairTournamentHash checks the tournament's hash (see repairTournament).
+func (s *Redis) repairTournamentHash(ctx context.Context, k match.Key) (bool, error) {
 	key := s.tournamentKey(k)
 	if cleared, err := s.dropWrongType(ctx, k, key, "hash"); err != nil || cleared {
 		return cleared, err

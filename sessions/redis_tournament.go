@@ -23,14 +23,21 @@ func (s *Redis) tournamentKey(k match.Key) string { return s.tagged(k, "tourname
 //	ARGV[4]  the round read            ARGV[5] the new version
 //	ARGV[6]  the new round             ARGV[7] '1' active, '0' ended
 //	ARGV[8]  the JSON                  ARGV[9] ms an ended one is kept
+//	KEYS[2]  the channel's finished tournaments (tournament_history.go)
+//	ARGV[10] the summary to push there, '' for none
+//	ARGV[11] how many to keep
 //
 // It returns {0} for a write, {1, v, data} when create finds an active
 // tournament, {2} when the id does not match (or none is there), {3, v,
 // data} on a version mismatch, {4, v, data} when the round has moved on,
-// and {-1} when the key holds another type.
+// {-1} when the key holds another type, {-2} when the history does.
 var tournamentScript = redis.NewScript(`
 local t = redis.call('TYPE', KEYS[1]).ok
 if t ~= 'hash' and t ~= 'none' then return {-1} end
+if ARGV[10] ~= '' then
+  local h = redis.call('TYPE', KEYS[2]).ok
+  if h ~= 'list' and h ~= 'none' then return {-2} end
+end
 local cur = redis.call('HMGET', KEYS[1], 'id', 'v', 'round', 'active', 'data')
 local v, data = cur[2] or '', cur[5] or ''
 if ARGV[1] == 'create' then
@@ -46,6 +53,10 @@ if ARGV[7] == '1' then
   redis.call('PERSIST', KEYS[1])
 else
   redis.call('PEXPIRE', KEYS[1], ARGV[9])
+end
+if ARGV[10] ~= '' then
+  redis.call('LPUSH', KEYS[2], ARGV[10])
+  redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[11]) - 1)
 end
 return {0}
 `)
@@ -70,9 +81,13 @@ func (s *Redis) writeTournament(ctx context.Context, op, mode string, next *tour
 	if next.Status.Over() {
 		active = "0"
 	}
-	res, err := tournamentScript.Run(ctx, s.c, []string{s.tournamentKey(k)}, mode, next.ID,
+	summary := ""
+	if mode == "round" { // only an advance finishes a tournament: its summary goes with it, once
+		summary = finishSummary(next)
+	}
+	res, err := tournamentScript.Run(ctx, s.c, []string{s.tournamentKey(k), s.historyKey(k)}, mode, next.ID,
 		strconv.FormatInt(v, 10), strconv.Itoa(round), strconv.FormatInt(v+1, 10), strconv.Itoa(next.Round()),
-		active, data, tournamentKeep.Milliseconds()).Slice()
+		active, data, tournamentKeep.Milliseconds(), summary, tournament.MaxHistory).Slice()
 	if err != nil {
 		return tournamentWrite{}, s.fail(op, k, err)
 	}
@@ -83,6 +98,8 @@ func (s *Redis) writeTournament(ctx context.Context, op, mode string, next *tour
 	switch w.code {
 	case -1:
 		return w, s.corrupt(op, wrongKeyType(k, s.tournamentKey(k)))
+	case -2:
+		return w, s.corrupt(op, wrongKeyType(k, s.historyKey(k)))
 	case 1, 3, 4:
 		vs, _ := res[1].(string)
 		raw, _ := res[2].(string)

@@ -57,3 +57,28 @@ func TestRedisRepairTournament(t *testing.T) {
 		})
 	}
 }
+
+// TestRedisRepairTournamentHistory: Repair removes a finished tournaments
+// key of the wrong type, and the next finished tournament is recorded
+// again; the tournament itself is kept.
+func TestRedisRepairTournamentHistory(t *testing.T) {
+	t.Parallel()
+	c := storetest.Redis(t)
+	k := storetest.Channel
+	prefix := storetest.Prefix(t, c)
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
+	if err := c.Set(t.Context(), prefix+"{"+k.String()+"}:tourneys", "damaged", time.Hour).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.TournamentHistory(t.Context(), k); err == nil {
+		t.Fatal("a damaged history read without an error")
+	}
+	rep, err := s.Repair(t.Context(), k)
+	if err != nil || !rep.TournamentCleared {
+		t.Fatalf("Repair = %+v, %v; want the history cleared", rep, err)
+	}
+	playOut(t, s, k, "t1")
+	if h, err := s.TournamentHistory(t.Context(), k); err != nil || len(h) != 1 {
+		t.Fatalf("after Repair: %d recorded (%v), want 1", len(h), err)
+	}
+}

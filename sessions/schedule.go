@@ -72,7 +72,7 @@ func member(gameID string, k match.TimerKind) string {
 func parseMember(m string) (gameID string, k match.TimerKind, ok bool) {
 	id, ks, found := strings.Cut(m, "/")
 	n, err := strconv.Atoi(ks)
-	if !found || err != nil || !match.ValidGameID(id) || n <= 0 || n > int(match.TimerFlag) {
+	if !found || err != nil || !match.ValidGameID(id) || n <= 0 || n > int(match.LastTimerKind) {
 		return "", 0, false
 	}
 	return id, match.TimerKind(n), true

@@ -13,9 +13,11 @@ import (
 )
 
 // tournamentSchema is the version of the stored form of a tournament
-// that this program writes and reads; a value of a newer one is reported
-// as ErrNewerSchema. Append-only changes to the form raise it.
-const tournamentSchema = 1
+// that this program writes; it reads every version from 1 up to it, and
+// reports a value of a newer one as ErrNewerSchema. Append-only changes to
+// the form raise it. 2 added the table's message (msg), the round's time
+// limit (round_ms) and the start time (start_at).
+const tournamentSchema = 2
 
 // maxTournamentBytes bounds a stored tournament read back: a double round
 // robin of 32 players with long names is well under it.
@@ -41,6 +43,9 @@ type (
 		Created   time.Time         `json:"created"`
 		Started   *time.Time        `json:"started,omitempty"`
 		Ended     *time.Time        `json:"ended,omitempty"`
+		Message   messageJSON       `json:"msg,omitzero"`       // since schema 2
+		RoundMS   int64             `json:"round_ms,omitempty"` // since schema 2
+		StartAt   *time.Time        `json:"start_at,omitempty"` // since schema 2
 	}
 	tourClockJSON struct {
 		Kind      uint8 `json:"kind"`
@@ -81,6 +86,8 @@ func encodeTournament(t *tournament.Tournament) ([]byte, error) {
 		Players: make([]tourEntrantJSON, len(t.Players)),
 		Planned: t.Planned, Created: normTime(t.Created),
 		Started: optTime(t.Started), Ended: optTime(t.Ended),
+		Message: messageJSON(t.Message),
+		RoundMS: t.Options.RoundLimit.Milliseconds(), StartAt: optTime(t.Options.StartAt),
 	}
 	if c := t.Options.Clock; c.Kind != clock.None {
 		j.Clock = &tourClockJSON{Kind: uint8(c.Kind), Base: c.Base.Milliseconds(), Increment: c.Increment.Milliseconds(), PerMove: c.PerMove.Milliseconds()}
@@ -123,7 +130,7 @@ func decodeTournament(k match.Key, b []byte) (*tournament.Tournament, error) {
 	switch {
 	case head.Schema > tournamentSchema:
 		return nil, corrupt(fmt.Errorf("schema %d: %w", head.Schema, ErrNewerSchema))
-	case head.Schema != tournamentSchema:
+	case head.Schema < 1:
 		return nil, corrupt(fmt.Errorf("schema %d", head.Schema))
 	}
 	var j tournamentJSON
@@ -141,10 +148,15 @@ func decodeTournament(k match.Key, b []byte) (*tournament.Tournament, error) {
 		Status:  tournament.Status(j.Status),
 		Planned: j.Planned,
 		Created: j.Created,
+		Message: match.MessageRef(j.Message),
 	}
 	if j.Clock != nil {
 		t.Options.Clock = clock.Control{Kind: clock.Kind(j.Clock.Kind), Base: time.Duration(j.Clock.Base) * time.Millisecond,
 			Increment: time.Duration(j.Clock.Increment) * time.Millisecond, PerMove: time.Duration(j.Clock.PerMove) * time.Millisecond}
+	}
+	t.Options.RoundLimit = time.Duration(j.RoundMS) * time.Millisecond
+	if j.StartAt != nil {
+		t.Options.StartAt = *j.StartAt
 	}
 	if j.Started != nil {
 		t.Started = *j.Started

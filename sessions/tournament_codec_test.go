@@ -1,8 +1,10 @@
 package sessions
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,6 +52,39 @@ func TestTournamentCodec(t *testing.T) {
 	other.Channel = "C2"
 	if _, err := decodeTournament(other, b); !errors.Is(err, match.ErrCorrupt) {
 		t.Errorf("another channel's tournament: %v, want corrupt", err)
+	}
+}
+
+// TestTournamentCodecMessage: the table's message (schema 2) reads back,
+// and a tournament written by schema 1, which had none, still reads, with
+// none.
+func TestTournamentCodecMessage(t *testing.T) {
+	tr := codecTournament(t)
+	tr.Message = match.MessageRef{Channel: "C1", Timestamp: "1700000000.000100", MessageID: "991"}
+	b, err := encodeTournament(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeTournament(codecKey, b)
+	if err != nil || got.Message != tr.Message {
+		t.Fatalf("message read back as %+v, %v; want %+v", got.Message, err, tr.Message)
+	}
+	tr.Message = match.MessageRef{}
+	b, err = encodeTournament(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := bytes.Replace(b, []byte(`"schema":2`), []byte(`"schema":1`), 1)
+	got, err = decodeTournament(codecKey, old)
+	if err != nil || !reflect.DeepEqual(got, tr) {
+		t.Fatalf("schema 1 read as %+v, %v; want %+v", got, err, tr)
+	}
+	if _, err := decodeTournament(codecKey, bytes.Replace(b, []byte(`"schema":2`), []byte(`"schema":3`), 1)); !errors.Is(err, ErrNewerSchema) {
+		t.Errorf("schema 3: %v, want ErrNewerSchema", err)
+	}
+	tr.Message.MessageID = strings.Repeat("9", match.MaxRefLen+1)
+	if _, err := encodeTournament(tr); !errors.Is(err, match.ErrInvalid) {
+		t.Errorf("an over-long message id: %v, want invalid", err)
 	}
 }
 

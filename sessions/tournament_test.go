@@ -99,7 +99,7 @@ func TestTournamentCorrupt(t *testing.T) {
 			return c.HSet(ctx, key, "id", "t1", "v", "1", "data", `{"schema":1,"id":"t1","status":1}`).Err()
 		}, false},
 		{"newer", func(key string) error {
-			return c.HSet(ctx, key, "id", "t1", "v", "1", "data", `{"schema":2,"id":"t1"}`).Err()
+			return c.HSet(ctx, key, "id", "t1", "v", "1", "data", `{"schema":3,"id":"t1"}`).Err()
 		}, true},
 	} {
 		k := match.Key{Platform: "slack", Workspace: "T1", Channel: "X" + string(rune('A'+i))}

@@ -88,7 +88,8 @@ func newFakeDiscord(t testing.TB) *fakeDiscord {
 		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/callback"),
 			r.Method == http.MethodDelete:
 			w.WriteHeader(http.StatusNoContent)
-		case r.Method == http.MethodPatch || (r.Method != http.MethodPut && strings.Contains(r.URL.Path, "/webhooks/")):
+		case r.Method == http.MethodPatch || (r.Method != http.MethodPut && strings.Contains(r.URL.Path, "/webhooks/")),
+			r.Method == http.MethodPost && strings.Contains(r.URL.Path, "/channels/") && strings.HasSuffix(r.URL.Path, "/messages"): // the bot's own posts
 			fmt.Fprintf(w, `{"id":"600000000000000%03d","channel_id":%q}`, n, chanID)
 		default:
 			w.WriteHeader(http.StatusNotFound)

@@ -92,16 +92,22 @@ func statusOf(err error) int {
 }
 
 // Post implements bot.Notifier: POST /channels/{channel}/messages, its
-// mentions limited to the reply's Notify.
+// mentions limited to the reply's Notify. A message with a game's (or a
+// tournament's) buttons is attached to it, so that the bot edits it later.
 func (a *Adapter) Post(ctx context.Context, k match.Key, _ match.MessageRef, r bot.Reply) error {
 	if !a.CanNotify() {
 		return errNoToken
 	}
 	content, comps := layoutIn(r, a.palettes(r)...)
-	_, err := a.rest.ChannelMessageSendComplex(k.Channel, &discordgo.MessageSend{Content: content, Components: comps,
+	m, err := a.rest.ChannelMessageSendComplex(k.Channel, &discordgo.MessageSend{Content: content, Components: comps,
 		AllowedMentions: allowed(r)}, restOptions(ctx)...)
 	if err != nil {
 		return notifyError("send message", err)
+	}
+	if id := r.ButtonGame(); id != "" && m != nil && m.ID != "" && len(m.ID) <= maxRefLen {
+		if err := a.svc.Attach(ctx, k, id, match.MessageRef{Channel: k.Channel, MessageID: m.ID}); err != nil {
+			a.log.Warn("discord: posted message not attached to its game", "channel", k.Channel, "err", err)
+		}
 	}
 	return nil
 }

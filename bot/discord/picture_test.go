@@ -215,8 +215,8 @@ func TestPictureBoards(t *testing.T) {
 	}
 	got := check(t, f.webhookCall(t), "<@UB> accepted!")
 	board := got.asResponse(t)
-	if n := len(board.Data.Components); n != 3 { // the container, then 4 + 3 column buttons
-		t.Fatalf("%d top-level components, want the container and 2 rows of buttons", n)
+	if n := len(board.Data.Components); n != 4 { // the container, then 4 + 3 column buttons, then Offer draw
+		t.Fatalf("%d top-level components, want the container and 3 rows of buttons", n)
 	}
 
 	// Red plays column 1, yellow 2, ...; red wins with its fourth disc in column 1.

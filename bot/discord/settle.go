@@ -30,9 +30,10 @@ const maxFollowups = 4
 func (x *exchange) handle(ctx context.Context) bot.Reply {
 	if !Guest(x.cmd.Key) {
 		r := x.a.svc.Handle(ctx, x.cmd)
-		if len(r.Edits) > 0 {
+		if r.Aside() {
 			// A typed cancel or decline: the challenge's message loses
-			// its buttons, beside the response.
+			// its buttons, beside the response; a tournament's table and
+			// its new round's games.
 			x.a.work.Go(func(wctx context.Context) { bot.ApplyEdits(wctx, x.a, x.cmd.Key, r, x.a.log) })
 		}
 		return r

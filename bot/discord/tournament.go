@@ -22,7 +22,8 @@ func tournamentCommand(
 		str("action", "command.name.opt.action", "command.desc.opt.action",
 			choice("new", "command.choice.tournamentNew"), choice("join", "command.choice.tournamentJoin"),
 			choice("start", "command.choice.tournamentStart"), choice("withdraw", "command.choice.tournamentWithdraw"),
-			choice("cancel", "command.choice.tournamentCancel"), choice("standings", "command.choice.tournamentStandings")),
+			choice("cancel", "command.choice.tournamentCancel"), choice("standings", "command.choice.tournamentStandings"),
+			choice("history", "command.choice.tournamentHistory")),
 		str("format", "command.name.opt.format", "command.desc.opt.format",
 			choice("round-robin", "command.choice.roundRobin"), choice("swiss", "command.choice.swiss")),
 		intOpt("rounds", "command.name.opt.rounds", "command.desc.opt.rounds", 1, tournament.MaxRounds),
@@ -31,7 +32,9 @@ func tournamentCommand(
 		intOpt("cols", "command.name.opt.cols", "command.desc.opt.cols", minSize, maxSize),
 		intOpt("connect", "command.name.opt.connect", "command.desc.opt.connect", minConnect, maxConnect),
 		str("clock", "command.name.opt.clock", "command.desc.opt.clock"),
-		intOpt("days", "command.name.opt.days", "command.desc.opt.days", clock.MinDays, clock.MaxDays))
+		intOpt("days", "command.name.opt.days", "command.desc.opt.days", clock.MinDays, clock.MaxDays),
+		str("round", "command.name.opt.roundLimit", "command.desc.opt.roundLimit"),
+		str("start", "command.name.opt.start", "command.desc.opt.start"))
 }
 
 // tournamentActions are the choices of the tournament subcommand's action.
@@ -39,6 +42,7 @@ var tournamentActions = map[string]bot.Kind{
 	"": bot.KindTournament, "standings": bot.KindTournament, "new": bot.KindTournamentNew,
 	"join": bot.KindTournamentJoin, "start": bot.KindTournamentStart,
 	"withdraw": bot.KindTournamentWithdraw, "cancel": bot.KindTournamentCancel,
+	"history": bot.KindTournament, // with Request.Tournament.History
 }
 
 // tournamentRequest reads the options of the tournament subcommand.
@@ -49,6 +53,7 @@ func tournamentRequest(opts []*option) (bot.Request, error) {
 		return bot.Request{}, errMalformed // the command offers the actions as choices
 	}
 	req := bot.Request{Kind: k}
+	req.Tournament.History = act == "history"
 	if k != bot.KindTournamentNew {
 		return req, nil
 	}
@@ -66,5 +71,7 @@ func tournamentRequest(opts []*option) (bot.Request, error) {
 	req.Variant.Cols, _ = intOption(opts, "cols")
 	req.Variant.Connect, _ = intOption(opts, "connect")
 	req.Variant.Control = timeControl(opts)
+	req.Tournament.RoundText, _ = stringOption(opts, "round") // read, and refused if bad, by the bot
+	req.Tournament.StartText, _ = stringOption(opts, "start")
 	return req, nil
 }

@@ -17,9 +17,16 @@ const (
 	TimerTimeout           // the waiting player may claim the game
 	TimerAbandon           // an idle game is closed before its record expires
 	TimerFlag              // the flag of the player to move falls under a time control
+	// The kinds of a channel's tournament, never carried by a record: the
+	// entry's id is the tournament's.
+	TimerRoundLimit      // the current round's time limit passes: its unfinished games are adjudicated
+	TimerTournamentStart // a tournament opened with a start time starts
+	// LastTimerKind is the last kind: a schedule entry of a later one is
+	// not this program's.
+	LastTimerKind = TimerTournamentStart
 )
 
-var timerNames = [...]string{"none", "expire", "remind", "timeout", "abandon", "flag"}
+var timerNames = [...]string{"none", "expire", "remind", "timeout", "abandon", "flag", "round", "start"}
 
 // String returns the kind as a lower-case word, or "timer(N)" when unknown.
 func (k TimerKind) String() string {

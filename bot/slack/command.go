@@ -62,12 +62,14 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 		reply = a.svc.Handle(ctx, cmd)
 	}
 	rep.Outcome = reply.Outcome()
-	if len(reply.Edits) > 0 {
+	if reply.Aside() {
 		// A typed cancel or decline: the challenge's message loses its
-		// buttons, after the reply. A message that was a command's
-		// response has no ts (Slack gives none for response_url
-		// messages) until someone clicks it, so it cannot be edited: the
-		// reply says its buttons no longer do anything.
+		// buttons, after the reply; a tournament's table and its new
+		// round's games. A message that was a command's response has no
+		// ts (Slack gives none for response_url messages) until someone
+		// clicks it, so it cannot be edited: the reply says its buttons
+		// no longer do anything (a tournament's table is posted anew
+		// instead: Repost).
 		if unedited(reply) {
 			reply.Text += "\n" + reply.Lang.Say("onSlack.buttonsStay", nil)
 		}
@@ -101,7 +103,7 @@ func (a *Adapter) command(ctx context.Context, sc slackapi.SlashCommand, nonce s
 // which chat.update cannot reach.
 func unedited(r bot.Reply) bool {
 	for _, e := range r.Edits {
-		if e.Message.Timestamp == "" {
+		if e.Message.Timestamp == "" && !e.Repost {
 			return true
 		}
 	}

@@ -41,7 +41,7 @@ func TestGameThroughHTTP(t *testing.T) {
 
 		board := e.click("UB", ch, "Accept")
 		wantPosted(t, board, "", true, "<@UB> accepted!", ":white_circle:", ":one:")
-		if got, want := labels(board), []string{"1", "2", "3", "4", "5", "6", "7"}; !slices.Equal(got, want) {
+		if got, want := labels(board), []string{"1", "2", "3", "4", "5", "6", "7", "Offer draw"}; !slices.Equal(got, want) {
 			t.Fatalf("board buttons %v, want %v", got, want)
 		}
 		if s := contextText(board); !strings.Contains(s, "<@UA>, it's your turn") {
@@ -85,8 +85,8 @@ func TestGameThroughHTTP(t *testing.T) {
 		wantPosted(t, board, "", true, "<@UB> offers a rematch")
 		board = e.click("UA", board, "Accept")
 		wantPosted(t, board, "", true, "Rematch!", "<@UB> is red")
-		if len(buttons(board)) != 7 {
-			t.Fatalf("rematch buttons %v, want 7 columns", labels(board))
+		if len(buttons(board)) != 8 {
+			t.Fatalf("rematch buttons %v, want 7 columns and Offer draw", labels(board))
 		}
 
 		lb := e.slash("UC", "leaderboard")

@@ -209,6 +209,9 @@ func (a *Adapter) interact(ic clickPayload, nonce string, rep *report) error {
 		if err != nil {
 			rep.Outcome = bot.OutcomeError
 		}
+		if reply.Aside() { // a click that ended a tournament's round: its table and next games
+			bot.ApplyEdits(wctx, a, c.cmd.Key, reply, a.log)
+		}
 	})
 	if !started {
 		rep.Outcome, rep.Reason = bot.OutcomeError, "shutting down"

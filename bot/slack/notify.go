@@ -93,8 +93,14 @@ func (a *Adapter) Post(ctx context.Context, k match.Key, _ match.MessageRef, r b
 	if err != nil {
 		return err
 	}
-	if _, _, err := a.chat.PostMessageContext(ctx, k.Channel, msgOptions(r)...); err != nil {
+	ch, ts, err := a.chat.PostMessageContext(ctx, k.Channel, msgOptions(r)...)
+	if err != nil {
 		return notifyError("chat.postMessage", err)
+	}
+	if id := r.ButtonGame(); id != "" {
+		// A message with a game's (or a tournament's) buttons: the bot
+		// edits it later.
+		a.attachPosted(ctx, k, id, ch, ts)
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ func ExampleAdapter_Run() {
 	// ⚪⚪⚪⚪⚪⚪⚪
 	// ⚪⚪⚪⚪⚪⚪⚪
 	// 🔴 @alice, it's your turn (move 1).
-	// [1] [2] [3] [4] [5] [6] [7]
+	// [1] [2] [3] [4] [5] [6] [7] [Offer draw]
 	// (you are now alice)
 	// ── message updated ──
 	// @alice dropped a disc in column 4.
@@ -58,6 +58,6 @@ func ExampleAdapter_Run() {
 	// ⚪⚪⚪⚪⚪⚪⚪
 	// ⚪⚪⚪🔴⚪⚪⚪
 	// 🟡 @bob, it's your turn (move 2).
-	// [1] [2] [3] [4] [5] [6] [7]
+	// [1] [2] [3] [4] [5] [6] [7] [Offer draw]
 	// (there is no column 9: this board has columns 1 to 7)
 }

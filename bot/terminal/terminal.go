@@ -388,6 +388,9 @@ func (a *Adapter) run(ctx context.Context, cmd bot.Command, handle func(context.
 	a.log.Debug("terminal command", "kind", cmd.Kind.String(), "outcome", r.Outcome(), "duration", time.Since(start))
 	a.show(r)
 	a.edited(r.Edits)
+	for _, p := range r.Posts { // a tournament round's games, each a message of its own
+		a.show(p)
+	}
 }
 
 // button finds the enabled button labelled label (case-insensitive) on

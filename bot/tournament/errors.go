@@ -51,13 +51,19 @@ const (
 	// ReasonInvalid: a value (a stored tournament, an id, a result)
 	// breaks the rules of a tournament; Err says which.
 	ReasonInvalid
+	// ReasonRoundLimit: a round's time limit out of range (MinRoundLimit
+	// to MaxRoundLimit).
+	ReasonRoundLimit
+	// ReasonStartTime: a start time in the past, or more than
+	// MaxStartAhead ahead.
+	ReasonStartTime
 )
 
 var reasonNames = [...]string{
 	"no reason", "unknown format", "rounds out of range", "invalid time control", "invalid board",
 	"already joined", "already started", "already over", "full", "too few players", "not the organiser",
 	"not a player", "already withdrawn", "not started", "round unfinished", "no such game",
-	"result already recorded", "invalid tournament",
+	"result already recorded", "invalid tournament", "round time limit out of range", "start time out of range",
 }
 
 // String returns the reason in a few lower-case words.

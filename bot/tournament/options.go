@@ -3,6 +3,7 @@ package tournament
 import (
 	"errors"
 	"strconv"
+	"time"
 
 	"github.com/connect4/connect4/bot/clock"
 	"github.com/connect4/connect4/engine"
@@ -48,11 +49,27 @@ type Options struct {
 	Clock  clock.Control
 	// Board is every game's board: a two-player engine.Config.
 	Board engine.Config
+	// RoundLimit is how long a round may last, 0 for no limit: when it
+	// passes, the round's unfinished games are adjudicated (MinRoundLimit
+	// to MaxRoundLimit).
+	RoundLimit time.Duration
+	// StartAt is when the tournament starts on its own with the players
+	// who joined, zero for when the organiser says (at most MaxStartAhead
+	// after it opens).
+	StartAt time.Time
 }
+
+// The bounds of a round's time limit and of a start time.
+const (
+	MinRoundLimit = time.Minute
+	MaxRoundLimit = 14 * 24 * time.Hour
+	MaxStartAhead = 14 * 24 * time.Hour
+)
 
 // Validate returns an *Error for the first option out of range, or nil:
 // ReasonFormat, ReasonRounds (Rounds beyond MaxRounds, or given for a
-// round robin), ReasonClock, ReasonBoard. Whether a Swiss has fewer rounds
+// round robin), ReasonRoundLimit, ReasonStartTime (a time out of range),
+// ReasonClock, ReasonBoard. Whether a Swiss has fewer rounds
 // than players is checked by Start, when the players are known.
 func (o Options) Validate() error {
 	switch {
@@ -62,6 +79,12 @@ func (o Options) Validate() error {
 		return &Error{Reason: ReasonRounds, Limit: MaxRounds}
 	case o.Rounds != 0 && o.Format == RoundRobin:
 		return &Error{Reason: ReasonRounds, Err: errors.New("a round robin's rounds follow from its players")}
+	}
+	if o.RoundLimit != 0 && (o.RoundLimit < MinRoundLimit || o.RoundLimit > MaxRoundLimit) {
+		return refuse(ReasonRoundLimit)
+	}
+	if y := o.StartAt.Year(); !o.StartAt.IsZero() && (y < 1 || y > 9999) {
+		return refuse(ReasonStartTime)
 	}
 	if err := o.Clock.Validate(); err != nil {
 		return &Error{Reason: ReasonClock, Err: err}

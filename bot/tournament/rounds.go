@@ -11,6 +11,15 @@ import (
 // first.
 func (t *Tournament) Round() int { return len(t.Rounds) }
 
+// Deadline returns when the current round's time limit passes, and false
+// when there is none: no limit, not running, or the round is over.
+func (t *Tournament) Deadline() (time.Time, bool) {
+	if t.Status != Running || t.Options.RoundLimit == 0 || len(t.Rounds) == 0 || t.Rounds[len(t.Rounds)-1].Over() {
+		return time.Time{}, false
+	}
+	return t.Rounds[len(t.Rounds)-1].Started.Add(t.Options.RoundLimit), true
+}
+
 // GameID returns the id of the record of board board (from 1) of round
 // round (from 1): derived, so that every replica that creates the round's
 // games names them alike, and creating one twice is refused as a

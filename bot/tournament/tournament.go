@@ -94,17 +94,24 @@ type Tournament struct {
 	Created time.Time
 	Started time.Time
 	Ended   time.Time
+	// Message is the channel message that shows the table (the one the
+	// tournament was opened with, or the last one posted in its place),
+	// edited in place as rounds end; zero until an adapter tells which.
+	Message match.MessageRef
 }
 
 // New returns a tournament taking players, organised by org in channel k
 // under id (1 to MaxIDLen letters, digits, '-' or '_'), made at now. It
-// returns an *Error: Options.Validate's reasons, ReasonInvalid for a bad
-// id, key or organiser.
+// returns an *Error: Options.Validate's reasons, ReasonStartTime for a
+// start time not after now or more than MaxStartAhead after it,
+// ReasonInvalid for a bad id, key or organiser.
 func New(id string, k match.Key, org match.Player, opt Options, now time.Time) (*Tournament, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
 	switch {
+	case !opt.StartAt.IsZero() && (!opt.StartAt.After(now) || opt.StartAt.Sub(now) > MaxStartAhead):
+		return nil, refuse(ReasonStartTime)
 	case len(id) > MaxIDLen || !match.ValidGameID(id):
 		return nil, invalid("id %.40q is not 1-%d URL-safe characters", id, MaxIDLen)
 	case k.Validate() != nil:

@@ -29,6 +29,8 @@ func (t *Tournament) Validate() error {
 		return invalid("%d players, more than %d", len(t.Players), MaxPlayers)
 	case t.Planned < 0 || t.Planned > maxPlanned || len(t.Rounds) > t.Planned:
 		return invalid("%d rounds of %d planned", len(t.Rounds), t.Planned)
+	case len(t.Message.Channel) > match.MaxRefLen || len(t.Message.Timestamp) > match.MaxRefLen || len(t.Message.MessageID) > match.MaxRefLen:
+		return invalid("message reference part longer than %d bytes", match.MaxRefLen)
 	}
 	seen := make(map[string]bool, len(t.Players))
 	for _, p := range t.Players {

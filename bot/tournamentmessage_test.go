@@ -1,0 +1,158 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/bot/tournament"
+)
+
+// postingNotifier is a Notifier that remembers what it edited and posted
+// and, like the adapters, attaches a posted message with a game's (or a
+// tournament's) buttons to it. Edits of a message in gone fail as a
+// deleted message's do.
+type postingNotifier struct {
+	svc *Service
+	mu  sync.Mutex
+	// edited are the messages edited, in order, and what with.
+	edited []Edit
+	posted []Reply
+	gone   map[match.MessageRef]bool
+}
+
+func (n *postingNotifier) Edit(_ context.Context, _ match.Key, ref match.MessageRef, r Reply) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.gone[ref] {
+		return fmt.Errorf("%w: message deleted", ErrUndeliverable)
+	}
+	n.edited = append(n.edited, Edit{Message: ref, Reply: r})
+	return nil
+}
+
+func (n *postingNotifier) Post(ctx context.Context, k match.Key, _ match.MessageRef, r Reply) error {
+	n.mu.Lock()
+	n.posted = append(n.posted, r)
+	ref := match.MessageRef{Channel: k.Channel, MessageID: fmt.Sprintf("P%d", len(n.posted))}
+	n.mu.Unlock()
+	if id := r.ButtonGame(); id != "" {
+		return n.svc.Attach(ctx, k, id, ref)
+	}
+	return nil
+}
+
+// take returns what was edited and posted since the last call.
+func (n *postingNotifier) take() ([]Edit, []Reply) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	e, p := n.edited, n.posted
+	n.edited, n.posted = nil, nil
+	return e, p
+}
+
+// TestTournamentTableInPlace: the tournament's own message (the one it
+// was opened with) shows the table, edited in place by each round's
+// start and by the final standings; a round's games each get a message
+// of their own, with a board and buttons, attached to their records; and
+// when the table's message is gone, the next round posts it anew and
+// edits that one from then on.
+func TestTournamentTableInPlace(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		ctx := t.Context()
+		nf := &postingNotifier{svc: h.svc, gone: map[match.MessageRef]bool{}}
+		ts := h.store.(TournamentStore)
+		r := h.svc.HandleText(ctx, Command{Key: h.key, User: player("UO"), Self: h.self, CanManage: true}, "tournament new swiss rounds 2")
+		h.want(r, Public, ProblemNone, "opens a tournament")
+		tr, err := ts.Tournament(ctx, h.key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.ButtonGame(); got != tr.ID {
+			t.Fatalf("the tournament's message carries %q, want its id %q to be attached", got, tr.ID)
+		}
+		table := match.MessageRef{Channel: "C1", Timestamp: "100.1", MessageID: "M1"}
+		if err := h.svc.Attach(ctx, h.key, tr.ID, table); err != nil {
+			t.Fatalf("attach the table: %v", err)
+		}
+		for _, u := range []string{"UA", "UB", "UC"} {
+			j := h.say(u, "tournament join")
+			h.want(j, Public, ProblemNone, "joins the tournament")
+			if len(j.Edits) != 1 || j.Edits[0].Message != table || !strings.Contains(j.Edits[0].Reply.Text, "<@"+u+">") {
+				t.Fatalf("%s's join edits %+v, want the table's message with them in", u, j.Edits)
+			}
+		}
+		start := h.say("UO", "tournament start")
+		h.want(start, Public, ProblemNone, "Round 1 of 2 begins")
+		wantTable := func(r Reply, ref match.MessageRef, says string) {
+			t.Helper()
+			i := slices.IndexFunc(r.Edits, func(e Edit) bool { return e.Repost })
+			if i < 0 || r.Edits[i].Message != ref || !strings.Contains(r.Edits[i].Reply.Text, says) {
+				t.Fatalf("edits %+v, want the table's message %v edited to say %q", r.Edits, ref, says)
+			}
+		}
+		wantTable(start, table, "Round 1 of 2, standings:")
+		if len(start.Posts) != 1 || start.Posts[0].Game == nil || start.Posts[0].ButtonGame() == "" || len(start.Posts[0].Notify) != 2 {
+			t.Fatalf("start posts %+v, want one game message with its board, buttons and both players pinged", start.Posts)
+		}
+		ApplyEdits(ctx, nf, h.key, start, h.svc.log)
+		edited, posted := nf.take()
+		if len(edited) != 1 || edited[0].Message != table || len(posted) != 1 {
+			t.Fatalf("start edited %v and posted %d, want the table edited in place and one game posted", edited, len(posted))
+		}
+		game := start.Posts[0].ButtonGame()
+		rec, err := h.store.Load(ctx, h.key, game)
+		if err != nil || rec.Message.IsZero() {
+			t.Fatalf("game %s: message %v (%v), want the posted message attached", game, rec.Message, err)
+		}
+		// Round 1's only game ends: round 2 starts, its table edits the
+		// same message.
+		end := h.say(rec.Challenger.ID, "resign")
+		h.want(end, Public, ProblemNone, "Round 2 of 2 begins")
+		wantTable(end, table, "Round 2 of 2, standings:")
+		nf.gone[table] = true // someone deleted the table's message
+		ApplyEdits(ctx, nf, h.key, end, h.svc.log)
+		edited, posted = nf.take()
+		if len(edited) != 0 || len(posted) != 2 || posted[0].ButtonGame() != tr.ID {
+			t.Fatalf("with the table gone: edited %v, posted %d, want the table posted anew and a game", edited, len(posted))
+		}
+		tr, err = ts.Tournament(ctx, h.key)
+		if err != nil || tr.Message.MessageID != "P1" {
+			t.Fatalf("the table's message is now %+v (%v), want the one posted anew", tr.Message, err)
+		}
+		var next string
+		for _, g := range tr.Rounds[1].Games {
+			if g.GameID != "" {
+				next = g.GameID
+			}
+		}
+		rec, err = h.store.Load(ctx, h.key, next)
+		if err != nil {
+			t.Fatal(err)
+		}
+		final := h.say(rec.Opponent.ID, "resign")
+		h.want(final, Public, ProblemNone, "Final standings:")
+		wantTable(final, tr.Message, "Final standings:")
+		if len(final.Posts) != 0 {
+			t.Errorf("the final standings post %d games, want none", len(final.Posts))
+		}
+		ApplyEdits(ctx, nf, h.key, final, h.svc.log)
+		if edited, _ := nf.take(); len(edited) != 1 || edited[0].Message != tr.Message || len(edited[0].Reply.Buttons) != 0 {
+			t.Errorf("the final table edited %+v, want the new message, without buttons", edited)
+		}
+		if tr, _ := ts.Tournament(ctx, h.key); tr.Status != tournament.Finished {
+			t.Errorf("tournament %v, want finished", tr.Status)
+		}
+		// A click on a table's refresh makes the clicked message the
+		// table's (Slack answers a command without telling its ts).
+		rf := h.click("UB", start.Edits[0].Reply, "Refresh the table")
+		h.want(rf, Update, ProblemNone, "Final standings:")
+		if tr, _ := ts.Tournament(ctx, h.key); tr.Message != (match.MessageRef{Channel: "C1", Timestamp: "1.0"}) {
+			t.Errorf("after a refresh click the table's message is %+v, want the clicked one", tr.Message)
+		}
+	})
+}
