@@ -85,6 +85,9 @@ func silentRedis(t *testing.T) string {
 // TestPlayRedisSilent checks that a Redis that accepts and never answers
 // gets each command answered with the store sentence within 1.5 s.
 func TestPlayRedisSilent(t *testing.T) {
+	// It waits on a Redis that never answers. In parallel only with tests
+	// that use no Redis: go-redis's logger, which this sets, is global.
+	t.Parallel()
 	p := startPlay(t, env("REDIS_URL", "redis://"+silentRedis(t)+"/0"))
 	p.waitStderr(t, "redis not reachable yet")
 	for _, cmd := range []string{"/connect4 board", "/connect4 @bob"} {
