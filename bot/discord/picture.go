@@ -242,11 +242,11 @@ func (a *Adapter) respond(s restAPI, in *interaction, r bot.Reply, fromButton, o
 	switch {
 	case a.pictured(r):
 		if fromButton && onTime && r.Visibility == bot.Update {
-			if resp, err := a.pictureResponse(r); err == nil {
+			resp, err := a.pictureResponse(r)
+			if err == nil {
 				return resp, a.replayAfter(s, in, r)
-			} else {
-				a.log.Warn("board picture not drawn into the response; deferring", "channel", in.ChannelID, "err", err)
 			}
+			a.log.Warn("board picture not drawn into the response; deferring", "channel", in.ChannelID, "err", err)
 		}
 		return initial{resp: deferred(fromButton)}, func(ctx context.Context, send bool) bot.Outcome {
 			if !send {
