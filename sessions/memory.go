@@ -12,20 +12,25 @@ import (
 	"github.com/connect4/connect4/bot/match"
 )
 
-// sweepSample is how many entries of each map a write looks at, to drop
-// the expired ones (as Redis samples keys for expiry). A range over a Go map
-// starts at a random entry, so the sample is random; with more entries
-// sampled per write than a write adds, the maps stay within a small factor
-// of their live entries at a constant cost per write, however large they
-// grow (the replay window alone holds an entry per request).
-const sweepSample = 8
+// The sweep: every sweepEvery writes, a write looks at sweepSample entries
+// of each map, to drop the expired ones (as Redis samples keys for
+// expiry). A range over a Go map starts at a random entry, so the sample
+// is random; with more entries sampled per write on average (3) than a
+// write adds (at most one record and one nonce), the maps stay within a
+// small factor of their live entries at a constant cost per write, however
+// large they grow (the replay window alone holds an entry per request).
+// Sweeping in batches rather than a few entries on every write keeps most
+// writes free of it.
+const (
+	sweepEvery  = 16
+	sweepSample = 3 * sweepEvery
+)
 
 // Memory is the in-memory Store: the embedded default when no Redis is
 // configured, and the twin that the Redis store is tested against. It keeps
 // the same semantics as Redis, TTLs included (measured with Options.Now;
-// expired entries are dropped on access and by sampling a few entries on
-// every write, so
-// it needs no goroutine). Data lives only as long as the process. It is safe
+// expired entries are dropped on access and by sampling a few entries
+// every few writes, so it needs no goroutine). Data lives only as long as the process. It is safe
 // for concurrent use; the zero value is not usable, call NewMemory.
 type Memory struct {
 	// MemoryTournaments keeps the channels' tournaments, beside the
@@ -43,6 +48,7 @@ type Memory struct {
 	// settings are the channels' display settings; never expire.
 	settings map[match.Key]match.Settings
 	last     map[seenKey]string // (channel, player id) → the game they last finished
+	writes   uint64             // records put, for the sweep's turn
 }
 
 type memGame struct {
@@ -142,18 +148,28 @@ func (m *Memory) put(rec *match.Record, now time.Time) {
 		m.games[rec.Key] = map[string]memGame{}
 	}
 	m.games[rec.Key][rec.ID] = memGame{rec: rec, expires: now.Add(m.cfg.ttl(rec))}
+	if m.writes++; m.writes%sweepEvery != 0 {
+		return
+	}
+	// The sweep reads the entries it ranges over rather than looking each
+	// up again by its key (m.game, m.board): the same drops, without
+	// hashing a key and an id for each.
 	n := 0
 	for k, gs := range m.games { // a channel holds at most a few live games
-		for id := range gs {
-			m.game(k, id, now)
+		for id, g := range gs {
+			if !now.Before(g.expires) {
+				m.drop(k, id)
+			}
 		}
 		if n++; n == sweepSample {
 			break
 		}
 	}
 	n = 0
-	for k := range m.boards {
-		m.board(k, now)
+	for k, b := range m.boards {
+		if !b.expires.IsZero() && !now.Before(b.expires) {
+			delete(m.boards, k)
+		}
 		if n++; n == sweepSample {
 			break
 		}
@@ -274,9 +290,25 @@ func (m *Memory) LastFinished(ctx context.Context, k match.Key, userID string) (
 }
 
 // Update implements the store's Update.
+//
+// It starts from the stored record itself, as from a cached one: update
+// runs fn on a copy and never changes nor returns the record it starts
+// from, and a stored record is never changed (put stores a copy, and a
+// write replaces it whole), so the copy Load would make is not needed.
 func (m *Memory) Update(ctx context.Context, k match.Key, gameID string, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error) {
 	load := func(ctx context.Context) (*match.Record, error) { return m.Load(ctx, k, gameID) }
-	return m.cfg.update(ctx, k, gameID, fn, nil, load, m.cas)
+	return m.cfg.update(ctx, k, gameID, fn, m.stored(k, gameID), load, m.cas)
+}
+
+// stored returns the live record gameID of k itself, not a copy, or nil.
+// Callers must not change it.
+func (m *Memory) stored(k match.Key, gameID string) *match.Record {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if r, ok := m.game(k, gameID, m.cfg.now()); ok {
+		return r
+	}
+	return nil
 }
 
 func (m *Memory) cas(ctx context.Context, cur, next *match.Record, t match.Tally) (bool, *match.Record, error) {

@@ -106,7 +106,8 @@ type Config struct {
 	// means one minute.
 	ReconnectMax time.Duration
 	// Pictures shows boards as PNG pictures (Components V2 messages with
-	// an attachment, delivered after a deferral) in channels that have
+	// an attachment, in the response to a click or delivered after a
+	// deferral: see render/README.md) in channels that have
 	// not chosen emoji, and posts the replay GIF when a game ends; false
 	// keeps the emoji board everywhere. cmd/connect4 serve turns it on.
 	Pictures bool
@@ -147,6 +148,10 @@ type Adapter struct {
 
 	// deferAfter is the package constant, shortened or lengthened by tests.
 	deferAfter time.Duration
+	// pictureBudget is the package constant deferAfter, as the time a
+	// click's reply may take for its picture to go in the response
+	// (see Adapter.respond); changed by tests.
+	pictureBudget time.Duration
 }
 
 // New returns an Adapter for svc. It checks cfg and returns an error naming
@@ -200,7 +205,8 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	return &Adapter{svc: svc, cfg: cfg, pub: pub, session: rest, rest: rest, ownClient: own, log: log,
 		rec:     inbound.Recorder{Log: log, Observe: cfg.Observe, Message: "discord interaction"},
 		timeout: cfg.Timeout, work: bg.New(), bodies: bodies.NewSlots(cfg.MaxBodies), deferAfter: deferAfter,
-		gateway: gateway, keeper: &link.Keeper{Tracker: gateway, Backoff: link.Backoff{Max: cfg.ReconnectMax}, Log: log,
+		pictureBudget: deferAfter,
+		gateway:       gateway, keeper: &link.Keeper{Tracker: gateway, Backoff: link.Backoff{Max: cfg.ReconnectMax}, Log: log,
 			Name: "discord gateway", Token: "discord: DISCORD_BOT_TOKEN", Refusal: refusal},
 		openTimeout: openTimeout, painter: cfg.Painter}, nil
 }

@@ -145,6 +145,7 @@ func TestUserInstalledFlow(t *testing.T) {
 		t.Run(v.name, func(t *testing.T) {
 			forEachStore(t, func(t *testing.T, st bot.Store) {
 				f := newFixtureWith(t, st, 0, func(c *Config) { c.Pictures = true })
+				f.a.pictureBudget = 0 // no reply in time for its picture to go in the response: the deferred upload
 				c := v.slash(f, "UA", "challenge", []map[string]any{opt("opponent", 6, "UB")}, userJSON("UB"))
 				want(t, c, typeMessage, 0, "<@UA> challenges <@UB>")
 				recs, err := st.Active(t.Context(), v.key)

@@ -71,7 +71,7 @@ func (a *Adapter) gatewayInteraction(ctx context.Context, s *discordgo.Session, 
 	resp, later := a.answer(ctx, s, in, rep)
 	respondCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), discordgo.InteractionDeadline)
 	defer cancel()
-	if err := s.InteractionRespond(in.ref(), resp, discordgo.WithContext(respondCtx)); err != nil {
+	if err := gatewayRespond(respondCtx, s, in.ref(), resp); err != nil {
 		a.log.Error("respond to interaction", "channel", in.ChannelID, "kind", rep.Kind, "err", err)
 		if later != nil {
 			// The command goes on, but its reply has nowhere to go.
@@ -88,4 +88,15 @@ func (a *Adapter) gatewayInteraction(ctx context.Context, s *discordgo.Session, 
 	}
 	a.done(rep)
 	a.attach(s, in, rep.attachKey, rep.attachGame)
+}
+
+// gatewayRespond sends resp to in's interaction callback: its JSON, or the
+// multipart body of a response carrying a picture as it is.
+func gatewayRespond(ctx context.Context, s *discordgo.Session, in *discordgo.Interaction, resp initial) error {
+	if resp.body == nil {
+		return s.InteractionRespond(in, resp.resp, discordgo.WithContext(ctx))
+	}
+	uri := discordgo.EndpointInteractionResponse(in.ID, in.Token)
+	_, err := s.RequestRaw("POST", uri, resp.contentType, resp.body, uri, 0, discordgo.WithContext(ctx))
+	return err
 }

@@ -30,7 +30,9 @@ func (a *Adapter) Register(mux *http.ServeMux) {
 // and the timestamp within 5 minutes of now; 503 with Retry-After: 1 when
 // every body slot is taken; 413 for a body over MaxBody; 401 unless the
 // body is signed with the application's key; 400 for a body that is not an
-// interaction; and otherwise 200 with the interaction response as JSON.
+// interaction; and otherwise 200 with the interaction response: JSON, or
+// for a click answered with its board's picture a multipart body
+// (payload_json and files[0]), as the interaction callback takes it.
 func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 	rep := newReport("http")
 	sig, ts, err := signatureHeaders(r.Header, time.Now())
@@ -57,13 +59,13 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		a.refuse(w, rep, http.StatusBadRequest, "malformed interaction", bot.OutcomeBadRequest, rep.Reason)
 		return
 	}
-	out, err := encodeResponse(resp)
+	ct, out, err := resp.encode()
 	if err != nil { // cannot happen: a response is plain data
 		a.log.Error("encode interaction response", "err", err)
-		out = []byte(`{"type":6}`)
+		ct, out = "application/json", []byte(`{"type":6}`)
 	}
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
+	h.Set("Content-Type", ct)
 	// With its length the response leaves whole at the Flush below,
 	// rather than as a chunk now and the chunked encoding's end later.
 	h.Set("Content-Length", strconv.Itoa(len(out)))

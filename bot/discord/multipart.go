@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	discordgo "github.com/bwmarrin/discordgo"
 )
 
 // The multipart bodies of picture uploads are written here directly, one
@@ -34,12 +36,34 @@ const pngSize = 12 << 10
 // file.appendTo, or an error when msg holds a value encoding/json cannot
 // marshal.
 func multipartBody(msg v2Message, file upload) (string, []byte, error) {
+	return multipartOf(func(b []byte) ([]byte, error) { return appendV2Message(b, msg) }, file)
+}
+
+// responseBody is multipartBody for an initial interaction response of
+// type typ carrying msg: payload_json is {"type":typ,"data":msg}, as
+// Discord's interaction callback takes it.
+func responseBody(typ discordgo.InteractionResponseType, msg v2Message, file upload) (string, []byte, error) {
+	return multipartOf(func(b []byte) ([]byte, error) {
+		b = append(b, `{"type":`...)
+		b = strconv.AppendInt(b, int64(typ), 10)
+		b = append(b, `,"data":`...)
+		b, err := appendV2Message(b, msg)
+		if err != nil {
+			return nil, err
+		}
+		return append(b, '}'), nil
+	}, file)
+}
+
+// multipartOf returns the Content-Type and the body of a multipart upload
+// whose payload_json payload appends, and of file.
+func multipartOf(payload func(b []byte) ([]byte, error), file upload) (string, []byte, error) {
 	var rnd [30]byte // as mime/multipart's random boundary
 	if _, err := rand.Read(rnd[:]); err != nil {
 		return "", nil, fmt.Errorf("boundary: %w", err)
 	}
 	boundary := hex.EncodeToString(rnd[:])
-	b, err := appendMultipart(make([]byte, 0, file.size+multipartSlack), boundary, msg, file)
+	b, err := appendMultipart(make([]byte, 0, file.size+multipartSlack), boundary, payload, file)
 	if err != nil {
 		return "", nil, err
 	}
@@ -52,12 +76,12 @@ func multipartBody(msg v2Message, file upload) (string, []byte, error) {
 const multipartSlack = 4 << 10
 
 // appendMultipart appends the body of multipartBody with boundary.
-func appendMultipart(b []byte, boundary string, msg v2Message, file upload) ([]byte, error) {
+func appendMultipart(b []byte, boundary string, payload func(b []byte) ([]byte, error), file upload) ([]byte, error) {
 	b = append(b, "--"...)
 	b = append(b, boundary...)
 	b = append(b, "\r\nContent-Disposition: form-data; name=\"payload_json\"\r\nContent-Type: application/json\r\n\r\n"...)
 	var err error
-	if b, err = appendV2Message(b, msg); err != nil {
+	if b, err = payload(b); err != nil {
 		return nil, err
 	}
 	b = append(b, "\r\n--"...)

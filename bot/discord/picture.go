@@ -18,10 +18,12 @@ import (
 // Pictures of boards: a Components V2 message (flag 1 << 15) holding a
 // container with the announcement, the board's PNG in a media gallery
 // (attachment://board.png) and the status, with the column buttons below.
-// A picture needs a file upload, which an initial interaction response
-// written as the HTTP answer cannot carry: the response is a deferral and
-// the message is then edited with a multipart body (payload_json and
-// files[0]) through the interaction webhook.
+// A picture is a file upload, a multipart body (payload_json and
+// files[0]): a click whose reply is ready within pictureBudget is answered
+// with it in place (type 7), as the HTTP answer or the Gateway's
+// interaction callback; any other reply with a picture is a deferral, and
+// the message is then edited with the multipart body through the
+// interaction webhook.
 
 // The names of the uploaded files.
 const (
@@ -136,13 +138,7 @@ func v2Response(r bot.Reply, ps ...render.Palette) *discordgo.InteractionRespons
 // is logged at Warn.
 func (a *Adapter) deliverPicture(ctx context.Context, s restAPI, in *discordgo.Interaction, r bot.Reply, fromButton bool) error {
 	followUp := r.Visibility == bot.Public && fromButton
-	alt := r.AltText()
-	msg := v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, true, alt, a.palettes(r)...),
-		Attachments:     []v2Attachment{{ID: 0, Filename: boardFile, Description: clip.Runes(alt, maxDescription)}},
-		AllowedMentions: allowed(r)}
-	// The PNG is drawn straight into the body.
-	ct, body, err := multipartBody(msg, upload{name: boardFile, contentType: "image/png", size: pngSize,
-		appendTo: func(b []byte) ([]byte, error) { return a.painter.AppendPNG(b, r.Game, r.ImageOptions()) }})
+	ct, body, err := multipartBody(a.pictureMessage(r), a.boardUpload(r))
 	if err == nil {
 		uctx, cancel := context.WithTimeout(ctx, uploadBudget)
 		err = retry404(uctx, func(ctx context.Context) error { return sendBody(ctx, s, in, followUp, ct, body) })
@@ -237,20 +233,95 @@ func retry404(ctx context.Context, call func(ctx context.Context) error) error {
 }
 
 // respond is the initial response to in carrying r, and for a reply shown
-// with a picture the delivery that follows the deferral.
-func (a *Adapter) respond(s restAPI, in *interaction, r bot.Reply, fromButton bool) (*discordgo.InteractionResponse, laterFunc) {
+// with a picture what follows the response: the delivery after a
+// deferral, or the replay of a game the response finished. A click that
+// updates its message, with its reply ready in time (onTime: within
+// pictureBudget of the click), is answered in place with the picture in
+// the response; any other picture is deferred and uploaded.
+func (a *Adapter) respond(s restAPI, in *interaction, r bot.Reply, fromButton, onTime bool) (initial, laterFunc) {
 	switch {
 	case a.pictured(r):
-		return deferred(fromButton), func(ctx context.Context, send bool) bot.Outcome {
+		if fromButton && onTime && r.Visibility == bot.Update {
+			resp, err := a.pictureResponse(r)
+			if err == nil {
+				return resp, a.replayAfter(s, in, r)
+			}
+			a.log.Warn("board picture not drawn into the response; deferring", "channel", in.ChannelID, "err", err)
+		}
+		return initial{resp: deferred(fromButton)}, func(ctx context.Context, send bool) bot.Outcome {
 			if !send {
 				return bot.OutcomeError
 			}
 			return a.deliverLate(ctx, s, in, r, fromButton)
 		}
 	case fromButton && r.Visibility == bot.Update && in.v2():
-		return v2Response(r, a.palettes(r)...), nil
+		return initial{resp: v2Response(r, a.palettes(r)...)}, nil
 	}
-	return response(r, fromButton, a.palettes(r)...), nil
+	return initial{resp: response(r, fromButton, a.palettes(r)...)}, nil
+}
+
+// initial is an initial interaction response: resp, or when body is set
+// the response already written, a multipart body (payload_json and
+// files[0]) of Content-Type contentType carrying a picture.
+type initial struct {
+	resp        *discordgo.InteractionResponse
+	contentType string
+	body        []byte
+}
+
+// encode returns the Content-Type and the body of the response: body as
+// it is, or resp's JSON.
+func (i initial) encode() (string, []byte, error) {
+	if i.body != nil {
+		return i.contentType, i.body, nil
+	}
+	b, err := encodeResponse(i.resp)
+	return "application/json", b, err
+}
+
+// pictureResponse is the update in place (type 7) showing r with its
+// picture: the Components V2 message of deliverPicture, in the multipart
+// body of the response itself, the PNG drawn straight into it. It returns
+// the error of the drawing.
+func (a *Adapter) pictureResponse(r bot.Reply) (initial, error) {
+	ct, body, err := responseBody(discordgo.InteractionResponseUpdateMessage, a.pictureMessage(r), a.boardUpload(r))
+	if err != nil {
+		return initial{}, err
+	}
+	return initial{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage},
+		contentType: ct, body: body}, nil
+}
+
+// replayAfter is, for a reply that finished its game, the posting of the
+// replay once the response that showed the last move has been sent; nil
+// otherwise.
+func (a *Adapter) replayAfter(s restAPI, in *interaction, r bot.Reply) laterFunc {
+	if !r.Finished {
+		return nil
+	}
+	return func(ctx context.Context, send bool) bot.Outcome {
+		if !send {
+			return bot.OutcomeError
+		}
+		a.postReplay(ctx, s, in.ref(), r)
+		return r.Outcome()
+	}
+}
+
+// pictureMessage is r as a Components V2 message showing its board as
+// the picture attached as files[0].
+func (a *Adapter) pictureMessage(r bot.Reply) v2Message {
+	alt := r.AltText()
+	return v2Message{Flags: discordgo.MessageFlagsIsComponentsV2, Components: v2Layout(r, true, alt, a.palettes(r)...),
+		Attachments:     []v2Attachment{{ID: 0, Filename: boardFile, Description: clip.Runes(alt, maxDescription)}},
+		AllowedMentions: allowed(r)}
+}
+
+// boardUpload is r's board as a PNG file, drawn by the adapter's painter
+// straight into the body that carries it.
+func (a *Adapter) boardUpload(r bot.Reply) upload {
+	return upload{name: boardFile, contentType: "image/png", size: pngSize,
+		appendTo: func(b []byte) ([]byte, error) { return a.painter.AppendPNG(b, r.Game, r.ImageOptions()) }}
 }
 
 // deliverLate sends r after a deferral within deliverBudget of ctx, the

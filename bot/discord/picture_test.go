@@ -164,6 +164,7 @@ func (f *fixture) clickV2(userID string, m gotResponse, label string) gotRespons
 func TestPictureBoards(t *testing.T) {
 	st := storetest.NewMemory(t, sessions.Options{})
 	f := newFixtureWith(t, st, 0, func(c *Config) { c.Pictures = true })
+	f.a.pictureBudget = 0 // no reply in time for its picture to go in the response: the deferred upload
 	key := match.Key{Platform: Platform, Workspace: guildID, Channel: chanID}
 
 	c := f.challenge("UA", "UB")
@@ -310,6 +311,7 @@ func lastToken(f *fixture) string { return strconv.Itoa(f.n) }
 func TestPictureAIGame(t *testing.T) {
 	st := storetest.NewMemory(t, sessions.Options{})
 	f := newFixtureWith(t, st, 0, func(c *Config) { c.Pictures = true })
+	f.a.pictureBudget = 0 // no reply in time for its picture to go in the response: the deferred upload
 	r := f.slash("UA", "ai", nil)
 	if r.Type != typeDeferMessage {
 		t.Fatalf("/connect4 ai answered with type %d, want a deferred message (5)", r.Type)
@@ -384,6 +386,7 @@ func TestPictureAIGame(t *testing.T) {
 // message staying as it is.
 func TestPictureFollowUp(t *testing.T) {
 	f := newFixtureWith(t, storetest.NewMemory(t, sessions.Options{}), 0, func(c *Config) { c.Pictures = true })
+	f.a.pictureBudget = 0 // no reply in time for its picture to go in the response: the deferred upload
 	g, err := engine.New(engine.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -409,6 +412,7 @@ func TestPictureFollowUp(t *testing.T) {
 // (its flags come with the clicked message) does the same.
 func TestGatewayPictures(t *testing.T) {
 	f := newFixtureWith(t, sessionsMemory(), 0, func(c *Config) { c.Pictures = true })
+	f.a.pictureBudget = 0 // no reply in time for its picture to go in the response: the deferred upload
 	s := gatewaySession(t, f)
 	in := f.slashIn("UA", "challenge", []map[string]any{opt("opponent", 6, "UB")}, userJSON("UB"))
 	f.a.gatewayInteraction(t.Context(), s, gatewayEvent(t, in))
@@ -453,6 +457,7 @@ func TestGatewayPictures(t *testing.T) {
 func TestPictureUploadHangs(t *testing.T) {
 	t.Parallel() // it waits (its own servers, timers) and shares nothing
 	f := newFixtureWith(t, storetest.NewMemory(t, sessions.Options{}), 0, func(c *Config) { c.Pictures = true })
+	f.a.pictureBudget = 0 // no reply in time for its picture to go in the response: the deferred upload
 	c := f.challenge("UA", "UB")
 	f.fake.mu.Lock()
 	f.fake.hangUploads = true
@@ -482,6 +487,7 @@ func TestSharedPainter(t *testing.T) {
 	p := render.NewPainter(0)
 	st := storetest.NewMemory(t, sessions.Options{})
 	f := newFixtureWith(t, st, 0, func(c *Config) { c.Pictures, c.Painter = true, p })
+	f.a.pictureBudget = 0 // no reply in time for its picture to go in the response: the deferred upload
 	if n := p.Size(); n != 0 {
 		t.Fatalf("a new Painter keeps %d bytes, want 0", n)
 	}

@@ -35,16 +35,17 @@ const (
 // fills in rep's channel, kind and outcome; the outcome is
 // bot.OutcomeBadRequest for an interaction without a user or channel (resp
 // then apologises, for the Gateway; HTTP answers 400).
-func (a *Adapter) answer(ctx context.Context, s restAPI, in *interaction, rep *report) (resp *discordgo.InteractionResponse, later laterFunc) {
+func (a *Adapter) answer(ctx context.Context, s restAPI, in *interaction, rep *report) (initial, laterFunc) {
+	start := time.Now()
 	rep.Channel = in.ChannelID
 	if resp := notCommand(in, rep); resp != nil {
-		return resp, nil
+		return initial{resp: resp}, nil
 	}
-	cmd, resp := a.commandOf(s, in, rep)
-	if resp != nil {
-		return resp, nil
+	cmd, short := a.commandOf(s, in, rep)
+	if short != nil {
+		return initial{resp: short}, nil
 	}
-	x := &exchange{a: a, s: s, in: in, cmd: cmd, rep: rep, fromButton: in.Type == discordgo.InteractionMessageComponent}
+	x := &exchange{a: a, s: s, in: in, cmd: cmd, rep: rep, fromButton: in.Type == discordgo.InteractionMessageComponent, start: start}
 	if !a.svc.Slow(cmd) {
 		return x.inPlace(ctx)
 	}
@@ -109,6 +110,9 @@ type exchange struct {
 	cmd        bot.Command
 	rep        *report
 	fromButton bool
+	// start is when the interaction arrived: a picture goes in the
+	// response only when its reply is ready within pictureBudget of it.
+	start time.Time
 	// extra are the replies to send as follow-ups after the response:
 	// what settling a guest channel's timed events needs shown (see
 	// handle). Written by handle before its reply is taken.
@@ -117,7 +121,7 @@ type exchange struct {
 
 // inPlace runs the command within handleTimeout and responds with its
 // reply.
-func (x *exchange) inPlace(ctx context.Context) (*discordgo.InteractionResponse, laterFunc) {
+func (x *exchange) inPlace(ctx context.Context) (initial, laterFunc) {
 	ctx, cancel := context.WithTimeout(ctx, handleTimeout)
 	defer cancel()
 	r := x.handle(ctx)
@@ -127,11 +131,11 @@ func (x *exchange) inPlace(ctx context.Context) (*discordgo.InteractionResponse,
 
 // respond is Adapter.respond; a public reply to a command is attached to
 // its game once sent, after the delivery of its picture when one follows.
-func (x *exchange) respond(r bot.Reply) (*discordgo.InteractionResponse, laterFunc) {
+func (x *exchange) respond(r bot.Reply) (initial, laterFunc) {
 	if !x.fromButton && r.Visibility == bot.Public {
 		x.rep.attachGame, x.rep.attachKey = r.ButtonGame(), x.cmd.Key
 	}
-	resp, later := x.a.respond(x.s, x.in, r, x.fromButton)
+	resp, later := x.a.respond(x.s, x.in, r, x.fromButton, time.Since(x.start) < x.a.pictureBudget)
 	later = x.withFollowups(later)
 	if later == nil || x.rep.attachGame == "" {
 		return resp, later
@@ -150,7 +154,7 @@ func (x *exchange) respond(r bot.Reply) (*discordgo.InteractionResponse, laterFu
 // deferred runs a slow command in the background within the adapter's
 // timeout: if it is done within deferAfter its reply is the response,
 // otherwise the response acknowledges it and later delivers the reply.
-func (x *exchange) deferred(ctx context.Context) (*discordgo.InteractionResponse, laterFunc) {
+func (x *exchange) deferred(ctx context.Context) (initial, laterFunc) {
 	deadline := time.Now().Add(x.a.timeout)
 	replies := make(chan bot.Reply, 1)
 	if !x.a.work.Go(func(wctx context.Context) {
@@ -173,7 +177,7 @@ func (x *exchange) deferred(ctx context.Context) (*discordgo.InteractionResponse
 		resp.Type = discordgo.InteractionResponseDeferredMessageUpdate
 	}
 	x.rep.Outcome = bot.OutcomeOK
-	return resp, func(ctx context.Context, send bool) bot.Outcome { return x.late(ctx, send, deadline, replies) }
+	return initial{resp: resp}, func(ctx context.Context, send bool) bot.Outcome { return x.late(ctx, send, deadline, replies) }
 }
 
 // late waits for the reply of a deferred command (or says the store is

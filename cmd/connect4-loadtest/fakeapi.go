@@ -70,6 +70,19 @@ func (f *fakeAPI) forget(token string) {
 	f.mu.Unlock()
 }
 
+// answered counts a picture that came in the answer to an interaction
+// rather than through the API, of n bytes, or a bad one.
+func (f *fakeAPI) answered(n int, bad bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if bad {
+		f.stats.Bad++
+		return
+	}
+	f.stats.Pictures++
+	f.stats.Bytes += int64(n)
+}
+
 // snapshot returns the counts so far.
 func (f *fakeAPI) snapshot() apiStats {
 	f.mu.Lock()

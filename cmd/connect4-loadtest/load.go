@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	crand "crypto/rand"
@@ -295,6 +296,8 @@ func (lt *loadtester) playGame(ctx context.Context, n int64, rng *rand.Rand) {
 			lt.rep.Deferred++
 		} else if r.delivered {
 			lt.rep.Delivered++
+		} else if r.inPlace {
+			lt.rep.InPlace++
 		}
 		lt.mu.Unlock()
 		var next discordtest.Game
@@ -381,6 +384,9 @@ func (lt *loadtester) exchange(ctx context.Context, in discordtest.Interaction, 
 		defer lt.api.forget(in.Token)
 	}
 	r, status, err := lt.client.Send(ctx, in)
+	if lt.api != nil && err == nil && len(r.Files) > 0 {
+		return lt.pictureAnswer(r, what)
+	}
 	if sent != nil && err == nil && status/100 == 2 &&
 		(r.Type == discordtest.ResponseDeferredUpdate || r.Type == discordtest.ResponseDeferredChannelMessage) {
 		return lt.delivery(ctx, sent, what)
@@ -402,11 +408,27 @@ func (lt *loadtester) exchange(ctx context.Context, in discordtest.Interaction, 
 	return answer{Response: r}, false
 }
 
+// pictureAnswer checks an answer that came with files (a multipart
+// update in place): one PNG, counted with the pictures the fake API
+// received.
+func (lt *loadtester) pictureAnswer(r discordtest.Response, what string) (answer, bool) {
+	f := r.Files[0]
+	if len(r.Files) != 1 || r.Type != discordtest.ResponseUpdateMessage || r.Data == nil ||
+		!strings.HasSuffix(f.Name, ".png") || !bytes.HasPrefix(f.Data, []byte("\x89PNG\r\n\x1a\n")) {
+		lt.api.answered(0, true)
+		lt.fail(&lt.rep.Protocol, "%s: answer of type %d with %d files (%q first), want an update with one PNG", what, r.Type, len(r.Files), f.Name)
+		return answer{}, false
+	}
+	lt.api.answered(len(f.Data), false)
+	return answer{Response: r, inPlace: true}, true
+}
+
 // answer is the answer to an interaction: the HTTP response, or the
 // message delivered through the REST API after a deferral.
 type answer struct {
 	discordtest.Response
 	delivered bool
+	inPlace   bool // the response itself carried the picture
 }
 
 // delivery waits for the first message sent on a deferred interaction's

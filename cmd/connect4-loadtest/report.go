@@ -33,7 +33,11 @@ type report struct {
 	// Delivered counts moves whose board came through the fake REST API
 	// (-pictures): the move's latency runs until that message arrived.
 	Delivered int
-	// API counts what the fake REST API received, with -pictures.
+	// InPlace counts moves answered with their picture in the answer
+	// itself (a multipart update, type 7), with -pictures.
+	InPlace int
+	// API counts what the fake REST API received, with -pictures, and
+	// the pictures that came in answers.
 	API *apiStats
 
 	// ServerCPU is the CPU time the server spent during the run, from its
@@ -89,8 +93,8 @@ func (r report) print(w io.Writer) {
 			r.ServerCPU, per(r.ServerCPU*1e6, r.Moves), per(r.ServerCPU*1e6, r.Requests))
 	}
 	if a := r.API; a != nil {
-		fmt.Fprintf(w, "pictures   %d moves delivered through the REST API; %d PNGs, %.1f KB each; %d GIF replays, %.1f KB each (%d edits, %d follow-ups, %d other requests, %d bad)\n",
-			r.Delivered, a.Pictures, per(float64(a.Bytes)/1e3, int(a.Pictures)), a.Replays, per(float64(a.GIFs)/1e3, int(a.Replays)),
+		fmt.Fprintf(w, "pictures   %d moves answered with their picture, %d delivered through the REST API; %d PNGs, %.1f KB each; %d GIF replays, %.1f KB each (%d edits, %d follow-ups, %d other requests, %d bad)\n",
+			r.InPlace, r.Delivered, a.Pictures, per(float64(a.Bytes)/1e3, int(a.Pictures)), a.Replays, per(float64(a.GIFs)/1e3, int(a.Replays)),
 			a.Edits, a.FollowUps, a.Other, a.Bad)
 	}
 	if r.RedisCommands == nil {

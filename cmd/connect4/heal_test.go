@@ -199,7 +199,8 @@ func TestServeHealsDiscordGateway(t *testing.T) {
 		s.until("the callback of interaction "+id, func() bool {
 			for _, r := range fake.Requests() {
 				if r.Method == http.MethodPost && r.Path == path {
-					if err := json.Unmarshal(r.Body, &resp); err != nil {
+					var err error
+					if resp, err = discordtest.DecodeResponse(r.ContentType, r.Body); err != nil {
 						t.Fatalf("callback body %s: %v", r.Body, err)
 					}
 					return true
@@ -243,6 +244,16 @@ func TestServeHealsDiscordGateway(t *testing.T) {
 			}
 			return false
 		})
+	case 7:
+		if len(acc.Files) > 0 {
+			// Boards are pictures, answered in place: the callback carries
+			// the message and its picture.
+			if !strings.Contains(string(acc.Payload), "accepted") || !strings.Contains(string(acc.Payload), "attachment://board.png") {
+				t.Errorf("Accept after the reconnect answered %.300s, want the game to start with its picture", acc.Payload)
+			}
+			break
+		}
+		fallthrough
 	default:
 		if !strings.Contains(acc.Content(), "accepted") {
 			t.Errorf("Accept after the reconnect answered %q, want the game to start", acc.Content())

@@ -201,7 +201,9 @@ func TestServeTimedDiscord(t *testing.T) {
 		s.until("the callback of interaction "+id, func() bool {
 			for _, r := range fake.Requests() {
 				if r.Method == http.MethodPost && r.Path == path {
-					return json.Unmarshal(r.Body, &resp) == nil
+					var err error
+					resp, err = discordtest.DecodeResponse(r.ContentType, r.Body)
+					return err == nil
 				}
 			}
 			return false
@@ -270,6 +272,11 @@ func TestServeTimedDiscord(t *testing.T) {
 		request("the edit with the board's picture", func(_ int, r gatewayfake.Request) bool {
 			return r.Method == http.MethodPatch && strings.Contains(r.Path, "/webhooks/") && strings.Contains(string(r.Body), "accepted")
 		})
+	} else if len(acc.Files) > 0 {
+		// Boards are pictures, answered in place (type 7, multipart).
+		if !strings.Contains(string(acc.Payload), "accepted") {
+			t.Fatalf("Accept answered %.300s, want the game to start", acc.Payload)
+		}
 	} else if !strings.Contains(acc.Content(), "accepted") {
 		t.Fatalf("Accept answered %q, want the game to start", acc.Content())
 	}

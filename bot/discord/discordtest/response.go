@@ -16,10 +16,21 @@ const (
 // FlagEphemeral marks a message only the person who acted sees.
 const FlagEphemeral = 1 << 6
 
-// Response is an interaction response as Discord reads it.
+// Response is an interaction response as Discord reads it, with the
+// files of a multipart response.
 type Response struct {
-	Type int      `json:"type"`
-	Data *Message `json:"data"`
+	Type  int      `json:"type"`
+	Data  *Message `json:"data"`
+	Files []File   `json:"-"`
+	// Payload is the payload_json of a multipart response, as sent.
+	Payload []byte `json:"-"`
+}
+
+// File is a file sent with a response: a part of a multipart body.
+type File struct {
+	Field string // the form field, like files[0]
+	Name  string // the file name
+	Data  []byte
 }
 
 // Message is a message: the data of a response, or the body of a webhook

@@ -6,8 +6,11 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"strconv"
 	"time"
@@ -85,9 +88,52 @@ func (c *Client) Send(ctx context.Context, in Interaction) (Response, int, error
 	}
 	var r Response
 	if resp.StatusCode/100 == 2 {
-		if err := json.Unmarshal(raw, &r); err != nil {
-			return Response{}, resp.StatusCode, fmt.Errorf("discordtest: response is not JSON: %w", err)
+		if r, err = DecodeResponse(resp.Header.Get("Content-Type"), raw); err != nil {
+			return Response{}, resp.StatusCode, err
 		}
 	}
 	return r, resp.StatusCode, nil
+}
+
+// DecodeResponse decodes a response body of Content-Type ct: JSON, or
+// multipart/form-data with the JSON as payload_json and files (a response
+// that carries a picture). It returns an error for a body that is
+// neither, or a multipart body without payload_json.
+func DecodeResponse(ct string, raw []byte) (Response, error) {
+	var r Response
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "multipart/form-data" {
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return Response{}, fmt.Errorf("discordtest: response is not JSON: %w", err)
+		}
+		return r, nil
+	}
+	mr := multipart.NewReader(bytes.NewReader(raw), params["boundary"])
+	payload := false
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return Response{}, fmt.Errorf("discordtest: multipart response: %w", err)
+		}
+		b, err := io.ReadAll(p)
+		if err != nil {
+			return Response{}, fmt.Errorf("discordtest: multipart response part %s: %w", p.FormName(), err)
+		}
+		switch {
+		case p.FormName() == "payload_json":
+			if err := json.Unmarshal(b, &r); err != nil {
+				return Response{}, fmt.Errorf("discordtest: payload_json: %w", err)
+			}
+			r.Payload, payload = b, true
+		case p.FileName() != "":
+			r.Files = append(r.Files, File{Field: p.FormName(), Name: p.FileName(), Data: b})
+		}
+	}
+	if !payload {
+		return Response{}, errors.New("discordtest: multipart response without payload_json")
+	}
+	return r, nil
 }

@@ -124,6 +124,7 @@ type Request struct {
 	// Authorization is the header as sent ("Bot xyz", or "" for webhook
 	// calls).
 	Authorization string
+	ContentType   string // the Content-Type header as sent
 	Body          []byte
 	At            time.Time // when the fake received it
 }
@@ -549,7 +550,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Authorization: r.Header.Get("Authorization"), Body: body, At: time.Now()})
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Authorization: r.Header.Get("Authorization"), ContentType: r.Header.Get("Content-Type"), Body: body, At: time.Now()})
 	refuse := s.refuse
 	s.messages++
 	msgID := strconv.Itoa(1_000_000 + s.messages)
