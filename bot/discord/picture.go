@@ -279,6 +279,13 @@ func (i initial) encode() (string, []byte, error) {
 	return "application/json", b, err
 }
 
+// maxInPlaceBody is the largest multipart response answered in place.
+// Discord refuses larger HTTP answers with "This interaction failed"
+// (reported between 150 and 160 KB, discord-api-docs #5250, #5925) though
+// its callback endpoint takes them: a board's PNG is 5-45 KB (10 × 10 at the largest cells: 44 KB), so only an
+// outsized one is deferred and uploaded instead.
+const maxInPlaceBody = 128 << 10
+
 // pictureResponse is the update in place (type 7) showing r with its
 // picture: the Components V2 message of deliverPicture, in the multipart
 // body of the response itself, the PNG drawn straight into it. It returns
@@ -287,6 +294,9 @@ func (a *Adapter) pictureResponse(r bot.Reply) (initial, error) {
 	ct, body, err := responseBody(discordgo.InteractionResponseUpdateMessage, a.pictureMessage(r), a.boardUpload(r))
 	if err != nil {
 		return initial{}, err
+	}
+	if len(body) > maxInPlaceBody {
+		return initial{}, fmt.Errorf("a response of %d bytes, over the %d answered in place", len(body), maxInPlaceBody)
 	}
 	return initial{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage},
 		contentType: ct, body: body}, nil
