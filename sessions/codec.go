@@ -359,36 +359,13 @@ func readRecordJSON(b []byte) (*recordJSON, error) {
 		return nil, fmt.Errorf("schema version %d (%d is for an open challenge its accepter starts) on a record with accepter first %v", j.Schema, schemaAccepterFirst, j.AccepterFirst)
 	}
 	if j.Schema == schemaAccepterFirst {
-		// The rest is one of the shapes before it: check it as that.
-		switch {
-		case j.Clock != nil || j.DrawOffer != "":
-			j.Schema = schemaClock
-		case j.Lang != "":
-			j.Schema = schemaLang
-		case j.Analysis != "" || j.Puzzle != nil:
-			j.Schema = schemaCoach
-		case len(j.Others) > 0:
-			j.Schema = schemaMulti
-		default:
-			j.Schema = schemaVersion
-		}
+		j.Schema = shapeSchema(&j, schemaAccepterFirst)
 	}
 	if (j.Schema == schemaClock) != (j.Clock != nil || j.DrawOffer != "") {
 		return nil, fmt.Errorf("schema version %d (%d is for a record with a clock or a draw offer) on a record with clock %v, draw offer %v", j.Schema, schemaClock, j.Clock != nil, j.DrawOffer != "")
 	}
 	if j.Schema == schemaClock {
-		j.Schema = schemaVersion // the rest is one of the shapes before it
-		if j.Lang != "" {
-			j.Schema = schemaLang
-		}
-		if j.Schema == schemaVersion {
-			switch {
-			case j.Analysis != "" || j.Puzzle != nil:
-				j.Schema = schemaCoach
-			case len(j.Others) > 0:
-				j.Schema = schemaMulti
-			}
-		}
+		j.Schema = shapeSchema(&j, schemaClock)
 	}
 	if (j.Schema == schemaLang) != (j.Lang != "") {
 		return nil, fmt.Errorf("schema version %d (%d is for a record with a language) on a record with language %.20q", j.Schema, schemaLang, j.Lang)
@@ -397,15 +374,7 @@ func readRecordJSON(b []byte) (*recordJSON, error) {
 		if !match.ValidLanguage(j.Lang) {
 			return nil, fmt.Errorf("language %.20q is not a language code", j.Lang)
 		}
-		// The rest is one of the shapes before it: check it as that.
-		switch {
-		case j.Analysis != "" || j.Puzzle != nil:
-			j.Schema = schemaCoach
-		case len(j.Others) > 0:
-			j.Schema = schemaMulti
-		default:
-			j.Schema = schemaVersion
-		}
+		j.Schema = shapeSchema(&j, schemaLang)
 	}
 	if coach := j.Analysis != "" || j.Puzzle != nil; (j.Schema == schemaCoach) != coach {
 		return nil, fmt.Errorf("schema version %d (%d is for an analysis or a puzzle) on a record with analysis %v, puzzle %v", j.Schema, schemaCoach, j.Analysis != "", j.Puzzle != nil)
@@ -430,6 +399,24 @@ func readRecordJSON(b []byte) (*recordJSON, error) {
 		return nil, fmt.Errorf("%d timers, more than %d", len(j.Timers), match.MaxTimers)
 	}
 	return &j, nil
+}
+
+// shapeSchema is the version j's fields call for among the versions below
+// limit: a record is written at the highest version whose fields it has,
+// so one of a later version is checked, past its own fields, as the shape
+// before it.
+func shapeSchema(j *recordJSON, limit int) int {
+	switch {
+	case limit > schemaClock && (j.Clock != nil || j.DrawOffer != ""):
+		return schemaClock
+	case limit > schemaLang && j.Lang != "":
+		return schemaLang
+	case limit > schemaCoach && (j.Analysis != "" || j.Puzzle != nil):
+		return schemaCoach
+	case limit > schemaMulti && len(j.Others) > 0:
+		return schemaMulti
+	}
+	return schemaVersion
 }
 
 // parseCoach sets the puzzle and the analysis of j on r.
