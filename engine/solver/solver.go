@@ -57,7 +57,7 @@ type Solver struct {
 }
 
 // NewSolver returns a Solver with an empty transposition table: 2^16 entries
-// (512 KiB) for positions with 14 discs or more and 2^22 entries (32 MiB) for
+// (512 KiB) for positions with 15 discs or more and 2^22 entries (32 MiB) for
 // the rest, plus up to 2 MiB to align the large one to huge pages.
 func NewSolver() *Solver { return newSolver(defaultNearLog, defaultFarLog, defaultSplit) }
 

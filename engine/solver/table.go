@@ -3,7 +3,7 @@ package solver
 const (
 	defaultNearLog = 16 // 512 KiB: stays in a core's own L2 cache
 	defaultFarLog  = 22 // 32 MiB
-	defaultSplit   = 14 // positions with fewer discs use the far table
+	defaultSplit   = 15 // positions with fewer discs use the far table
 )
 
 // table is the transposition table: a bound on the value of each position seen,
