@@ -97,7 +97,7 @@ type Analysis struct {
 // It returns an *Error with ReasonNoGame for a nil g, and with
 // ReasonBadSize for a game of more than two players, which the solver does
 // not know how to judge. It is safe for concurrent use on distinct games; it
-// allocates its own tables (about 36 MiB on the standard board).
+// allocates its own tables (about 33 MiB on the standard board).
 func Analyze(ctx context.Context, g *engine.Game, budget time.Duration) (Analysis, error) {
 	if g == nil {
 		return Analysis{}, &Error{Reason: ReasonNoGame}

@@ -1,9 +1,9 @@
 package solver
 
 const (
-	defaultNearLog = 18 // 2 MiB: stays in the CPU caches
+	defaultNearLog = 16 // 512 KiB: stays in a core's own L2 cache
 	defaultFarLog  = 22 // 32 MiB
-	defaultSplit   = 16 // positions with fewer discs use the far table
+	defaultSplit   = 15 // positions with fewer discs use the far table
 )
 
 // table is the transposition table: a bound on the value of each position seen,
