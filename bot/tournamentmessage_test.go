@@ -7,9 +7,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/bot/tournament"
+	"github.com/connect4/connect4/engine"
 )
 
 // postingNotifier is a Notifier that remembers what it edited and posted
@@ -155,4 +158,49 @@ func TestTournamentTableInPlace(t *testing.T) {
 			t.Errorf("after a refresh click the table's message is %+v, want the clicked one", tr.Message)
 		}
 	})
+}
+
+// TestTableViewHeading: the table's own message invites players to join
+// only while the tournament takes them; once it runs, is over or was
+// cancelled, its head names it without the Join instruction.
+func TestTableViewHeading(t *testing.T) {
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	open := func(t *testing.T) *tournament.Tournament {
+		k := match.Key{Platform: "test", Workspace: "T1", Channel: "CH"}
+		tt, err := tournament.New("tview", k, match.Player{ID: "UA"}, tournament.Options{Format: tournament.RoundRobin,
+			Board: engine.Config{Rows: 6, Cols: 7, Connect: 4}}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []string{"UA", "UB", "UC"} {
+			if err := tt.Join(match.Player{ID: id}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return tt
+	}
+	tests := []struct {
+		name     string
+		status   func(*tournament.Tournament) error
+		wantJoin bool
+	}{
+		{"joining", func(*tournament.Tournament) error { return nil }, true},
+		{"running", func(tt *tournament.Tournament) error { return tt.Start("UA", nil, now) }, false},
+		{"cancelled", func(tt *tournament.Tournament) error { return tt.Cancel("UA", now) }, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tt := open(t)
+			if err := tc.status(tt); err != nil {
+				t.Fatal(err)
+			}
+			text := tableView(lang.English, tt).Text
+			if got := strings.Contains(text, "Join with the button"); got != tc.wantJoin {
+				t.Errorf("tableView(%s) = %q: says to join %v, want %v", tc.name, text, got, tc.wantJoin)
+			}
+			if !strings.Contains(text, "<@UA>") || !strings.Contains(text, "round robin") {
+				t.Errorf("tableView(%s) = %q, want the organiser and the format", tc.name, text)
+			}
+		})
+	}
 }

@@ -159,7 +159,11 @@ func tableButtons(l lang.Lang, t *tournament.Tournament) []Button {
 // tableView is t's own message, the one edited in place: who opened it and
 // how, then its table (see tableText) and buttons.
 func tableView(l lang.Lang, t *tournament.Tournament) Reply {
-	text := l.Say("tournament.opened", lang.Args{"Organiser": mention(t.Organiser), "Format": formatPhrase(t.Options).in(l)})
+	args := lang.Args{"Organiser": mention(t.Organiser), "Format": formatPhrase(t.Options).in(l)}
+	text := l.Say("tournament.heading", args) // started or over: nobody may join
+	if t.Status == tournament.Joining {
+		text = l.Say("tournament.opened", args)
+	}
 	if t.Options.RoundLimit > 0 {
 		text += "\n" + l.Say("tournament.roundLimit", lang.Args{"Limit": duration(t.Options.RoundLimit).in(l)})
 	}
