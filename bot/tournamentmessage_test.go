@@ -11,6 +11,7 @@ import (
 
 	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/bot/pairing"
 	"github.com/connect4/connect4/bot/tournament"
 	"github.com/connect4/connect4/engine"
 )
@@ -202,5 +203,43 @@ func TestTableViewHeading(t *testing.T) {
 				t.Errorf("tableView(%s) = %q, want the organiser and the format", tc.name, text)
 			}
 		})
+	}
+}
+
+// TestByeLine: a bye is worth a point in a Swiss and is said so; in a
+// round robin it is worth nothing, and the line never says "0 point".
+func TestByeLine(t *testing.T) {
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		format   tournament.Format
+		want     string
+		wantNone string
+	}{
+		{tournament.Swiss, "sits this round out (1 point)", "everyone sits out"},
+		{tournament.RoundRobin, "everyone sits out in turn, for no points", "0 point"},
+	}
+	for _, tc := range tests {
+		k := match.Key{Platform: "test", Workspace: "T1", Channel: "CH"}
+		tt, err := tournament.New("tbye", k, match.Player{ID: "UA"}, tournament.Options{Format: tc.format,
+			Board: engine.Config{Rows: 6, Cols: 7, Connect: 4}}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []string{"UA", "UB", "UC"} {
+			if err := tt.Join(match.Player{ID: id}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tt.Start("UA", nil, now); err != nil {
+			t.Fatal(err)
+		}
+		r := tt.Rounds[0]
+		if r.Bye == pairing.NoBye {
+			t.Fatalf("%v of 3: round 1 has no bye", tc.format)
+		}
+		got := byeLine(lang.English, tt, r.Bye)
+		if !strings.Contains(got, tc.want) || strings.Contains(got, tc.wantNone) {
+			t.Errorf("byeLine(%v) = %q, want %q and not %q", tc.format, got, tc.want, tc.wantNone)
+		}
 	}
 }

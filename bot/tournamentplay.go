@@ -313,9 +313,20 @@ func (s *Service) roundReply(ctx context.Context, l lang.Lang, t *tournament.Tou
 		b.WriteString("\n" + l.Say(id, lang.Args{"Board": i + 1, "Red": mention(w), "Yellow": mention(k)}))
 	}
 	if r.Bye != pairing.NoBye {
-		b.WriteString("\n" + l.Say("tournament.bye", lang.Args{"Player": mention(t.Players[r.Bye].Player), "Points": points(t.ByePoints())}))
+		b.WriteString("\n" + byeLine(l, t, r.Bye))
 	}
 	return Reply{Text: b.String(), Lang: l, Edits: []Edit{table}, Posts: gameMessages(l, t, made)}
+}
+
+// byeLine says that player i of t sits the current round out: for a
+// point in a Swiss, for nothing in a round robin (where, with an odd
+// number of players, everyone sits out in turn).
+func byeLine(l lang.Lang, t *tournament.Tournament, i int) string {
+	who := mention(t.Players[i].Player)
+	if p := t.ByePoints(); p > 0 {
+		return l.Say("tournament.bye", lang.Args{"Player": who, "Points": points(p)})
+	}
+	return l.Say("tournament.byeRoundRobin", lang.Args{"Player": who})
 }
 
 // gameMessages are the messages of the games of t's current round in
