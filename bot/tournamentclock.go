@@ -102,17 +102,22 @@ func (s *Service) fireTournament(ctx context.Context, d match.Due) (Notice, erro
 }
 
 // startOnTime starts t, whose start time has come, on behalf of its
-// organiser, with the players who joined; with too few it cancels t.
+// organiser, with the players who joined; with too few (fewer than
+// MinPlayers, or a Swiss with no fewer rounds than players) it cancels t.
 func (s *Service) startOnTime(ctx context.Context, ts TournamentStore, l lang.Lang, t *tournament.Tournament, now time.Time) (Notice, error) {
 	seeds := s.seeds(ctx, t.Key)
-	var tooFew bool
+	need := 0 // the players it needed, when too few joined
 	t, err := ts.UpdateTournament(ctx, t.Key, t.ID, func(t *tournament.Tournament) error {
 		err := t.Start(t.Organiser.ID, seeds, now)
-		tooFew = tournament.ReasonOf(err) == tournament.ReasonTooFew
-		if tooFew {
-			return t.Cancel(t.Organiser.ID, now)
+		switch need = 0; tournament.ReasonOf(err) {
+		case tournament.ReasonTooFew:
+			need = tournament.MinPlayers
+		case tournament.ReasonRounds: // a Swiss of as many rounds as players, or more
+			need = t.Options.Rounds + 1
+		default:
+			return err
 		}
-		return err
+		return t.Cancel(t.Organiser.ID, now)
 	})
 	switch r := tournament.ReasonOf(err); {
 	case r == tournament.ReasonStarted || r == tournament.ReasonOver:
@@ -120,9 +125,9 @@ func (s *Service) startOnTime(ctx context.Context, ts TournamentStore, l lang.La
 	case err != nil:
 		return Notice{}, err
 	}
-	if tooFew {
+	if need > 0 {
 		return Notice{Post: &Reply{Visibility: Public, Lang: l,
-			Text:  l.Say("tournament.startTooFew", lang.Args{"Limit": tournament.MinPlayers}),
+			Text:  l.Say("tournament.startTooFew", lang.Args{"Limit": need}),
 			Edits: []Edit{{Message: t.Message, Reply: tableView(l, t)}}}}, nil
 	}
 	r := s.roundReply(ctx, l, t)

@@ -220,3 +220,51 @@ func TestTournamentCancelEndsGames(t *testing.T) {
 		}
 	})
 }
+
+// TestTournamentStartRounds: a Swiss opened with as many rounds as the
+// players who joined, or more, cannot start: by hand the organiser is
+// told how many players it needs and what to do, and nothing changes; at
+// its start time the schedule cancels it and says so, once, instead of
+// failing at every poll.
+func TestTournamentStartRounds(t *testing.T) {
+	tests := []struct {
+		name string
+		open string
+		// start starts it: by hand, or by the schedule.
+		byHand bool
+		want   string
+	}{
+		{"by hand", "tournament new swiss rounds 3", true, "This Swiss needs at least 4 players for its rounds: wait for more to join"},
+		{"at its time", "tournament new swiss rounds 5 start in 1h", false, "fewer than 6 players joined: it is cancelled"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			forEachStore(t, func(t *testing.T, h *harness) {
+				ctx := t.Context()
+				ts := h.store.(TournamentStore)
+				h.want(h.svc.HandleText(ctx, Command{Key: h.key, User: player("UO"), Self: h.self, CanManage: true}, tc.open), Public, ProblemNone, "opens a tournament")
+				for _, u := range []string{"UA", "UB", "UC"} {
+					h.say(u, "tournament join")
+				}
+				if tc.byHand {
+					h.want(h.say("UO", "tournament start"), Ephemeral, ProblemNotStarted, tc.want)
+					if tr, err := ts.Tournament(ctx, h.key); err != nil || tr.Status != tournament.Joining {
+						t.Errorf("after the refused start: %v (%v), want still taking players", tr.Status, err)
+					}
+					return
+				}
+				h.clock.Advance(time.Hour + time.Second)
+				texts, _ := firedPosts(t, h)
+				if len(texts) != 1 || !strings.Contains(texts[0], tc.want) {
+					t.Fatalf("at the start time: %q, want %q once", texts, tc.want)
+				}
+				if tr, err := ts.Tournament(ctx, h.key); err != nil || tr.Status != tournament.Cancelled {
+					t.Errorf("after the start time: %v (%v), want cancelled", tr.Status, err)
+				}
+				if texts, _ := firedPosts(t, h); len(texts) != 0 {
+					t.Errorf("fired again: %q", texts)
+				}
+			})
+		})
+	}
+}

@@ -95,7 +95,13 @@ func (s *Service) tournament(ctx context.Context, cmd Command) (Reply, error) {
 		return match.ErrNoChange
 	}
 	if cmd.Kind != KindTournament || cmd.FromButton() {
+		prev := t
 		if t, err = ts.UpdateTournament(ctx, cmd.Key, t.ID, change); err != nil {
+			if cmd.Kind == KindTournamentStart && tournament.ReasonOf(err) == tournament.ReasonRounds {
+				// The rounds were fixed when it opened: only more players help.
+				return Reply{}, &UserError{Problem: ProblemNotStarted, ID: "tournament.problem.startRounds",
+					Args: lang.Args{"Count": prev.Options.Rounds + 1}}
+			}
 			return Reply{}, tournamentProblem(err)
 		}
 	}
