@@ -24,6 +24,7 @@ import "github.com/connect4/connect4/bot/lang"
 //	                (live) and 2 days a move (correspondence)
 //	{{.RoundLimit}}, {{.StartAt}}, {{.StartIn}}  a new tournament's round
 //	                limit and start time, as examples
+//	{{.TournamentNew}}  how to open a tournament
 
 // syntax returns the command placeholders in l for platform (match.Key's
 // Platform: "slack", "discord", "terminal"); any other reads as typed text.
@@ -40,6 +41,7 @@ func syntax(l lang.Lang, platform string) lang.Args {
 			"RoundLimit":     "`round:2h`",
 			"StartAt":        "`start:18:00`",
 			"StartIn":        "`start:in 2h`",
+			"TournamentNew":  "`/connect4 tournament action:new format:swiss`",
 		}
 	}
 	return lang.Args{
@@ -52,6 +54,7 @@ func syntax(l lang.Lang, platform string) lang.Args {
 		"RoundLimit":     "`round 2h`",
 		"StartAt":        "`start 18:00`",
 		"StartIn":        "`start in 2h`",
+		"TournamentNew":  "`/connect4 tournament new swiss`",
 	}
 }
 

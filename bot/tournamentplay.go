@@ -58,7 +58,7 @@ func (s *Service) tournament(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{}, err
 	}
 	if cmd.FromButton() && cmd.GameID != t.ID {
-		return Reply{}, &UserError{Problem: ProblemStale, ID: "tournament.problem.none"}
+		return Reply{}, &UserError{Problem: ProblemStale, ID: "tournament.problem.stale"} // an earlier tournament's message
 	}
 	l := s.channelLang(ctx, cmd, nil)
 	now := s.opt.Now()
