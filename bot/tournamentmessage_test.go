@@ -243,3 +243,45 @@ func TestByeLine(t *testing.T) {
 		}
 	}
 }
+
+// TestTableViewOpening: a new tournament's message names a missing time
+// control in words and says that nobody has joined, instead of "time
+// control -" and "0 players have joined: " with an empty list.
+func TestTableViewOpening(t *testing.T) {
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	k := match.Key{Platform: "test", Workspace: "T1", Channel: "CH"}
+	tests := []struct {
+		name    string
+		ctl     string
+		players []string
+		want    []string
+	}{
+		{"untimed, empty", "", nil, []string{"time control none.", "Nobody has joined yet."}},
+		{"timed, one", "clock 5+3", []string{"UA"}, []string{"time control 5+3.", "1 player has joined: <@UA>"}},
+	}
+	for _, tc := range tests {
+		ctl, err := checkControl(tc.ctl, 0, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tt, err := tournament.New("topen", k, match.Player{ID: "UO"}, tournament.Options{Format: tournament.Swiss, Clock: ctl,
+			Board: engine.Config{Rows: 6, Cols: 7, Connect: 4}}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range tc.players {
+			if err := tt.Join(match.Player{ID: id}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		text := tableView(lang.English, tt).Text
+		for _, w := range tc.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: tableView = %q, want %q", tc.name, text, w)
+			}
+		}
+		if strings.Contains(text, "control -") || strings.Contains(text, "joined: \n") || strings.HasSuffix(text, ": ") {
+			t.Errorf("%s: tableView = %q: a placeholder for nothing", tc.name, text)
+		}
+	}
+}

@@ -231,7 +231,7 @@ func (s *Service) tournamentNew(ctx context.Context, ts TournamentStore, cmd Com
 
 // formatPhrase names a tournament's format, rounds and time control.
 func formatPhrase(o tournament.Options) phrase {
-	ctl := "-"
+	var ctl any = phrase{"tournament.format.noClock", nil}
 	if o.Clock.Kind != clock.None {
 		ctl = o.Clock.String()
 	}
@@ -251,6 +251,9 @@ func tableText(l lang.Lang, t *tournament.Tournament) string {
 	var b strings.Builder
 	switch t.Status {
 	case tournament.Joining:
+		if len(t.Players) == 0 {
+			return l.Say("tournament.entrantsNone", nil)
+		}
 		names := make([]string, len(t.Players))
 		for i, p := range t.Players {
 			names[i] = mention(p.Player)
