@@ -45,7 +45,7 @@ func TestTournamentRefusals(t *testing.T) {
 		h.want(j, Update, ProblemNone, "<@UA> joins the tournament", "1 player has joined: <@UA>")
 		h.want(h.say("UA", "tournament join"), Ephemeral, ProblemAlreadyAccepted, "You have already joined this tournament.")
 		h.want(h.say("UB", "tournament join"), Public, ProblemNone, "2 players have joined")
-		h.want(h.say("UO", "tournament start"), Ephemeral, ProblemNotStarted, "Too few players to start: at least 3.")
+		h.want(h.say("UO", "tournament start"), Ephemeral, ProblemNotStarted, "Too few players to start: it needs at least 3; wait for more to join.")
 		h.want(h.say("UC", "tournament join"), Public, ProblemNone, "3 players have joined")
 		h.want(h.say("UA", "tournament start"), Ephemeral, ProblemOnlyChallenger, "Only the organiser")
 		h.want(manage("UO", "tournament new round-robin"), Ephemeral, ProblemBusy, "already has a tournament")
