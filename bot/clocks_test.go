@@ -272,3 +272,20 @@ func TestTimeRefusalsNamePlatformSyntax(t *testing.T) {
 		}
 	})
 }
+
+// TestDaysRefusalEchoesTheNumber: a refused number of days is echoed as
+// typed after "days", without quotes.
+func TestDaysRefusalEchoesTheNumber(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"challenge <@UB> days 99", "days 99: a correspondence game allows 1 to 14 days per move."},
+		{"challenge <@UB> days 0", "days 0: a correspondence game allows 1 to 14 days per move."},
+	}
+	forEachStore(t, func(t *testing.T, h *harness) {
+		for _, tc := range tests {
+			r := h.say("UA", tc.text)
+			if r.Problem != ProblemBadVariant || !strings.Contains(r.Text, tc.want) || strings.Contains(r.Text, `"`) {
+				t.Errorf("%q: %v %q, want %q", tc.text, r.Problem, r.Text, tc.want)
+			}
+		}
+	})
+}
