@@ -185,9 +185,13 @@ func adjudicate(r *match.Record, now time.Time) (tally match.Tally, text speech,
 	if r.Clock.Running() {
 		if loser, v := clock.Deadline(r.Game, r.Clock, now); v == clock.Lost {
 			who := r.PlayerOf(loser)
+			id := "tournament.adjudicated.lost"
+			if left := r.Clock.Remaining(int(loser)-1, now); left == r.Clock.Remaining(2-int(loser), now) {
+				id = "tournament.adjudicated.lostEqual" // on equal time the one to move loses (clock.Deadline)
+			}
 			if err := r.Game.Resign(loser); err == nil {
 				tally, _ := settle(r, match.FinishTimeout, true)
-				return tally, words("tournament.adjudicated.lost", lang.Args{"Loser": mention(who), "Winner": mention(tally.Winner)}), true
+				return tally, words(id, lang.Args{"Loser": mention(who), "Winner": mention(tally.Winner)}), true
 			}
 		}
 	}

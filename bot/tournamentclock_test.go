@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/clock"
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/bot/pairing"
 	"github.com/connect4/connect4/bot/tournament"
@@ -266,5 +268,36 @@ func TestTournamentStartRounds(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// TestAdjudicateSaysWhy: at a round's time limit the player with less
+// time left loses on time, and on equal time the player to move; the
+// message says which of the two reasons it was.
+func TestAdjudicateSaysWhy(t *testing.T) {
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	live, err := clock.NewLive(5, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name         string
+		redLeft      time.Duration // red is to move; yellow has 5 minutes
+		want, wantNo string
+	}{
+		{"less time", 2 * time.Minute, "<@UA> has less time left and loses on time. <@UB> wins!", "same time"},
+		{"equal time", 5 * time.Minute, "both have the same time left, so <@UA>, who is to move, loses on time. <@UB> wins!", "less time"},
+	}
+	for _, tc := range tests {
+		k0 := clock.Start(live, 2, now)
+		k0.Left[0] = tc.redLeft
+		k := match.Key{Platform: "test", Workspace: "T1", Channel: "CA"}
+		r := &match.Record{Key: k, Status: match.StatusPlaying, Challenger: player("UA"), Opponent: player("UB"), RedID: "UA",
+			Game: newTestGame(t), FirstTo: 1, Clock: k0}
+		_, text, ok := adjudicate(r, now)
+		got := text.in(lang.English)
+		if !ok || !strings.Contains(got, tc.want) || strings.Contains(got, tc.wantNo) {
+			t.Errorf("%s: adjudicate = %q (%v), want %q", tc.name, got, ok, tc.want)
+		}
 	}
 }
