@@ -152,6 +152,7 @@ func clockProblem(err error) error {
 	case clock.ReasonSeconds:
 		return &UserError{Problem: ProblemBadVariant, ID: "clock.problem.seconds", Args: args}
 	case clock.ReasonDays:
+		args["Value"] = ce.Input // digits only (clock.ParseDays): "days 99", not "days \"99\""
 		return &UserError{Problem: ProblemBadVariant, ID: "clock.problem.days", Args: args}
 	}
 	return &UserError{Problem: ProblemBadVariant, ID: "clock.problem.syntax", Args: args}

@@ -243,3 +243,49 @@ func TestClockNextRound(t *testing.T) {
 		t.Fatalf("flag timer %+v, want a minute from the start of the second game", f)
 	}
 }
+
+// TestTimeRefusalsNamePlatformSyntax: a refused time control, round limit
+// or start time shows the example as the player's platform reads it
+// (Discord's options take a colon), never the other platform's syntax.
+func TestTimeRefusalsNamePlatformSyntax(t *testing.T) {
+	tests := []struct {
+		platform, text string
+		want, not      string
+	}{
+		{"slack", "challenge <@UB> clock 0+0", "try `clock 3+2` (3 minutes", "clock:"},
+		{"discord", "challenge <@UB> clock 0+0", "try `clock:3+2` (3 minutes", "`clock 3"},
+		{"slack", "challenge <@UB> clock 3-2", "say `clock 3+2` (minutes + seconds per move) or `days 2`", "days:"},
+		{"discord", "challenge <@UB> clock 3-2", "say `clock:3+2` (minutes + seconds per move) or `days:2`", "`days 2"},
+		{"slack", "tournament new swiss round 99d", "say `round 2h` (m, h, d)", "round:"},
+		{"discord", "tournament new swiss round 99d", "say `round:2h` (m, h, d)", "`round 2h"},
+		{"slack", "tournament new swiss start in 99d", "say `start 18:00` (today, UTC) or `start in 2h`", "start:"},
+		{"discord", "tournament new swiss start in 99d", "say `start:18:00` (today, UTC) or `start:in 2h`", "`start in"},
+	}
+	forEachStore(t, func(t *testing.T, h *harness) {
+		for _, tc := range tests {
+			k := h.key
+			k.Platform = tc.platform
+			r := h.svc.HandleText(t.Context(), Command{Key: k, User: player("UA"), Self: h.self, CanManage: true}, tc.text)
+			if r.Problem != ProblemBadVariant || !strings.Contains(r.Text, tc.want) || strings.Contains(r.Text, tc.not) {
+				t.Errorf("%s %q: %v %q, want a refusal with %q and without %q", tc.platform, tc.text, r.Problem, r.Text, tc.want, tc.not)
+			}
+		}
+	})
+}
+
+// TestDaysRefusalEchoesTheNumber: a refused number of days is echoed as
+// typed after "days", without quotes.
+func TestDaysRefusalEchoesTheNumber(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"challenge <@UB> days 99", "days 99: a correspondence game allows 1 to 14 days per move."},
+		{"challenge <@UB> days 0", "days 0: a correspondence game allows 1 to 14 days per move."},
+	}
+	forEachStore(t, func(t *testing.T, h *harness) {
+		for _, tc := range tests {
+			r := h.say("UA", tc.text)
+			if r.Problem != ProblemBadVariant || !strings.Contains(r.Text, tc.want) || strings.Contains(r.Text, `"`) {
+				t.Errorf("%q: %v %q, want %q", tc.text, r.Problem, r.Text, tc.want)
+			}
+		}
+	})
+}

@@ -20,6 +20,11 @@ import "github.com/connect4/connect4/bot/lang"
 //	{{.NewSeason}}  how to start a new season
 //	{{.BoardSetting}}, {{.PaletteSetting}}  how to choose the channel's
 //	                boards (pictures or emoji) and their colours
+//	{{.Clock}}, {{.Days}}  a time control's option, as an example: 3+2
+//	                (live) and 2 days a move (correspondence)
+//	{{.RoundLimit}}, {{.StartAt}}, {{.StartIn}}  a new tournament's round
+//	                limit and start time, as examples
+//	{{.TournamentNew}}  how to open a tournament
 
 // syntax returns the command placeholders in l for platform (match.Key's
 // Platform: "slack", "discord", "terminal"); any other reads as typed text.
@@ -31,6 +36,12 @@ func syntax(l lang.Lang, platform string) lang.Args {
 			"NewSeason":      "`/connect4 new_season`",
 			"BoardSetting":   "`/connect4 settings board:image|emoji`",
 			"PaletteSetting": "`/connect4 settings palette:standard|colourblind`",
+			"Clock":          "`clock:3+2`",
+			"Days":           "`days:2`",
+			"RoundLimit":     "`round:2h`",
+			"StartAt":        "`start:18:00`",
+			"StartIn":        "`start:in 2h`",
+			"TournamentNew":  "`/connect4 tournament action:new format:swiss`",
 		}
 	}
 	return lang.Args{
@@ -38,6 +49,12 @@ func syntax(l lang.Lang, platform string) lang.Args {
 		"NewSeason":      "`/connect4 season new`",
 		"BoardSetting":   "`/connect4 settings board image|emoji`",
 		"PaletteSetting": "`/connect4 settings palette standard|colourblind`",
+		"Clock":          "`clock 3+2`",
+		"Days":           "`days 2`",
+		"RoundLimit":     "`round 2h`",
+		"StartAt":        "`start 18:00`",
+		"StartIn":        "`start in 2h`",
+		"TournamentNew":  "`/connect4 tournament new swiss`",
 	}
 }
 

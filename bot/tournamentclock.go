@@ -102,17 +102,22 @@ func (s *Service) fireTournament(ctx context.Context, d match.Due) (Notice, erro
 }
 
 // startOnTime starts t, whose start time has come, on behalf of its
-// organiser, with the players who joined; with too few it cancels t.
+// organiser, with the players who joined; with too few (fewer than
+// MinPlayers, or a Swiss with no fewer rounds than players) it cancels t.
 func (s *Service) startOnTime(ctx context.Context, ts TournamentStore, l lang.Lang, t *tournament.Tournament, now time.Time) (Notice, error) {
 	seeds := s.seeds(ctx, t.Key)
-	var tooFew bool
+	need := 0 // the players it needed, when too few joined
 	t, err := ts.UpdateTournament(ctx, t.Key, t.ID, func(t *tournament.Tournament) error {
 		err := t.Start(t.Organiser.ID, seeds, now)
-		tooFew = tournament.ReasonOf(err) == tournament.ReasonTooFew
-		if tooFew {
-			return t.Cancel(t.Organiser.ID, now)
+		switch need = 0; tournament.ReasonOf(err) {
+		case tournament.ReasonTooFew:
+			need = tournament.MinPlayers
+		case tournament.ReasonRounds: // a Swiss of as many rounds as players, or more
+			need = t.Options.Rounds + 1
+		default:
+			return err
 		}
-		return err
+		return t.Cancel(t.Organiser.ID, now)
 	})
 	switch r := tournament.ReasonOf(err); {
 	case r == tournament.ReasonStarted || r == tournament.ReasonOver:
@@ -120,9 +125,9 @@ func (s *Service) startOnTime(ctx context.Context, ts TournamentStore, l lang.La
 	case err != nil:
 		return Notice{}, err
 	}
-	if tooFew {
+	if need > 0 {
 		return Notice{Post: &Reply{Visibility: Public, Lang: l,
-			Text:  l.Say("tournament.startTooFew", lang.Args{"Limit": tournament.MinPlayers}),
+			Text:  l.Say("tournament.startTooFew", lang.Args{"Limit": need}),
 			Edits: []Edit{{Message: t.Message, Reply: tableView(l, t)}}}}, nil
 	}
 	r := s.roundReply(ctx, l, t)
@@ -180,9 +185,13 @@ func adjudicate(r *match.Record, now time.Time) (tally match.Tally, text speech,
 	if r.Clock.Running() {
 		if loser, v := clock.Deadline(r.Game, r.Clock, now); v == clock.Lost {
 			who := r.PlayerOf(loser)
+			id := "tournament.adjudicated.lost"
+			if left := r.Clock.Remaining(int(loser)-1, now); left == r.Clock.Remaining(2-int(loser), now) {
+				id = "tournament.adjudicated.lostEqual" // on equal time the one to move loses (clock.Deadline)
+			}
 			if err := r.Game.Resign(loser); err == nil {
 				tally, _ := settle(r, match.FinishTimeout, true)
-				return tally, words("tournament.adjudicated.lost", lang.Args{"Loser": mention(who), "Winner": mention(tally.Winner)}), true
+				return tally, words(id, lang.Args{"Loser": mention(who), "Winner": mention(tally.Winner)}), true
 			}
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/connect4/connect4/bot/clock"
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/bot/pairing"
 	"github.com/connect4/connect4/bot/tournament"
@@ -219,4 +221,83 @@ func TestTournamentCancelEndsGames(t *testing.T) {
 			t.Errorf("%s has %d games counted, want none", first.Challenger.ID, st.Games())
 		}
 	})
+}
+
+// TestTournamentStartRounds: a Swiss opened with as many rounds as the
+// players who joined, or more, cannot start: by hand the organiser is
+// told how many players it needs and what to do, and nothing changes; at
+// its start time the schedule cancels it and says so, once, instead of
+// failing at every poll.
+func TestTournamentStartRounds(t *testing.T) {
+	tests := []struct {
+		name string
+		open string
+		// start starts it: by hand, or by the schedule.
+		byHand bool
+		want   string
+	}{
+		{"by hand", "tournament new swiss rounds 3", true, "This Swiss needs at least 4 players for its rounds: wait for more to join"},
+		{"at its time", "tournament new swiss rounds 5 start in 1h", false, "fewer than 6 players joined: it is cancelled"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			forEachStore(t, func(t *testing.T, h *harness) {
+				ctx := t.Context()
+				ts := h.store.(TournamentStore)
+				h.want(h.svc.HandleText(ctx, Command{Key: h.key, User: player("UO"), Self: h.self, CanManage: true}, tc.open), Public, ProblemNone, "opens a tournament")
+				for _, u := range []string{"UA", "UB", "UC"} {
+					h.say(u, "tournament join")
+				}
+				if tc.byHand {
+					h.want(h.say("UO", "tournament start"), Ephemeral, ProblemNotStarted, tc.want)
+					if tr, err := ts.Tournament(ctx, h.key); err != nil || tr.Status != tournament.Joining {
+						t.Errorf("after the refused start: %v (%v), want still taking players", tr.Status, err)
+					}
+					return
+				}
+				h.clock.Advance(time.Hour + time.Second)
+				texts, _ := firedPosts(t, h)
+				if len(texts) != 1 || !strings.Contains(texts[0], tc.want) {
+					t.Fatalf("at the start time: %q, want %q once", texts, tc.want)
+				}
+				if tr, err := ts.Tournament(ctx, h.key); err != nil || tr.Status != tournament.Cancelled {
+					t.Errorf("after the start time: %v (%v), want cancelled", tr.Status, err)
+				}
+				if texts, _ := firedPosts(t, h); len(texts) != 0 {
+					t.Errorf("fired again: %q", texts)
+				}
+			})
+		})
+	}
+}
+
+// TestAdjudicateSaysWhy: at a round's time limit the player with less
+// time left loses on time, and on equal time the player to move; the
+// message says which of the two reasons it was.
+func TestAdjudicateSaysWhy(t *testing.T) {
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	live, err := clock.NewLive(5, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name         string
+		redLeft      time.Duration // red is to move; yellow has 5 minutes
+		want, wantNo string
+	}{
+		{"less time", 2 * time.Minute, "<@UA> has less time left and loses on time. <@UB> wins!", "same time"},
+		{"equal time", 5 * time.Minute, "both have the same time left, so <@UA>, who is to move, loses on time. <@UB> wins!", "less time"},
+	}
+	for _, tc := range tests {
+		k0 := clock.Start(live, 2, now)
+		k0.Left[0] = tc.redLeft
+		k := match.Key{Platform: "test", Workspace: "T1", Channel: "CA"}
+		r := &match.Record{Key: k, Status: match.StatusPlaying, Challenger: player("UA"), Opponent: player("UB"), RedID: "UA",
+			Game: newTestGame(t), FirstTo: 1, Clock: k0}
+		_, text, ok := adjudicate(r, now)
+		got := text.in(lang.English)
+		if !ok || !strings.Contains(got, tc.want) || strings.Contains(got, tc.wantNo) {
+			t.Errorf("%s: adjudicate = %q (%v), want %q", tc.name, got, ok, tc.want)
+		}
+	}
 }

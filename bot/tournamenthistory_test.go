@@ -41,7 +41,7 @@ func TestTournamentHistory(t *testing.T) {
 			t.Fatalf("history %+v (%v), want one tournament won by UA with 2 points", hist, err)
 		}
 		r := h.say("UB", "tournament history")
-		h.want(r, Ephemeral, ProblemNone, "Finished tournaments here", "Round robin: won by <@UA> with 2 points", "Final standings:", "1. <@UA>: 2 points")
+		h.want(r, Ephemeral, ProblemNone, "Finished tournaments here", "Round robin: won by <@UA>, score 2", "Final standings:", "1. <@UA>: score 2 (", "<@UC>: score 1 (")
 		if s := h.say("UA", "stats"); !strings.Contains(s.Text, "Tournaments won here: 1") {
 			t.Errorf("UA's stats %q, want a tournament won", s.Text)
 		}

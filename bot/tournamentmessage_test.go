@@ -7,9 +7,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/connect4/connect4/bot/lang"
 	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/bot/pairing"
 	"github.com/connect4/connect4/bot/tournament"
+	"github.com/connect4/connect4/engine"
 )
 
 // postingNotifier is a Notifier that remembers what it edited and posted
@@ -155,4 +159,129 @@ func TestTournamentTableInPlace(t *testing.T) {
 			t.Errorf("after a refresh click the table's message is %+v, want the clicked one", tr.Message)
 		}
 	})
+}
+
+// TestTableViewHeading: the table's own message invites players to join
+// only while the tournament takes them; once it runs, is over or was
+// cancelled, its head names it without the Join instruction.
+func TestTableViewHeading(t *testing.T) {
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	open := func(t *testing.T) *tournament.Tournament {
+		k := match.Key{Platform: "test", Workspace: "T1", Channel: "CH"}
+		tt, err := tournament.New("tview", k, match.Player{ID: "UA"}, tournament.Options{Format: tournament.RoundRobin,
+			Board: engine.Config{Rows: 6, Cols: 7, Connect: 4}}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []string{"UA", "UB", "UC"} {
+			if err := tt.Join(match.Player{ID: id}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return tt
+	}
+	tests := []struct {
+		name     string
+		status   func(*tournament.Tournament) error
+		wantJoin bool
+	}{
+		{"joining", func(*tournament.Tournament) error { return nil }, true},
+		{"running", func(tt *tournament.Tournament) error { return tt.Start("UA", nil, now) }, false},
+		{"cancelled", func(tt *tournament.Tournament) error { return tt.Cancel("UA", now) }, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tt := open(t)
+			if err := tc.status(tt); err != nil {
+				t.Fatal(err)
+			}
+			text := tableView(lang.English, tt).Text
+			if got := strings.Contains(text, "Join with the button"); got != tc.wantJoin {
+				t.Errorf("tableView(%s) = %q: says to join %v, want %v", tc.name, text, got, tc.wantJoin)
+			}
+			if !strings.Contains(text, "<@UA>") || !strings.Contains(text, "round robin") {
+				t.Errorf("tableView(%s) = %q, want the organiser and the format", tc.name, text)
+			}
+		})
+	}
+}
+
+// TestByeLine: a bye is worth a point in a Swiss and is said so; in a
+// round robin it is worth nothing, and the line never says "0 point".
+func TestByeLine(t *testing.T) {
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		format   tournament.Format
+		want     string
+		wantNone string
+	}{
+		{tournament.Swiss, "sits this round out (1 point)", "everyone sits out"},
+		{tournament.RoundRobin, "everyone sits out in turn, for no points", "0 point"},
+	}
+	for _, tc := range tests {
+		k := match.Key{Platform: "test", Workspace: "T1", Channel: "CH"}
+		tt, err := tournament.New("tbye", k, match.Player{ID: "UA"}, tournament.Options{Format: tc.format,
+			Board: engine.Config{Rows: 6, Cols: 7, Connect: 4}}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []string{"UA", "UB", "UC"} {
+			if err := tt.Join(match.Player{ID: id}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tt.Start("UA", nil, now); err != nil {
+			t.Fatal(err)
+		}
+		r := tt.Rounds[0]
+		if r.Bye == pairing.NoBye {
+			t.Fatalf("%v of 3: round 1 has no bye", tc.format)
+		}
+		got := byeLine(lang.English, tt, r.Bye)
+		if !strings.Contains(got, tc.want) || strings.Contains(got, tc.wantNone) {
+			t.Errorf("byeLine(%v) = %q, want %q and not %q", tc.format, got, tc.want, tc.wantNone)
+		}
+	}
+}
+
+// TestTableViewOpening: a new tournament's message names a missing time
+// control in words and says that nobody has joined, instead of "time
+// control -" and "0 players have joined: " with an empty list.
+func TestTableViewOpening(t *testing.T) {
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	k := match.Key{Platform: "test", Workspace: "T1", Channel: "CH"}
+	tests := []struct {
+		name    string
+		ctl     string
+		players []string
+		want    []string
+	}{
+		{"untimed, empty", "", nil, []string{"time control none.", "Nobody has joined yet."}},
+		{"timed, one", "clock 5+3", []string{"UA"}, []string{"time control 5+3.", "1 player has joined: <@UA>"}},
+	}
+	for _, tc := range tests {
+		ctl, err := checkControl(tc.ctl, 0, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tt, err := tournament.New("topen", k, match.Player{ID: "UO"}, tournament.Options{Format: tournament.Swiss, Clock: ctl,
+			Board: engine.Config{Rows: 6, Cols: 7, Connect: 4}}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range tc.players {
+			if err := tt.Join(match.Player{ID: id}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		text := tableView(lang.English, tt).Text
+		for _, w := range tc.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: tableView = %q, want %q", tc.name, text, w)
+			}
+		}
+		if strings.Contains(text, "control -") || strings.Contains(text, "joined: \n") || strings.HasSuffix(text, ": ") {
+			t.Errorf("%s: tableView = %q: a placeholder for nothing", tc.name, text)
+		}
+	}
 }

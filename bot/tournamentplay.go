@@ -58,7 +58,7 @@ func (s *Service) tournament(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{}, err
 	}
 	if cmd.FromButton() && cmd.GameID != t.ID {
-		return Reply{}, &UserError{Problem: ProblemStale, ID: "tournament.problem.none"}
+		return Reply{}, &UserError{Problem: ProblemStale, ID: "tournament.problem.stale"} // an earlier tournament's message
 	}
 	l := s.channelLang(ctx, cmd, nil)
 	now := s.opt.Now()
@@ -95,7 +95,13 @@ func (s *Service) tournament(ctx context.Context, cmd Command) (Reply, error) {
 		return match.ErrNoChange
 	}
 	if cmd.Kind != KindTournament || cmd.FromButton() {
+		prev := t
 		if t, err = ts.UpdateTournament(ctx, cmd.Key, t.ID, change); err != nil {
+			if cmd.Kind == KindTournamentStart && tournament.ReasonOf(err) == tournament.ReasonRounds {
+				// The rounds were fixed when it opened: only more players help.
+				return Reply{}, &UserError{Problem: ProblemNotStarted, ID: "tournament.problem.startRounds",
+					Args: lang.Args{"Count": prev.Options.Rounds + 1}}
+			}
 			return Reply{}, tournamentProblem(err)
 		}
 	}
@@ -159,7 +165,11 @@ func tableButtons(l lang.Lang, t *tournament.Tournament) []Button {
 // tableView is t's own message, the one edited in place: who opened it and
 // how, then its table (see tableText) and buttons.
 func tableView(l lang.Lang, t *tournament.Tournament) Reply {
-	text := l.Say("tournament.opened", lang.Args{"Organiser": mention(t.Organiser), "Format": formatPhrase(t.Options).in(l)})
+	args := lang.Args{"Organiser": mention(t.Organiser), "Format": formatPhrase(t.Options).in(l)}
+	text := l.Say("tournament.heading", args) // started or over: nobody may join
+	if t.Status == tournament.Joining {
+		text = l.Say("tournament.opened", args)
+	}
 	if t.Options.RoundLimit > 0 {
 		text += "\n" + l.Say("tournament.roundLimit", lang.Args{"Limit": duration(t.Options.RoundLimit).in(l)})
 	}
@@ -221,7 +231,7 @@ func (s *Service) tournamentNew(ctx context.Context, ts TournamentStore, cmd Com
 
 // formatPhrase names a tournament's format, rounds and time control.
 func formatPhrase(o tournament.Options) phrase {
-	ctl := "-"
+	var ctl any = phrase{"tournament.format.noClock", nil}
 	if o.Clock.Kind != clock.None {
 		ctl = o.Clock.String()
 	}
@@ -241,6 +251,9 @@ func tableText(l lang.Lang, t *tournament.Tournament) string {
 	var b strings.Builder
 	switch t.Status {
 	case tournament.Joining:
+		if len(t.Players) == 0 {
+			return l.Say("tournament.entrantsNone", nil)
+		}
 		names := make([]string, len(t.Players))
 		for i, p := range t.Players {
 			names[i] = mention(p.Player)
@@ -309,9 +322,20 @@ func (s *Service) roundReply(ctx context.Context, l lang.Lang, t *tournament.Tou
 		b.WriteString("\n" + l.Say(id, lang.Args{"Board": i + 1, "Red": mention(w), "Yellow": mention(k)}))
 	}
 	if r.Bye != pairing.NoBye {
-		b.WriteString("\n" + l.Say("tournament.bye", lang.Args{"Player": mention(t.Players[r.Bye].Player), "Points": points(t.ByePoints())}))
+		b.WriteString("\n" + byeLine(l, t, r.Bye))
 	}
 	return Reply{Text: b.String(), Lang: l, Edits: []Edit{table}, Posts: gameMessages(l, t, made)}
+}
+
+// byeLine says that player i of t sits the current round out: for a
+// point in a Swiss, for nothing in a round robin (where, with an odd
+// number of players, everyone sits out in turn).
+func byeLine(l lang.Lang, t *tournament.Tournament, i int) string {
+	who := mention(t.Players[i].Player)
+	if p := t.ByePoints(); p > 0 {
+		return l.Say("tournament.bye", lang.Args{"Player": who, "Points": points(p)})
+	}
+	return l.Say("tournament.byeRoundRobin", lang.Args{"Player": who})
 }
 
 // gameMessages are the messages of the games of t's current round in

@@ -45,7 +45,7 @@ func TestTournamentRefusals(t *testing.T) {
 		h.want(j, Update, ProblemNone, "<@UA> joins the tournament", "1 player has joined: <@UA>")
 		h.want(h.say("UA", "tournament join"), Ephemeral, ProblemAlreadyAccepted, "You have already joined this tournament.")
 		h.want(h.say("UB", "tournament join"), Public, ProblemNone, "2 players have joined")
-		h.want(h.say("UO", "tournament start"), Ephemeral, ProblemNotStarted, "Too few players to start: at least 3.")
+		h.want(h.say("UO", "tournament start"), Ephemeral, ProblemNotStarted, "Too few players to start: it needs at least 3; wait for more to join.")
 		h.want(h.say("UC", "tournament join"), Public, ProblemNone, "3 players have joined")
 		h.want(h.say("UA", "tournament start"), Ephemeral, ProblemOnlyChallenger, "Only the organiser")
 		h.want(manage("UO", "tournament new round-robin"), Ephemeral, ProblemBusy, "already has a tournament")
@@ -204,7 +204,7 @@ func TestTournamentWithdrawCancel(t *testing.T) {
 		h.want(next, Public, ProblemNone, "Round 2 of 3 begins", "won by forfeit")
 		h.want(h.say("UB", "tournament cancel"), Ephemeral, ProblemOnlyChallenger, "Only the organiser")
 		h.want(h.say("UO", "tournament cancel"), Public, ProblemNone, "<@UO> cancelled the tournament.", "The tournament is over.")
-		h.want(h.say("UB", "tournament join"), Ephemeral, ProblemNoGame, "There is no tournament in this channel.")
+		h.want(h.say("UB", "tournament join"), Ephemeral, ProblemNoGame, "There is no tournament going on in this channel")
 	})
 }
 
@@ -260,5 +260,42 @@ func TestTournamentSeedsByRating(t *testing.T) {
 		if want := []string{"UA", "UB", "UD", "UC"}; !slices.Equal(got, want) {
 			t.Errorf("seeds %v, want %v", got, want)
 		}
+	})
+}
+
+// TestTournamentRefusalsPointOnward: the refusals about which tournament
+// there is name the step that works on the player's platform: how to open
+// one when there is none, how to see the one there is, and, for a button
+// of a tournament that is over, how to see the channel's latest.
+func TestTournamentRefusalsPointOnward(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		ctx := t.Context()
+		as := func(platform, user, text string) Reply {
+			k := h.key
+			k.Platform = platform
+			return h.svc.HandleText(ctx, Command{Key: k, User: player(user), Self: h.self, CanManage: true}, text)
+		}
+		tests := []struct {
+			platform, text string
+			p              Problem
+			want           string
+		}{
+			{"slack", "tournament join", ProblemNoGame, "opens one with `/connect4 tournament new swiss`."},
+			{"discord", "tournament join", ProblemNoGame, "opens one with `/connect4 tournament action:new format:swiss`."},
+		}
+		for _, tc := range tests {
+			if r := as(tc.platform, "UA", tc.text); r.Problem != tc.p || !strings.Contains(r.Text, tc.want) {
+				t.Errorf("%s %q: %v %q, want %v with %q", tc.platform, tc.text, r.Problem, r.Text, tc.p, tc.want)
+			}
+		}
+		first := h.svc.HandleText(ctx, Command{Key: h.key, User: player("UO"), Self: h.self, CanManage: true}, "tournament new swiss")
+		h.want(first, Public, ProblemNone, "opens a tournament")
+		h.want(h.svc.HandleText(ctx, Command{Key: h.key, User: player("UO"), Self: h.self, CanManage: true}, "tournament new round-robin"),
+			Ephemeral, ProblemBusy, "This channel already has a tournament", "`/connect4 tournament` shows it.")
+		h.want(h.say("UO", "tournament cancel"), Public, ProblemNone, "cancelled the tournament")
+		h.clock.Advance(time.Second) // another id
+		h.want(h.svc.HandleText(ctx, Command{Key: h.key, User: player("UO"), Self: h.self, CanManage: true}, "tournament new swiss"), Public, ProblemNone, "opens a tournament")
+		h.want(h.click("UA", first, "Join the tournament"), Ephemeral, ProblemStale,
+			"That button belongs to a tournament that is over: `/connect4 tournament` shows this channel's latest one.")
 	})
 }
