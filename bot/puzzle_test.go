@@ -98,7 +98,12 @@ func TestPuzzleFailed(t *testing.T) {
 		}
 		h.want(h.click("UA", stale, "4"), Ephemeral, ProblemGameOver) // as for any finished game
 		h.want(h.say("UA", "rematch"), Ephemeral, ProblemRematchButton)
-		// The analysis says what failed it, not "no mistake".
+		// The analysis says what failed it, not "no mistake". It spends
+		// its whole budget on the opening before the puzzle, so it runs
+		// on one store: TestAnalysisFlow takes an analysis through both.
+		if h.prefix != "" {
+			return
+		}
 		slip := strconv.Itoa(rec.Game.Moves() + 1)
 		a := h.say("UA", "analyze")
 		h.want(a, Ephemeral, ProblemNone, "*Puzzle failed* at move "+slip, "<@UA>: 1 mistake (move "+slip+")")
