@@ -123,6 +123,12 @@ type gotData struct {
 	Flags           int          `json:"flags"`
 	Components      []gotRow     `json:"components"`
 	AllowedMentions *gotMentions `json:"allowed_mentions"`
+	Embeds          []gotEmbed   `json:"embeds"`
+}
+
+// gotEmbed is an embed: the help's second part.
+type gotEmbed struct {
+	Description string `json:"description"`
 }
 
 // gotMentions is allowed_mentions: who the message may ping.

@@ -83,6 +83,10 @@ func TestGermanPlayerInFrenchGuild(t *testing.T) {
 	if help.content() == lang.English.Say("onDiscord.help", nil) {
 		t.Error("the German help is the English one")
 	}
+	// Its second part, clocks, draws and tournaments, in an embed under it.
+	if e := help.Data.Embeds; len(e) != 1 || e[0].Description != lang.German.Say("onDiscord.helpMore", nil) || !strings.Contains(e[0].Description, "`/connect4 turnier`") {
+		t.Errorf("help's embeds %+v, want the German second part", e)
+	}
 	// The public challenge, the channel's: in French.
 	challenge := func(locale, guildLocale, channel string) string {
 		in := localized(f.slashIn("U1", "challenge", []map[string]any{opt("opponent", 6, "U2")}, userJSON("U2")), locale, guildLocale, channel)

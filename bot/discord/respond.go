@@ -91,7 +91,7 @@ func (a *Adapter) commandOf(s restAPI, in *interaction, rep *report) (bot.Comman
 	rep.Kind = cmd.Kind.String()
 	if cmd.Kind == bot.KindHelp || cmd.Kind == bot.KindNone {
 		rep.Outcome = bot.OutcomeOK
-		return cmd, note(textHelp(userLang(in)))
+		return cmd, helpResponse(userLang(in))
 	}
 	if at, _ := placeOf(in); at.forcedEphemeral {
 		// Discord would show the game to the sender alone: say so

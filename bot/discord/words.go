@@ -1,12 +1,26 @@
 package discord
 
-import "github.com/connect4/connect4/bot/lang"
+import (
+	discordgo "github.com/bwmarrin/discordgo"
+
+	"github.com/connect4/connect4/bot/lang"
+)
 
 // What people are told by this adapter (the catalogue's onDiscord.* ids);
 // everything else comes from package bot.
 
 // textHelp is the help, in l.
 func textHelp(l lang.Lang) string { return l.Say("onDiscord.help", nil) }
+
+// helpResponse is /connect4 help in l: the commands of a game as the
+// message (at most 2,000 characters), clocks, draws, aborts, tournaments
+// and the channel's language in an embed under it (its description takes
+// 4,096), only the sender sees.
+func helpResponse(l lang.Lang) *discordgo.InteractionResponse {
+	resp := note(textHelp(l))
+	resp.Data.Embeds = []*discordgo.MessageEmbed{{Description: l.Say("onDiscord.helpMore", nil)}}
+	return resp
+}
 
 // textUnknownCommand is the answer to a command this version does not
 // know, with the help, in l.
