@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"strconv"
 	"strings"
 
 	"github.com/connect4/connect4/bot/lang"
@@ -37,8 +36,7 @@ func (s *Service) tournamentHistory(ctx context.Context, ts TournamentStore, cmd
 		if p.Withdrawn {
 			id = "tournament.lineWithdrawn"
 		}
-		b.WriteString("\n" + l.Say(id, lang.Args{"Rank": p.Rank, "Player": mention(p.Player), "Score": points(p.Score),
-			"Buchholz": strconv.FormatFloat(p.Buchholz, 'f', -1, 64), "SB": strconv.FormatFloat(p.SonnebornBerger, 'f', -1, 64)}))
+		b.WriteString("\n" + l.Say(id, lineArgs(p.Rank, p.Player, p.Score, p.Buchholz, p.SonnebornBerger)))
 	}
 	return Reply{Visibility: Ephemeral, Lang: l, Text: b.String()}, nil
 }

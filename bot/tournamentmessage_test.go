@@ -285,3 +285,18 @@ func TestTableViewOpening(t *testing.T) {
 		}
 	}
 }
+
+// TestQuarters: tiebreaks are written as the scores are, with ¼ ½ ¾
+// rather than decimals beside "1½".
+func TestQuarters(t *testing.T) {
+	for _, c := range []struct {
+		f    float64
+		want string
+	}{
+		{0, "0"}, {0.25, "¼"}, {0.5, "½"}, {0.75, "¾"}, {1, "1"}, {2.5, "2½"}, {3.75, "3¾"}, {10.25, "10¼"},
+	} {
+		if got := quarters(c.f); got != c.want {
+			t.Errorf("quarters(%v) = %q, want %q", c.f, got, c.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -277,10 +278,28 @@ func tableText(l lang.Lang, t *tournament.Tournament) string {
 		if p.Withdrawn {
 			id = "tournament.lineWithdrawn"
 		}
-		b.WriteString("\n" + l.Say(id, lang.Args{"Rank": x.Rank, "Player": mention(p.Player), "Score": points(x.Score),
-			"Buchholz": strconv.FormatFloat(x.Buchholz, 'f', -1, 64), "SB": strconv.FormatFloat(x.SonnebornBerger, 'f', -1, 64)}))
+		b.WriteString("\n" + l.Say(id, lineArgs(x.Rank, p.Player, x.Score, x.Buchholz, x.SonnebornBerger)))
 	}
 	return b.String()
+}
+
+// lineArgs are the arguments of a table's line (tournament.line,
+// tournament.lineWithdrawn).
+func lineArgs(rank int, player match.Player, score pairing.Points, buchholz, sb float64) lang.Args {
+	return lang.Args{"Rank": rank, "Player": mention(player), "Score": points(score),
+		"Buchholz": quarters(buchholz), "SB": quarters(sb)}
+}
+
+// quarters writes a tiebreak, a sum of scores in quarter points at the
+// finest (Sonneborn-Berger halves a drawn opponent's halves), as the
+// scores are written: 2½, 1¾, ¼, 0.
+func quarters(f float64) string {
+	n := int(math.Round(f * 4))
+	frac := [...]string{"", "¼", "½", "¾"}[n%4]
+	if n/4 == 0 && frac != "" {
+		return frac
+	}
+	return strconv.Itoa(n/4) + frac
 }
 
 // points writes half points as 2½.
