@@ -166,20 +166,7 @@ func TestTournamentTableInPlace(t *testing.T) {
 // cancelled, its head names it without the Join instruction.
 func TestTableViewHeading(t *testing.T) {
 	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
-	open := func(t *testing.T) *tournament.Tournament {
-		k := match.Key{Platform: "test", Workspace: "T1", Channel: "CH"}
-		tt, err := tournament.New("tview", k, match.Player{ID: "UA"}, tournament.Options{Format: tournament.RoundRobin,
-			Board: engine.Config{Rows: 6, Cols: 7, Connect: 4}}, now)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, id := range []string{"UA", "UB", "UC"} {
-			if err := tt.Join(match.Player{ID: id}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return tt
-	}
+	open := func(t *testing.T) *tournament.Tournament { return threeJoined(t, "tview", tournament.RoundRobin, now) }
 	tests := []struct {
 		name     string
 		status   func(*tournament.Tournament) error
@@ -206,6 +193,24 @@ func TestTableViewHeading(t *testing.T) {
 	}
 }
 
+// threeJoined is a tournament id of format f, opened by UA in channel CH,
+// that UA, UB and UC have joined.
+func threeJoined(t *testing.T, id string, f tournament.Format, now time.Time) *tournament.Tournament {
+	t.Helper()
+	k := match.Key{Platform: "test", Workspace: "T1", Channel: "CH"}
+	tt, err := tournament.New(id, k, match.Player{ID: "UA"}, tournament.Options{Format: f,
+		Board: engine.Config{Rows: 6, Cols: 7, Connect: 4}}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"UA", "UB", "UC"} {
+		if err := tt.Join(match.Player{ID: p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tt
+}
+
 // TestByeLine: a bye is worth a point in a Swiss and is said so; in a
 // round robin it is worth nothing, and the line never says "0 point".
 func TestByeLine(t *testing.T) {
@@ -219,17 +224,7 @@ func TestByeLine(t *testing.T) {
 		{tournament.RoundRobin, "everyone sits out in turn, for no points", "0 point"},
 	}
 	for _, tc := range tests {
-		k := match.Key{Platform: "test", Workspace: "T1", Channel: "CH"}
-		tt, err := tournament.New("tbye", k, match.Player{ID: "UA"}, tournament.Options{Format: tc.format,
-			Board: engine.Config{Rows: 6, Cols: 7, Connect: 4}}, now)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, id := range []string{"UA", "UB", "UC"} {
-			if err := tt.Join(match.Player{ID: id}); err != nil {
-				t.Fatal(err)
-			}
-		}
+		tt := threeJoined(t, "tbye", tc.format, now)
 		if err := tt.Start("UA", nil, now); err != nil {
 			t.Fatal(err)
 		}
