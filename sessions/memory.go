@@ -86,12 +86,18 @@ func NewMemory(opt Options) (*Memory, error) {
 // game returns the live record id of k, dropping it if expired. Call with mu held.
 func (m *Memory) game(k match.Key, id string, now time.Time) (*match.Record, bool) {
 	g, ok := m.games[k][id]
-	if ok && !now.Before(g.expires) {
+	if ok && g.expired(now) {
 		m.drop(k, id)
 		ok = false
 	}
 	return g.rec, ok
 }
+
+// expired reports whether g has expired at now.
+func (g memGame) expired(now time.Time) bool { return !now.Before(g.expires) }
+
+// expired reports whether b has expired at now; a zero expiry never does.
+func (b *memBoard) expired(now time.Time) bool { return !b.expires.IsZero() && !now.Before(b.expires) }
 
 // drop removes record id of k. Call with mu held.
 func (m *Memory) drop(k match.Key, id string) {
@@ -135,7 +141,7 @@ func (m *Memory) busyWith(k match.Key, ids []string, skip string, now time.Time)
 // board returns the live leaderboard of k, dropping it if expired. Call with mu held.
 func (m *Memory) board(k match.Key, now time.Time) (*memBoard, bool) {
 	b, ok := m.boards[k]
-	if ok && !b.expires.IsZero() && !now.Before(b.expires) {
+	if ok && b.expired(now) {
 		delete(m.boards, k)
 		ok = false
 	}
@@ -157,7 +163,7 @@ func (m *Memory) put(rec *match.Record, now time.Time) {
 	n := 0
 	for k, gs := range m.games { // a channel holds at most a few live games
 		for id, g := range gs {
-			if !now.Before(g.expires) {
+			if g.expired(now) {
 				m.drop(k, id)
 			}
 		}
@@ -167,7 +173,7 @@ func (m *Memory) put(rec *match.Record, now time.Time) {
 	}
 	n = 0
 	for k, b := range m.boards {
-		if !b.expires.IsZero() && !now.Before(b.expires) {
+		if b.expired(now) {
 			delete(m.boards, k)
 		}
 		if n++; n == sweepSample {
