@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -103,5 +105,72 @@ return {op, id, v}
 		if len(got) != 0 {
 			t.Errorf("head of %.80s = %q, want none", v, got)
 		}
+	}
+}
+
+// TestRecordRead shows that the move script's read of a stored record
+// (record_read) takes the head from the value's first 256 bytes when they
+// hold it, and reads the whole value otherwise: a head longer than that
+// (long channel names), a value not in encodeRecord's form, a missing key
+// and a key of another type.
+func TestRecordRead(t *testing.T) {
+	c := headClient(t)
+	read := redis.NewScript(headLua + `
+local cur, op, id, v, wrong = record_read(KEYS[1])
+if wrong then return {'wrong'} end
+if cur == nil then return {'none'} end
+local whole = 'head'
+if cur then whole = cur end
+return {whole, op or '', id or '', tostring(v or '')}
+`)
+	key := "c4test:recordread:" + newID()
+	t.Cleanup(func() { c.Del(context.WithoutCancel(t.Context()), key) })
+	short := validRecord(t)
+	long := validRecord(t)
+	long.Key.Workspace = strings.Repeat("w", 120)
+	long.Key.Channel = strings.Repeat("c", 120)
+	other, err := encodeRecord(validRecord(t), "tok")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(other, &fields); err != nil {
+		t.Fatal(err)
+	}
+	sorted, _ := json.Marshal(fields) // map keys in sorted order: "challenger" first
+	enc := func(r *match.Record) string {
+		b, err := encodeRecord(r, "op-"+r.Key.Channel[:1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for _, tt := range []struct {
+		name, value string
+		want        []string
+	}{
+		{"short head", enc(short), []string{"head", "op-" + short.Key.Channel[:1], short.ID, strconv.FormatInt(short.Version, 10)}},
+		{"long head", enc(long), []string{enc(long), "op-c", long.ID, strconv.FormatInt(long.Version, 10)}},
+		{"other order", string(sorted), []string{string(sorted), "tok", short.ID, strconv.FormatInt(short.Version, 10)}},
+		{"not JSON", "garbage", []string{"garbage", "", "", ""}},
+	} {
+		if err := c.Set(t.Context(), key, tt.value, 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := read.Run(t.Context(), c, []string{key}).StringSlice()
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: record_read = %.120q, want %.120q", tt.name, got, tt.want)
+		}
+	}
+	c.Del(t.Context(), key)
+	if got, err := read.Run(t.Context(), c, []string{key}).StringSlice(); err != nil || !slices.Equal(got, []string{"none"}) {
+		t.Errorf("missing key: record_read = %q, %v, want none", got, err)
+	}
+	c.HSet(t.Context(), key, "f", "v")
+	if got, err := read.Run(t.Context(), c, []string{key}).StringSlice(); err != nil || !slices.Equal(got, []string{"wrong"}) {
+		t.Errorf("hash key: record_read = %q, %v, want wrong", got, err)
 	}
 }

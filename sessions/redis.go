@@ -39,7 +39,7 @@ import (
 // replica wrote in between (the compare-and-set returns the stored record on
 // a mismatch); add one the first time a script runs on a server that has not
 // cached it (EVALSHA is refused with NOSCRIPT, then EVAL sends the source),
-// and one after a write that finishes a game (markFinished).
+// and one before a write that finishes a rated game (its ratings' read).
 // Every value read back is validated. Redis is safe for concurrent use.
 type Redis struct {
 	c     redis.UniversalClient
@@ -76,7 +76,7 @@ func (s *Redis) tagged(k match.Key, name string) string {
 	return s.cfg.prefix + "{" + k.String() + "}:" + name
 }
 
-// tallyKeys are KEYS[2..7] of casScript.
+// tallyKeys are the keys casScript takes for a tally, in its order.
 func (s *Redis) tallyKeys(k match.Key) []string {
 	return []string{s.lbKey(k), s.tagged(k, "rt"), s.tagged(k, "rtz"), s.tagged(k, "rth"), s.tagged(k, "h2h"), s.tagged(k, "gen")}
 }

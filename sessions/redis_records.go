@@ -32,10 +32,13 @@ func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 		keys := []string{s.gameKey(k, n.ID), s.indexKey(k), s.playersKey(k), s.dueKey(k), s.leaseKey(k)}
 		args := []any{b, ttl.Milliseconds(), now.UnixMilli(), op, replayWindow.Milliseconds(), s.cfg.maxGames,
 			n.ID, newIndexEntry(n, now, ttl), s.indexTTL().Milliseconds(), sched.arg()}
+		nonce := ""
 		if nc := match.Nonce(ctx); nc != "" {
-			keys = append(keys, s.onceKey(k, nc))
+			keys, nonce = append(keys, s.onceKey(k, nc)), "n"
 		}
-		for _, p := range n.Bound() {
+		bound := n.Bound()
+		args = append(args, nonce, len(bound))
+		for _, p := range bound {
 			args = append(args, p)
 		}
 		res, err := s.writeScript(ctx, k, sched, true, createScript, keys, args)
@@ -250,26 +253,6 @@ func (s *Redis) PlayerGame(ctx context.Context, k match.Key, userID string) (*ma
 	return nil, match.ErrNoGame
 }
 
-// markFinished points the players of next at it as their last finished
-// game when the write of next over cur finished it. It is one pipelined
-// HSET and PEXPIRE after the record's write, not part of it: the pointer is
-// idempotent and a lost one only makes LastFinished say there is none, so
-// a failure is not the update's.
-func (s *Redis) markFinished(ctx context.Context, cur, next *match.Record) {
-	ids := finishedBy(cur, next)
-	if len(ids) == 0 {
-		return
-	}
-	key := s.lastKey(next.Key)
-	_, _ = s.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		for _, id := range ids {
-			p.HSet(ctx, key, id, next.ID)
-		}
-		p.PExpire(ctx, key, s.cfg.finishedTTL)
-		return nil
-	})
-}
-
 // LastFinished implements the store's LastFinished: one HGET of the
 // channel's pointers, then the Load of the record.
 func (s *Redis) LastFinished(ctx context.Context, k match.Key, userID string) (*match.Record, error) {
@@ -344,18 +327,34 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 		entry = newIndexEntry(next, now, ttl)
 	}
 	sched := newScheduleChange(cur, next)
-	keys := append(append([]string{s.gameKey(k, cur.ID)}, s.tallyKeys(k)...), s.indexKey(k), s.playersKey(k), s.dueKey(k), s.leaseKey(k))
+	keys := []string{s.gameKey(k, cur.ID), s.indexKey(k), s.playersKey(k), s.dueKey(k), s.leaseKey(k)}
 	args := []any{cur.Version, b, ttl.Milliseconds(), op, tallyKind(t),
 		t.Winner.ID, t.Winner.Name, t.Loser.ID, t.Loser.Name, s.cfg.lbTTL.Milliseconds(), cur.ID, replayWindow.Milliseconds()}
+	opt := ""
 	if n := match.Nonce(ctx); n != "" {
-		keys = append(keys, s.onceKey(k, n))
+		keys, opt = append(keys, s.onceKey(k, n)), "n"
+	}
+	if !t.IsZero() {
+		keys = append(keys, s.tallyKeys(k)...)
+	}
+	finished := finishedBy(cur, next)
+	if len(finished) > 0 {
+		keys, opt = append(keys, s.lastKey(k)), opt+"f"
 	}
 	refresh := s.ttlRefresh(cur, now)
-	args = append(append(args, rated...), entry, s.indexTTL().Milliseconds(), now.UnixMilli(), tallyOthers(t), sched.arg(), flag(refresh))
-	if bound := next.Bound(); refresh || entry == "-" || !cur.Active(now) || !slices.Equal(bound, cur.Bound()) {
-		for _, p := range bound {
-			args = append(args, p)
-		}
+	args = append(append(args, rated...), entry, s.indexTTL().Milliseconds(), now.UnixMilli(), tallyOthers(t), sched.arg(), flag(refresh), opt)
+	// finishedBy's players are next's bound ones, which a finishing write
+	// (entry "-") always passes.
+	var bound []string
+	if b := next.Bound(); refresh || entry == "-" || !cur.Active(now) || !slices.Equal(b, cur.Bound()) {
+		bound = b
+	}
+	args = append(args, len(bound))
+	for _, p := range bound {
+		args = append(args, p)
+	}
+	if len(finished) > 0 {
+		args = append(args, s.cfg.finishedTTL.Milliseconds())
 	}
 	res, err := s.writeScript(ctx, k, sched, refresh, casScript, keys, args)
 	if err != nil {
@@ -370,7 +369,6 @@ func (s *Redis) casReply(ctx context.Context, cur, next *match.Record, res []any
 	switch code, arg := scriptReply(res); code {
 	case 1, 2:
 		s.cache.put(next.Clone())
-		s.markFinished(ctx, cur, next)
 		return true, nil, nil
 	case 0:
 		stored, err := decodeRecord(k, []byte(arg))

@@ -520,8 +520,8 @@ func (s *Redis) rebuildEntries(ctx context.Context, k match.Key, alive map[strin
 		if err != nil {
 			continue
 		}
-		for _, a := range newScheduleChange(nil, r).Add {
-			add = append(add, redis.Z{Member: a[0], Score: float64(a[1].(int64))})
+		for _, t := range newScheduleChange(nil, r).adds {
+			add = append(add, redis.Z{Member: member(r.ID, t.Kind), Score: float64(t.Due.UnixMilli())})
 		}
 	}
 	if len(add) == 0 {

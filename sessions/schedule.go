@@ -84,8 +84,8 @@ func parseMember(m string) (gameID string, k match.TimerKind, ok bool) {
 // they are (a timer carried over unchanged keeps its entry, or, once its
 // entry was handled, stays without one).
 type scheduleChange struct {
-	Remove []string `json:"rm"`
-	Add    [][2]any `json:"add"`
+	Remove []string    `json:"rm"`
+	Add    [][2]string `json:"add"`
 	adds   []match.Timer
 	// pending is the earliest due time of next's pending timers, zero for
 	// none: what a write that adds no entry hints when the bucket's
@@ -107,7 +107,7 @@ func newScheduleChange(cur, next *match.Record) scheduleChange {
 				continue
 			}
 		}
-		c.Add = append(c.Add, [2]any{member(next.ID, t.Kind), t.Due.UnixMilli()})
+		c.Add = append(c.Add, [2]string{member(next.ID, t.Kind), strconv.FormatInt(t.Due.UnixMilli(), 10)})
 		c.adds = append(c.adds, t)
 	}
 	if cur != nil {
@@ -202,7 +202,7 @@ func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, 
 		if op == "create" {
 			script = hintedCreateScript
 		}
-		keys, args = append(hkeys, keys...), append(append(hargs, flag(refresh)), args...)
+		keys, args = append(keys, hkeys...), append(append(args, hargs...), flag(refresh))
 	}
 	if ok && cluster {
 		if err := s.hint(ctx, k, due); err != nil {

@@ -13,7 +13,11 @@ import "github.com/redis/go-redis/v9"
 // schedule entries in the same step as the record: sched_parse and
 // sched_read run before the script's first write, sched_apply after.
 //
-// The change is JSON {"rm": [member...], "add": [[member, due ms]...]}: rm
+// The change is JSON {"rm": [member...], "add": [[member, "due ms"]...]},
+// the due times as strings of digits, which ZADD takes as they are and
+// which match ZMSCORE's reply for an entry that has not moved, so that a
+// move converts no number to text in Lua (an older writer's numbers are
+// read the same): rm
 // removes an entry unless a worker holds its lease (it removes the entry
 // itself when done, and a record that no longer carries the timer makes its
 // handling a no-op); add writes an entry and cancels its lease when the due
@@ -83,7 +87,7 @@ local function sched_apply(kd, kl, s, got, now, ttl, refresh)
   end
   for _, a in ipairs(s['add']) do
     local g = got[a[1]]
-    if not g[1] or tonumber(g[1]) ~= tonumber(a[2]) then
+    if g[1] ~= a[2] and (not g[1] or tonumber(g[1]) ~= tonumber(a[2])) then
       table.insert(zadd, a[2])
       table.insert(zadd, a[1])
       if g[2] then table.insert(hdel, a[1]) end
@@ -248,10 +252,11 @@ return 1
 `)
 
 // hintedLua wraps a record script's source (createLua, casLua) so that
-// it also hints the bucket, in the same step, when it wrote: it takes the
+// it also hints the bucket, in the same step, when it wrote: it reads the
 // bucket's two keys and five arguments (hintScript's four, then "1" when the
-// bucket's expiries are due a refresh, see Redis.ttlRefresh) off the front
-// of KEYS and ARGV, leaves KEYS and ARGV as the record script expects them,
+// bucket's expiries are due a refresh, see Redis.ttlRefresh) at the end of
+// KEYS and ARGV, after those the record script reads (which it counts, so
+// nothing is moved: shifting the arguments cost a move more than the hint),
 // runs the record script and, when its reply says written ({1}; {2} is a
 // resend of a write that landed) and the write needs a hint (sched_hint,
 // see scheduleLua) or the refresh is due, writes the hint. Only where the
@@ -267,9 +272,9 @@ return 1
 // be new) or the refresh is due.
 func hintedLua(record string) string {
 	return liveLua + scheduleLua + headLua + bucketLua + `
-local hb, hg = table.remove(KEYS, 1), table.remove(KEYS, 1)
+local hb, hg = KEYS[#KEYS - 1], KEYS[#KEYS]
 local hargs = {}
-for i = 1, 5 do hargs[i] = table.remove(ARGV, 1) end
+for i = 1, 5 do hargs[i] = ARGV[#ARGV - 5 + i] end
 local function record()
 ` + record + `
 end

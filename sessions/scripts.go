@@ -7,15 +7,16 @@ import "github.com/redis/go-redis/v9"
 // and "ai" of recordJSON, on the fields of indexEntry, and on the
 // numeric values of StatusPending (1) and StatusFinished (3). Every key they
 // touch is passed in KEYS and shares the channel's hash tag, so they run on a
-// cluster. A move (casScript) does not decode the record: it reads the
-// write token, id and version from the head of the JSON (see headLua).
+// cluster. A move (casScript) does not decode the record, nor read it
+// whole: it reads the write token, id and version from the head of the
+// JSON (see headLua).
 //
 // Redis keeps the writes a script made before an error, so every script
 // checks all it depends on (the types of the keys, the fields it will
 // increment) before its first write, and answers a problem with a reply
 // code instead of an error: it does all of its writes or none. The check
 // costs a move nothing where it can be had from a command the move runs
-// anyway: a read that a key of the wrong type refuses (GET, HMGET, ZMSCORE,
+// anyway: a read that a key of the wrong type refuses (GET, GETRANGE, HMGET, ZMSCORE,
 // run with redis.pcall) is the check of its key, and so is the script's
 // first write, since a refused write changes nothing. casScript is built so
 // that every key a move writes is either read first or written first (the
@@ -32,9 +33,31 @@ import "github.com/redis/go-redis/v9"
 // recordJSON in their order, "schema", "op", "key", "id", "version" first,
 // and the key object holds strings only, in which a quote is escaped, so
 // the first `},"id":"` closes it.
+//
+// record_read reads a record key for a compare-and-set: the first 256
+// bytes (GETRANGE), which hold the head of every record whose channel's
+// names are not long, and the whole value only when they do not parse
+// (then decoded with cjson). It returns the value read whole (false when
+// only its head was read, nil when the key is missing), the token, id and
+// version (nil when none can be read), and true last for a key that is not
+// a string, which nothing was written to. A match on a prefix is a match on
+// the whole value, with the same captures: the pattern is anchored at the
+// start, and the version's digits must be followed by a comma.
 const headLua = `
 local function record_head(s)
   return string.match(s, '^{"schema":%d+,"op":"([^"\\]*)","key":{.-},"id":"([^"\\]*)","version":(%d+),')
+end
+local function record_read(key)
+  local cur = redis.pcall('GETRANGE', key, 0, 255)
+  if type(cur) == 'table' then return nil, nil, nil, nil, true end
+  local op, id, version = record_head(cur)
+  if op then return false, op, id, version end
+  cur = redis.call('GET', key)
+  if not cur then return nil end
+  op, id, version = nil, nil, nil
+  local ok, r = pcall(cjson.decode, cur)
+  if ok and type(r) == 'table' then op, id, version = r['op'], r['id'], r['version'] end
+  return cur, op, id, version
 end
 `
 
@@ -76,11 +99,14 @@ end
 //	KEYS[1] the record   KEYS[2] the index (hash id → entry JSON)
 //	KEYS[3] the players (hash player id → game id)
 //	KEYS[4] the schedule's entries   KEYS[5] their leases (see scheduleLua)
-//	KEYS[6] (optional) the request's nonce
+//	KEYS[6] the request's nonce, when ARGV[11] holds "n"
 //	ARGV[1] the JSON   ARGV[2] TTL in ms   ARGV[3] now in Unix ms   ARGV[4] the write token
 //	ARGV[5] the nonce's TTL in ms   ARGV[6] the channel's limit   ARGV[7] the game id
 //	ARGV[8] its index entry   ARGV[9] the indexes' TTL in ms   ARGV[10] the schedule change
-//	ARGV[11..] the players it binds
+//	ARGV[11] "n" when KEYS[6] is the nonce's, else ""   ARGV[12] how many players follow, n
+//	ARGV[13..12+n] the players it binds
+//
+// Whatever follows is left to a wrapper (see hintedLua).
 //
 // Replies:
 //
@@ -93,6 +119,9 @@ end
 var createScript = redis.NewScript(liveLua + scheduleLua + createLua)
 
 const createLua = `
+local kn
+if ARGV[11] == 'n' then kn = KEYS[6] end
+local np = tonumber(ARGV[12])
 local sched = sched_parse(ARGV[10])
 if not sched then return {-2, KEYS[4]} end
 local cur = redis.pcall('GET', KEYS[1])
@@ -108,10 +137,10 @@ if cur then
   if r and r['op'] == ARGV[4] then return {1} end
   return {-5}
 end
-if KEYS[6] and redis.call('EXISTS', KEYS[6]) == 1 then return {3} end
+if kn and redis.call('EXISTS', kn) == 1 then return {3} end
 local now = tonumber(ARGV[3])
 local mine = {}
-for i = 11, #ARGV do mine[ARGV[i]] = true end
+for i = 13, 12 + np do mine[ARGV[i]] = true end
 local n, busy, alive, stale = 0, nil, {}, {}
 for i = 1, #flat, 2 do
   local e = entry(flat[i + 1])
@@ -138,14 +167,14 @@ call_many('HDEL', KEYS[3], gone)
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[7], ARGV[8])
 local bind = {}
-for i = 11, #ARGV do
+for i = 13, 12 + np do
   table.insert(bind, ARGV[i])
   table.insert(bind, ARGV[7])
 end
 if #bind > 0 then redis.call('HSET', KEYS[3], unpack(bind)) end
 redis.call('PEXPIRE', KEYS[2], ARGV[9])
 redis.call('PEXPIRE', KEYS[3], ARGV[9])
-if KEYS[6] then redis.call('SET', KEYS[6], '1', 'PX', ARGV[5]) end
+if kn then redis.call('SET', kn, '1', 'PX', ARGV[5]) end
 sched_apply(KEYS[4], KEYS[5], sched, got, now, ARGV[9], true)
 return {1}
 `
@@ -156,14 +185,22 @@ return {1}
 // the same step it updates the record's entry in the channel's index of
 // active games and binds its players, or, when the record is no longer
 // active, removes the entry and releases the players; it refuses to bind a
-// player who is in another active game.
+// player who is in another active game. A finishing move also points its
+// players at the game as their last finished one.
 //
-//	KEYS[1] the record   KEYS[2] the leaderboard (a hash: w:<id>, l:<id>, d:<id> counts, n:<id> name)
-//	KEYS[3] ratings (hash id → rating JSON)   KEYS[4] ratings by value (sorted set)
-//	KEYS[5] rating histories (hash id → csv)  KEYS[6] head to head (hash of counts)
-//	KEYS[7] the season's write counter       KEYS[8] the index   KEYS[9] the players
-//	KEYS[10] the schedule's entries   KEYS[11] their leases (see scheduleLua)
-//	KEYS[12] (optional) the request's nonce
+// It takes only the keys a write touches, in this order, the optional
+// ones as ARGV[31] and ARGV[5] say:
+//
+//	KEYS[1] the record   KEYS[2] the index   KEYS[3] the players
+//	KEYS[4] the schedule's entries   KEYS[5] their leases (see scheduleLua)
+//	then the request's nonce, when ARGV[31] holds "n"
+//	then, for a tally (ARGV[5] not ""), the leaderboard (a hash: w:<id>, l:<id>, d:<id> counts,
+//	n:<id> name), ratings (hash id → rating JSON), ratings by value (sorted set), rating
+//	histories (hash id → csv), head to head (hash of counts), the season's write counter
+//	then the players' last finished games (a hash), when ARGV[31] holds "f"
+//
+// and
+//
 //	ARGV[1] expected version   ARGV[2] new JSON   ARGV[3] record TTL in ms   ARGV[4] write token
 //	ARGV[5] tally: "" none, "w" win, "d" draw   ARGV[6..9] winner id, name, loser id, name
 //	ARGV[10] leaderboard TTL in ms, ≤ 0 for none   ARGV[11] expected game id
@@ -177,7 +214,12 @@ return {1}
 //	ARGV[28] the further players of a tallied game of 3 or 4, who count like the loser: a JSON
 //	         array of [id, name] pairs, "" for none   ARGV[29] the schedule change
 //	ARGV[30] "1" when the channel's keys are due a refresh of their expiries (see Redis.ttlRefresh)
-//	ARGV[31..] the players of the record; none when the write leaves the players' index alone (see Redis.cas)
+//	ARGV[31] which optional keys follow the first five: "n" the nonce's, "f" the last finished games'
+//	ARGV[32] how many players follow, n   ARGV[33..32+n] the players of the record; none when the
+//	         write leaves the players' index alone (see Redis.cas)
+//	ARGV[33+n] with "f": the last finished games' TTL in ms; the players are pointed at the game
+//
+// Whatever follows is left to a wrapper (see hintedLua).
 //
 // Replies:
 //
@@ -196,43 +238,56 @@ return {1}
 //	{-4, field}    a count to increment is not a whole number
 var casScript = redis.NewScript(liveLua + scheduleLua + headLua + casLua)
 
+// casLua reads the record's head only (record_read), and the whole record
+// only to return it on a mismatch. The last finished games are pointed at
+// after every other write, each write refused by a key of the wrong type
+// left alone: the pointer is a convenience for /connect4 analyze, which a
+// damaged key loses, never a reason to refuse the move.
 const casLua = `
-local cur = redis.pcall('GET', KEYS[1])
-if type(cur) == 'table' then return {-2, redis.call('TYPE', KEYS[1]).ok} end
-if not cur then return {-1} end
-local op, id, version = record_head(cur)
-if not op then
-  local ok, r = pcall(cjson.decode, cur)
-  if not ok or type(r) ~= 'table' then return {0, cur} end
-  op, id, version = r['op'], r['id'], r['version']
+local kr, ki, kp, kd, kl = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local nk = 6
+local kn, kf
+if string.find(ARGV[31], 'n', 1, true) then kn = KEYS[nk]; nk = nk + 1 end
+local kind = ARGV[5]
+local tk = {}
+if kind ~= '' then
+  for i = 0, 5 do tk[i + 2] = KEYS[nk + i] end
+  nk = nk + 6
 end
+local np = tonumber(ARGV[32])
+if string.find(ARGV[31], 'f', 1, true) then kf = KEYS[nk] end
+local cur, op, id, version, wrong = record_read(kr)
+if wrong then return {-2, redis.call('TYPE', kr).ok} end
+if cur == nil then return {-1} end
+if not op then return {0, cur} end
 if op == ARGV[4] then return {2} end
-if KEYS[12] and redis.call('EXISTS', KEYS[12]) == 1 then return {3} end
+if kn and redis.call('EXISTS', kn) == 1 then return {3} end
 local sched = sched_parse(ARGV[29])
-if not sched then return {-3, KEYS[10]} end
-if id ~= ARGV[11] or tonumber(version) ~= tonumber(ARGV[1]) then return {0, cur} end
-local got, sbad = sched_read(KEYS[10], KEYS[11], sched)
+if not sched then return {-3, kd} end
+if id ~= ARGV[11] or tostring(version) ~= ARGV[1] and tonumber(version) ~= tonumber(ARGV[1]) then
+  return {0, cur or redis.call('GET', kr)}
+end
+local got, sbad = sched_read(kd, kl, sched)
 if not got then return {-3, sbad} end
 local bind = ARGV[25] ~= '-'
 local players = {}
-for i = 31, #ARGV do table.insert(players, ARGV[i]) end
+for i = 33, 32 + np do table.insert(players, ARGV[i]) end
 local bound = {}
-if #players > 0 then
-  bound = redis.pcall('HMGET', KEYS[9], unpack(players))
-  if bound['err'] then return {-3, KEYS[9]} end
+if np > 0 then
+  bound = redis.pcall('HMGET', kp, unpack(players))
+  if bound['err'] then return {-3, kp} end
 end
 if bind then
   local now = tonumber(ARGV[27])
   for i, p in ipairs(players) do
     local g = bound[i]
     if g and g ~= ARGV[11] then
-      local e = redis.pcall('HGET', KEYS[8], g)
-      if type(e) == 'table' then return {-3, KEYS[8]} end
+      local e = redis.pcall('HGET', ki, g)
+      if type(e) == 'table' then return {-3, ki} end
       if e and live(entry(e), now) then return {6, g} end
     end
   end
 end
-local kind = ARGV[5]
 local rated = kind ~= '' and ARGV[13] == '1'
 local counts = {}
 local more = {}
@@ -254,24 +309,24 @@ if kind ~= '' then
   for _, c in ipairs(counts) do
     if c[1] == 2 then table.insert(lbf, c[2]) end
   end
-  local v = redis.pcall('HMGET', KEYS[2], unpack(lbf))
-  if v['err'] then return {-3, KEYS[2]} end
+  local v = redis.pcall('HMGET', tk[2], unpack(lbf))
+  if v['err'] then return {-3, tk[2]} end
   for i, f in ipairs(lbf) do
     if v[i] and (#v[i] > 15 or not string.match(v[i], '^%d+$')) then return {-4, f} end
   end
-  local gen = redis.pcall('GET', KEYS[7])
-  if type(gen) == 'table' then return {-3, KEYS[7]} end
-  if gen and not string.match(gen, '^%d+$') then return {-4, KEYS[7]} end
+  local gen = redis.pcall('GET', tk[7])
+  if type(gen) == 'table' then return {-3, tk[7]} end
+  if gen and not string.match(gen, '^%d+$') then return {-4, tk[7]} end
   if rated then
-    local h = redis.pcall('HGET', KEYS[6], ARGV[24])
-    if type(h) == 'table' then return {-3, KEYS[6]} end
+    local h = redis.pcall('HGET', tk[6], ARGV[24])
+    if type(h) == 'table' then return {-3, tk[6]} end
     if h and (#h > 15 or not string.match(h, '^%d+$')) then return {-4, ARGV[24]} end
-    local zt = redis.call('TYPE', KEYS[4]).ok
-    if zt ~= 'none' and zt ~= 'zset' then return {-3, KEYS[4]} end
-    local rt = redis.pcall('HMGET', KEYS[3], ARGV[6], ARGV[8])
-    if rt['err'] then return {-3, KEYS[3]} end
-    local rh = redis.pcall('HMGET', KEYS[5], ARGV[6], ARGV[8])
-    if rh['err'] then return {-3, KEYS[5]} end
+    local zt = redis.call('TYPE', tk[4]).ok
+    if zt ~= 'none' and zt ~= 'zset' then return {-3, tk[4]} end
+    local rt = redis.pcall('HMGET', tk[3], ARGV[6], ARGV[8])
+    if rt['err'] then return {-3, tk[3]} end
+    local rh = redis.pcall('HMGET', tk[5], ARGV[6], ARGV[8])
+    if rh['err'] then return {-3, tk[5]} end
     if (rt[1] or '') ~= ARGV[14] or (rt[2] or '') ~= ARGV[15] or (rh[1] or '') ~= ARGV[20] or (rh[2] or '') ~= ARGV[21] then
       return {5}
     end
@@ -281,15 +336,15 @@ end
 -- then nothing has been written (see the top of this file).
 local added = 0
 if bind then
-  added = redis.pcall('HSET', KEYS[8], ARGV[11], ARGV[25])
+  added = redis.pcall('HSET', ki, ARGV[11], ARGV[25])
 else
-  added = redis.pcall('HDEL', KEYS[8], ARGV[11])
+  added = redis.pcall('HDEL', ki, ARGV[11])
 end
-if type(added) ~= 'number' then return {-3, KEYS[8]} end
+if type(added) ~= 'number' then return {-3, ki} end
 local refresh = ARGV[30] == '1'
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-if KEYS[12] then redis.call('SET', KEYS[12], '1', 'PX', ARGV[12]) end
-sched_apply(KEYS[10], KEYS[11], sched, got, tonumber(ARGV[27]), ARGV[26], refresh)
+redis.call('SET', kr, ARGV[2], 'PX', ARGV[3])
+if kn then redis.call('SET', kn, '1', 'PX', ARGV[12]) end
+sched_apply(kd, kl, sched, got, tonumber(ARGV[27]), ARGV[26], refresh)
 if bind then
   local hset = {}
   for i, p in ipairs(players) do
@@ -298,34 +353,44 @@ if bind then
       table.insert(hset, ARGV[11])
     end
   end
-  if #hset > 0 then redis.call('HSET', KEYS[9], unpack(hset)) end
-  if refresh or added > 0 then redis.call('PEXPIRE', KEYS[8], ARGV[26]) end
-  if refresh or #hset > 0 then redis.call('PEXPIRE', KEYS[9], ARGV[26]) end
+  if #hset > 0 then redis.call('HSET', kp, unpack(hset)) end
+  if refresh or added > 0 then redis.call('PEXPIRE', ki, ARGV[26]) end
+  if refresh or #hset > 0 then redis.call('PEXPIRE', kp, ARGV[26]) end
 else
   local hdel = {}
   for i, p in ipairs(players) do
     if bound[i] == ARGV[11] then table.insert(hdel, p) end
   end
-  if #hdel > 0 then redis.call('HDEL', KEYS[9], unpack(hdel)) end
+  if #hdel > 0 then redis.call('HDEL', kp, unpack(hdel)) end
 end
 if kind ~= '' then
-  for _, c in ipairs(counts) do redis.call('HINCRBY', KEYS[c[1]], c[2], 1) end
-  redis.call('HSET', KEYS[2], 'n:' .. ARGV[6], ARGV[7], 'n:' .. ARGV[8], ARGV[9])
-  for _, p in ipairs(more) do redis.call('HSET', KEYS[2], 'n:' .. p[1], p[2]) end
-  redis.call('INCR', KEYS[7])
+  for _, c in ipairs(counts) do redis.call('HINCRBY', tk[c[1]], c[2], 1) end
+  redis.call('HSET', tk[2], 'n:' .. ARGV[6], ARGV[7], 'n:' .. ARGV[8], ARGV[9])
+  for _, p in ipairs(more) do redis.call('HSET', tk[2], 'n:' .. p[1], p[2]) end
+  redis.call('INCR', tk[7])
   local season = {2, 7}
   if rated then
-    redis.call('HSET', KEYS[3], ARGV[6], ARGV[16], ARGV[8], ARGV[17])
-    redis.call('ZADD', KEYS[4], ARGV[18], ARGV[6], ARGV[19], ARGV[8])
-    redis.call('HSET', KEYS[5], ARGV[6], ARGV[22], ARGV[8], ARGV[23])
+    redis.call('HSET', tk[3], ARGV[6], ARGV[16], ARGV[8], ARGV[17])
+    redis.call('ZADD', tk[4], ARGV[18], ARGV[6], ARGV[19], ARGV[8])
+    redis.call('HSET', tk[5], ARGV[6], ARGV[22], ARGV[8], ARGV[23])
     season = {2, 3, 4, 5, 6, 7}
   end
   for _, i in ipairs(season) do
     if tonumber(ARGV[10]) > 0 then
-      redis.call('PEXPIRE', KEYS[i], ARGV[10])
+      redis.call('PEXPIRE', tk[i], ARGV[10])
     else
-      redis.call('PERSIST', KEYS[i])
+      redis.call('PERSIST', tk[i])
     end
+  end
+end
+if kf and np > 0 then
+  local fin = {}
+  for _, p in ipairs(players) do
+    table.insert(fin, p)
+    table.insert(fin, ARGV[11])
+  end
+  if type(redis.pcall('HSET', kf, unpack(fin))) == 'number' then
+    redis.call('PEXPIRE', kf, ARGV[33 + np])
   end
 end
 return {1}

@@ -19,12 +19,14 @@ func (s *Redis) settingsKey(k match.Key) string { return s.tagged(k, "settings")
 
 // setSettingsScript writes the field, value pairs of ARGV into the hash
 // KEYS[1] and returns the whole hash. A key of another type (a damaged
-// one) is replaced, since a settings change is the way to repair it; the
-// type is checked before the first write.
+// one) is replaced, since a settings change is the way to repair it. The
+// HSET is the type check: a key of another type refuses it, changing
+// nothing, and only then is it replaced and written again.
 var setSettingsScript = redis.NewScript(`
-local t = redis.call('TYPE', KEYS[1]).ok
-if t ~= 'hash' and t ~= 'none' then redis.call('DEL', KEYS[1]) end
-redis.call('HSET', KEYS[1], unpack(ARGV))
+if type(redis.pcall('HSET', KEYS[1], unpack(ARGV))) ~= 'number' then
+  redis.call('DEL', KEYS[1])
+  redis.call('HSET', KEYS[1], unpack(ARGV))
+end
 return redis.call('HGETALL', KEYS[1])
 `)
 
