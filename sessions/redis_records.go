@@ -31,7 +31,7 @@ func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 		ttl := s.cfg.ttl(n)
 		keys := []string{s.gameKey(k, n.ID), s.indexKey(k), s.playersKey(k), s.dueKey(k), s.leaseKey(k)}
 		args := []any{b, ttl.Milliseconds(), now.UnixMilli(), op, replayWindow.Milliseconds(), s.cfg.maxGames,
-			n.ID, newIndexEntry(n, now, ttl), s.indexTTL().Milliseconds(), sched.arg()}
+			n.ID, newIndexEntry(n, now, ttl), s.indexTTL().Milliseconds()}
 		nonce := ""
 		if nc := match.Nonce(ctx); nc != "" {
 			keys, nonce = append(keys, s.onceKey(k, nc)), "n"
@@ -41,6 +41,7 @@ func (s *Redis) Create(ctx context.Context, rec *match.Record) error {
 		for _, p := range bound {
 			args = append(args, p)
 		}
+		args = sched.appendArgs(args)
 		res, err := s.writeScript(ctx, k, sched, true, createScript, keys, args)
 		if err != nil {
 			return err
@@ -342,7 +343,7 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 		keys, opt = append(keys, s.lastKey(k)), opt+"f"
 	}
 	refresh := s.ttlRefresh(cur, now)
-	args = append(append(args, rated...), entry, s.indexTTL().Milliseconds(), now.UnixMilli(), tallyOthers(t), sched.arg(), flag(refresh), opt)
+	args = append(append(args, rated...), entry, s.indexTTL().Milliseconds(), now.UnixMilli(), tallyOthers(t), flag(refresh), opt)
 	// finishedBy's players are next's bound ones, which a finishing write
 	// (entry "-") always passes.
 	var bound []string
@@ -353,9 +354,7 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 	for _, p := range bound {
 		args = append(args, p)
 	}
-	if len(finished) > 0 {
-		args = append(args, s.cfg.finishedTTL.Milliseconds())
-	}
+	args = sched.appendArgs(append(args, s.cfg.finishedTTL.Milliseconds()))
 	res, err := s.writeScript(ctx, k, sched, refresh, casScript, keys, args)
 	if err != nil {
 		return false, nil, err

@@ -3,7 +3,6 @@ package sessions
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -84,9 +83,9 @@ func parseMember(m string) (gameID string, k match.TimerKind, ok bool) {
 // they are (a timer carried over unchanged keeps its entry, or, once its
 // entry was handled, stays without one).
 type scheduleChange struct {
-	Remove []string    `json:"rm"`
-	Add    [][2]string `json:"add"`
-	adds   []match.Timer
+	Remove []string      // members
+	id     string        // next's game id, whose entries adds are
+	adds   []match.Timer // next's timers to write
 	// pending is the earliest due time of next's pending timers, zero for
 	// none: what a write that adds no entry hints when the bucket's
 	// expiry is due a refresh.
@@ -94,7 +93,7 @@ type scheduleChange struct {
 }
 
 func newScheduleChange(cur, next *match.Record) scheduleChange {
-	var c scheduleChange
+	c := scheduleChange{id: next.ID}
 	for _, t := range next.Timers {
 		if t.Fired {
 			continue
@@ -107,7 +106,6 @@ func newScheduleChange(cur, next *match.Record) scheduleChange {
 				continue
 			}
 		}
-		c.Add = append(c.Add, [2]string{member(next.ID, t.Kind), strconv.FormatInt(t.Due.UnixMilli(), 10)})
 		c.adds = append(c.adds, t)
 	}
 	if cur != nil {
@@ -120,13 +118,21 @@ func newScheduleChange(cur, next *match.Record) scheduleChange {
 	return c
 }
 
-// arg returns the change as the record scripts read it: "" for none.
-func (c scheduleChange) arg() string {
-	if len(c.Remove) == 0 && len(c.Add) == 0 {
-		return ""
+// appendArgs appends the change to args as the record scripts read it
+// (see scheduleLua): the counts, the members removed, the members added,
+// their due times.
+func (c scheduleChange) appendArgs(args []any) []any {
+	args = append(args, len(c.Remove), len(c.adds))
+	for _, m := range c.Remove {
+		args = append(args, m)
 	}
-	b, _ := json.Marshal(c) // strings and numbers: never fails
-	return string(b)
+	for _, t := range c.adds {
+		args = append(args, member(c.id, t.Kind))
+	}
+	for _, t := range c.adds {
+		args = append(args, strconv.FormatInt(t.Due.UnixMilli(), 10))
+	}
+	return args
 }
 
 // earliest returns the first due time the change adds, and whether it adds any.

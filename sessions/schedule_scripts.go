@@ -10,18 +10,22 @@ import "github.com/redis/go-redis/v9"
 // under the entry's member "<game id>/<kind>".
 
 // scheduleLua is what createScript and casScript share to write a record's
-// schedule entries in the same step as the record: sched_parse and
-// sched_read run before the script's first write, sched_apply after.
+// schedule entries in the same step as the record: sched_read runs before
+// the script's first write, sched_apply after.
 //
-// The change is JSON {"rm": [member...], "add": [[member, "due ms"]...]},
-// the due times as strings of digits, which ZADD takes as they are and
-// which match ZMSCORE's reply for an entry that has not moved, so that a
-// move converts no number to text in Lua (an older writer's numbers are
-// read the same): rm
-// removes an entry unless a worker holds its lease (it removes the entry
-// itself when done, and a record that no longer carries the timer makes its
-// handling a no-op); add writes an entry and cancels its lease when the due
-// time changed, so a worker handling the old one never removes the new one.
+// The change is a run of ARGV from position i: r and a, the counts of
+// entries to remove and to add, then the r members to remove, the a members
+// to add, and the a due times (Unix ms as digits) of those added, in the
+// same order. rm removes an entry unless a worker holds its lease (it
+// removes the entry itself when done, and a record that no longer carries
+// the timer makes its handling a no-op); add writes an entry and cancels its
+// lease when the due time changed, so a worker handling the old one never
+// removes the new one. The members are contiguous so that the reads take
+// them straight from ARGV, and the due times are text that ZADD takes as it
+// is and that matches ZMSCORE's reply for an entry that did not move: a move
+// builds no table of its change and converts no number in Lua (ms_cmp
+// compares two due times as digits, as numbers only when ZMSCORE's reply is
+// not plain digits).
 //
 // sched_read reads what the change needs, the entries' due times and their
 // leases, in one ZMSCORE and one HMGET (none for an empty change), and
@@ -44,14 +48,6 @@ import "github.com/redis/go-redis/v9"
 // hinted.
 const scheduleLua = `
 local sched_hint = false
-local function sched_parse(spec)
-  if spec == '' then return {rm = {}, add = {}} end
-  local ok, s = pcall(cjson.decode, spec)
-  if not ok or type(s) ~= 'table' then return nil end
-  if type(s['rm']) ~= 'table' then s['rm'] = {} end
-  if type(s['add']) ~= 'table' then s['add'] = {} end
-  return s
-end
 local function sched_bad(kd, kl)
   local td = redis.call('TYPE', kd).ok
   if td ~= 'none' and td ~= 'zset' then return kd end
@@ -59,45 +55,56 @@ local function sched_bad(kd, kl)
   if tl ~= 'none' and tl ~= 'hash' then return kl end
   return nil
 end
-local function sched_read(kd, kl, s)
-  local ms = {}
-  for _, m in ipairs(s['rm']) do table.insert(ms, m) end
-  for _, a in ipairs(s['add']) do table.insert(ms, a[1]) end
-  local got = {}
-  if #ms == 0 then return got end
-  local sc = redis.pcall('ZMSCORE', kd, unpack(ms))
+local function sched_read(kd, kl, i)
+  local n = tonumber(ARGV[i]) + tonumber(ARGV[i + 1])
+  if n == 0 then return {}, {} end
+  local sc = redis.pcall('ZMSCORE', kd, unpack(ARGV, i + 2, i + 1 + n))
   if sc['err'] then return nil, kd end
-  local ls = redis.pcall('HMGET', kl, unpack(ms))
+  local ls = redis.pcall('HMGET', kl, unpack(ARGV, i + 2, i + 1 + n))
   if ls['err'] then return nil, kl end
-  for i, m in ipairs(ms) do got[m] = {sc[i], ls[i]} end
-  return got
+  return sc, ls
 end
 local function lease_until(l)
   if not l then return 0 end
   return tonumber(string.match(l, '/(%d+)$')) or 0
 end
-local function sched_apply(kd, kl, s, got, now, ttl, refresh)
-  local zrem, zadd, hdel = {}, {}, {}
-  for _, m in ipairs(s['rm']) do
-    local g = got[m]
-    if lease_until(g[2]) <= now then
-      if g[1] then table.insert(zrem, m) end
-      if g[2] then table.insert(hdel, m) end
+local function ms_cmp(d, g)
+  if d == g then return 0 end
+  if string.find(g, '%D') then
+    local a, b = tonumber(d), tonumber(g)
+    if a == b then return 0 elseif a < b then return -1 end
+    return 1
+  end
+  if #d ~= #g then return #d < #g and -1 or 1 end
+  return d < g and -1 or 1
+end
+local function sched_apply(kd, kl, i, sc, ls, now, ttl, refresh)
+  local r, a = tonumber(ARGV[i]), tonumber(ARGV[i + 1])
+  local m0, d0 = i + 1, i + 1 + r + a
+  local zrem, zadd, hdel
+  for j = 1, r do
+    if not ls[j] or lease_until(ls[j]) <= tonumber(now) then
+      if sc[j] then zrem = zrem or {}; table.insert(zrem, ARGV[m0 + j]) end
+      if ls[j] then hdel = hdel or {}; table.insert(hdel, ARGV[m0 + j]) end
     end
   end
-  for _, a in ipairs(s['add']) do
-    local g = got[a[1]]
-    if g[1] ~= a[2] and (not g[1] or tonumber(g[1]) ~= tonumber(a[2])) then
-      table.insert(zadd, a[2])
-      table.insert(zadd, a[1])
-      if g[2] then table.insert(hdel, a[1]) end
-      if not g[1] or g[2] or tonumber(a[2]) < tonumber(g[1]) then sched_hint = true end
+  for j = r + 1, r + a do
+    local m, d, g = ARGV[m0 + j], ARGV[d0 + j - r], sc[j]
+    local c = -1
+    if g then c = ms_cmp(d, g) end
+    local sooner = c < 0
+    if c ~= 0 then
+      zadd = zadd or {}
+      table.insert(zadd, d)
+      table.insert(zadd, m)
+      if ls[j] then hdel = hdel or {}; table.insert(hdel, m) end
+      if sooner or ls[j] then sched_hint = true end
     end
   end
-  if #zrem > 0 then redis.call('ZREM', kd, unpack(zrem)) end
+  if zrem then redis.call('ZREM', kd, unpack(zrem)) end
   local added = 0
-  if #zadd > 0 then added = redis.call('ZADD', kd, unpack(zadd)) end
-  if #hdel > 0 then redis.call('HDEL', kl, unpack(hdel)) end
+  if zadd then added = redis.call('ZADD', kd, unpack(zadd)) end
+  if hdel then redis.call('HDEL', kl, unpack(hdel)) end
   if refresh or added > 0 then
     redis.call('PEXPIRE', kd, ttl)
     redis.call('PEXPIRE', kl, ttl)
@@ -273,29 +280,29 @@ return 1
 func hintedLua(record string) string {
 	return liveLua + scheduleLua + headLua + bucketLua + `
 local hb, hg = KEYS[#KEYS - 1], KEYS[#KEYS]
-local hargs = {}
-for i = 1, 5 do hargs[i] = ARGV[#ARGV - 5 + i] end
+local hn = #ARGV - 5
 local function record()
 ` + record + `
 end
 local res = record()
-if type(res) == 'table' and (res[1] == 1 or res[1] == 2) and (sched_hint or hargs[5] == '1') then
-  local n = redis.pcall('ZADD', hb, 'LT', hargs[2], hargs[1])
+if type(res) == 'table' and (res[1] == 1 or res[1] == 2) and (sched_hint or ARGV[hn + 5] == '1') then
+  local ch, due, ttl, refresh = ARGV[hn + 1], ARGV[hn + 2], ARGV[hn + 4], ARGV[hn + 5] == '1'
+  local n = redis.pcall('ZADD', hb, 'LT', due, ch)
   if type(n) ~= 'number' then
     bucket_mend(hb, hg)
-    n = redis.call('ZADD', hb, 'LT', hargs[2], hargs[1])
+    n = redis.call('ZADD', hb, 'LT', due, ch)
   end
-  local g = redis.pcall('HINCRBY', hg, hargs[1], 1)
+  local g = redis.pcall('HINCRBY', hg, ch, 1)
   if type(g) ~= 'number' then
     bucket_mend(hb, hg)
-    g = redis.pcall('HINCRBY', hg, hargs[1], 1)
+    g = redis.pcall('HINCRBY', hg, ch, 1)
     if type(g) ~= 'number' then
-      redis.call('HSET', hg, hargs[1], 1)
+      redis.call('HSET', hg, ch, 1)
       g = 1
     end
   end
-  if hargs[5] == '1' or n > 0 then redis.call('PEXPIRE', hb, hargs[4]) end
-  if hargs[5] == '1' or g == 1 then redis.call('PEXPIRE', hg, hargs[4]) end
+  if refresh or n > 0 then redis.call('PEXPIRE', hb, ttl) end
+  if refresh or g == 1 then redis.call('PEXPIRE', hg, ttl) end
 end
 return res
 `

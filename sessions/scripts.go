@@ -32,7 +32,8 @@ import "github.com/redis/go-redis/v9"
 // with cjson. It is sound because encoding/json writes the fields of
 // recordJSON in their order, "schema", "op", "key", "id", "version" first,
 // and the key object holds strings only, in which a quote is escaped, so
-// the first `},"id":"` closes it.
+// the first `},"id":"` closes it; a plain search finds that, where a lazy
+// pattern tried the rest of the pattern at every character of the key.
 //
 // record_read reads a record key for a compare-and-set: the first 256
 // bytes (GETRANGE), which hold the head of every record whose channel's
@@ -45,7 +46,13 @@ import "github.com/redis/go-redis/v9"
 // start, and the version's digits must be followed by a comma.
 const headLua = `
 local function record_head(s)
-  return string.match(s, '^{"schema":%d+,"op":"([^"\\]*)","key":{.-},"id":"([^"\\]*)","version":(%d+),')
+  local op, p = string.match(s, '^{"schema":%d+,"op":"([^"\\]*)","key":{()')
+  if not op then return nil end
+  local q = string.find(s, '},"id":"', p, true)
+  if not q then return nil end
+  local id, version = string.match(s, '^([^"\\]*)","version":(%d+),', q + 8)
+  if not id then return nil end
+  return op, id, version
 end
 local function record_read(key)
   local cur = redis.pcall('GETRANGE', key, 0, 255)
@@ -99,12 +106,12 @@ end
 //	KEYS[1] the record   KEYS[2] the index (hash id → entry JSON)
 //	KEYS[3] the players (hash player id → game id)
 //	KEYS[4] the schedule's entries   KEYS[5] their leases (see scheduleLua)
-//	KEYS[6] the request's nonce, when ARGV[11] holds "n"
+//	KEYS[6] the request's nonce, when ARGV[10] holds "n"
 //	ARGV[1] the JSON   ARGV[2] TTL in ms   ARGV[3] now in Unix ms   ARGV[4] the write token
 //	ARGV[5] the nonce's TTL in ms   ARGV[6] the channel's limit   ARGV[7] the game id
-//	ARGV[8] its index entry   ARGV[9] the indexes' TTL in ms   ARGV[10] the schedule change
-//	ARGV[11] "n" when KEYS[6] is the nonce's, else ""   ARGV[12] how many players follow, n
-//	ARGV[13..12+n] the players it binds
+//	ARGV[8] its index entry   ARGV[9] the indexes' TTL in ms
+//	ARGV[10] "n" when KEYS[6] is the nonce's, else ""   ARGV[11] how many players follow, n
+//	ARGV[12..11+n] the players it binds   ARGV[12+n..] the schedule change (see scheduleLua)
 //
 // Whatever follows is left to a wrapper (see hintedLua).
 //
@@ -120,18 +127,17 @@ var createScript = redis.NewScript(liveLua + scheduleLua + createLua)
 
 const createLua = `
 local kn
-if ARGV[11] == 'n' then kn = KEYS[6] end
-local np = tonumber(ARGV[12])
-local sched = sched_parse(ARGV[10])
-if not sched then return {-2, KEYS[4]} end
+if ARGV[10] == 'n' then kn = KEYS[6] end
+local np = tonumber(ARGV[11])
+local si = 12 + np
 local cur = redis.pcall('GET', KEYS[1])
 if type(cur) == 'table' then return {-2, KEYS[1]} end
 local flat = redis.pcall('HGETALL', KEYS[2])
 if flat['err'] then return {-2, KEYS[2]} end
 local pf = redis.pcall('HGETALL', KEYS[3])
 if pf['err'] then return {-2, KEYS[3]} end
-local got, bad = sched_read(KEYS[4], KEYS[5], sched)
-if not got then return {-2, bad} end
+local sc, ls = sched_read(KEYS[4], KEYS[5], si)
+if not sc then return {-2, ls} end
 if cur then
   local r = entry(cur)
   if r and r['op'] == ARGV[4] then return {1} end
@@ -140,7 +146,7 @@ end
 if kn and redis.call('EXISTS', kn) == 1 then return {3} end
 local now = tonumber(ARGV[3])
 local mine = {}
-for i = 13, 12 + np do mine[ARGV[i]] = true end
+for i = 12, 11 + np do mine[ARGV[i]] = true end
 local n, busy, alive, stale = 0, nil, {}, {}
 for i = 1, #flat, 2 do
   local e = entry(flat[i + 1])
@@ -167,7 +173,7 @@ call_many('HDEL', KEYS[3], gone)
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[7], ARGV[8])
 local bind = {}
-for i = 13, 12 + np do
+for i = 12, 11 + np do
   table.insert(bind, ARGV[i])
   table.insert(bind, ARGV[7])
 end
@@ -175,7 +181,7 @@ if #bind > 0 then redis.call('HSET', KEYS[3], unpack(bind)) end
 redis.call('PEXPIRE', KEYS[2], ARGV[9])
 redis.call('PEXPIRE', KEYS[3], ARGV[9])
 if kn then redis.call('SET', kn, '1', 'PX', ARGV[5]) end
-sched_apply(KEYS[4], KEYS[5], sched, got, now, ARGV[9], true)
+sched_apply(KEYS[4], KEYS[5], si, sc, ls, now, ARGV[9], true)
 return {1}
 `
 
@@ -189,15 +195,15 @@ return {1}
 // players at the game as their last finished one.
 //
 // It takes only the keys a write touches, in this order, the optional
-// ones as ARGV[31] and ARGV[5] say:
+// ones as ARGV[30] and ARGV[5] say:
 //
 //	KEYS[1] the record   KEYS[2] the index   KEYS[3] the players
 //	KEYS[4] the schedule's entries   KEYS[5] their leases (see scheduleLua)
-//	then the request's nonce, when ARGV[31] holds "n"
+//	then the request's nonce, when ARGV[30] holds "n"
 //	then, for a tally (ARGV[5] not ""), the leaderboard (a hash: w:<id>, l:<id>, d:<id> counts,
 //	n:<id> name), ratings (hash id → rating JSON), ratings by value (sorted set), rating
 //	histories (hash id → csv), head to head (hash of counts), the season's write counter
-//	then the players' last finished games (a hash), when ARGV[31] holds "f"
+//	then the players' last finished games (a hash), when ARGV[30] holds "f"
 //
 // and
 //
@@ -212,12 +218,13 @@ return {1}
 //	ARGV[25] the new index entry, "-" to remove it
 //	ARGV[26] the indexes' TTL in ms   ARGV[27] now in Unix ms
 //	ARGV[28] the further players of a tallied game of 3 or 4, who count like the loser: a JSON
-//	         array of [id, name] pairs, "" for none   ARGV[29] the schedule change
-//	ARGV[30] "1" when the channel's keys are due a refresh of their expiries (see Redis.ttlRefresh)
-//	ARGV[31] which optional keys follow the first five: "n" the nonce's, "f" the last finished games'
-//	ARGV[32] how many players follow, n   ARGV[33..32+n] the players of the record; none when the
+//	         array of [id, name] pairs, "" for none
+//	ARGV[29] "1" when the channel's keys are due a refresh of their expiries (see Redis.ttlRefresh)
+//	ARGV[30] which optional keys follow the first five: "n" the nonce's, "f" the last finished games'
+//	ARGV[31] how many players follow, n   ARGV[32..31+n] the players of the record; none when the
 //	         write leaves the players' index alone (see Redis.cas)
-//	ARGV[33+n] with "f": the last finished games' TTL in ms; the players are pointed at the game
+//	ARGV[32+n] the last finished games' TTL in ms, with "f" (the players are pointed at the game)
+//	ARGV[33+n..] the schedule change (see scheduleLua)
 //
 // Whatever follows is left to a wrapper (see hintedLua).
 //
@@ -247,37 +254,37 @@ const casLua = `
 local kr, ki, kp, kd, kl = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local nk = 6
 local kn, kf
-if string.find(ARGV[31], 'n', 1, true) then kn = KEYS[nk]; nk = nk + 1 end
+local opt = ARGV[30]
+if opt ~= '' and string.find(opt, 'n', 1, true) then kn = KEYS[nk]; nk = nk + 1 end
 local kind = ARGV[5]
-local tk = {}
+local tk
 if kind ~= '' then
+  tk = {}
   for i = 0, 5 do tk[i + 2] = KEYS[nk + i] end
   nk = nk + 6
 end
-local np = tonumber(ARGV[32])
-if string.find(ARGV[31], 'f', 1, true) then kf = KEYS[nk] end
+local np = tonumber(ARGV[31])
+if opt ~= '' and string.find(opt, 'f', 1, true) then kf = KEYS[nk] end
+local si = 33 + np
 local cur, op, id, version, wrong = record_read(kr)
 if wrong then return {-2, redis.call('TYPE', kr).ok} end
 if cur == nil then return {-1} end
 if not op then return {0, cur} end
 if op == ARGV[4] then return {2} end
 if kn and redis.call('EXISTS', kn) == 1 then return {3} end
-local sched = sched_parse(ARGV[29])
-if not sched then return {-3, kd} end
 if id ~= ARGV[11] or tostring(version) ~= ARGV[1] and tonumber(version) ~= tonumber(ARGV[1]) then
   return {0, cur or redis.call('GET', kr)}
 end
-local got, sbad = sched_read(kd, kl, sched)
-if not got then return {-3, sbad} end
+local sc, ls = sched_read(kd, kl, si)
+if not sc then return {-3, ls} end
 local bind = ARGV[25] ~= '-'
-local players = {}
-for i = 33, 32 + np do table.insert(players, ARGV[i]) end
-local bound = {}
+local players, bound = {}, {}
 if np > 0 then
+  players = {unpack(ARGV, 32, 31 + np)}
   bound = redis.pcall('HMGET', kp, unpack(players))
   if bound['err'] then return {-3, kp} end
 end
-if bind then
+if bind and np > 0 then
   local now = tonumber(ARGV[27])
   for i, p in ipairs(players) do
     local g = bound[i]
@@ -341,21 +348,22 @@ else
   added = redis.pcall('HDEL', ki, ARGV[11])
 end
 if type(added) ~= 'number' then return {-3, ki} end
-local refresh = ARGV[30] == '1'
+local refresh = ARGV[29] == '1'
 redis.call('SET', kr, ARGV[2], 'PX', ARGV[3])
 if kn then redis.call('SET', kn, '1', 'PX', ARGV[12]) end
-sched_apply(kd, kl, sched, got, tonumber(ARGV[27]), ARGV[26], refresh)
+sched_apply(kd, kl, si, sc, ls, ARGV[27], ARGV[26], refresh)
 if bind then
-  local hset = {}
+  local hset
   for i, p in ipairs(players) do
     if bound[i] ~= ARGV[11] then
+      hset = hset or {}
       table.insert(hset, p)
       table.insert(hset, ARGV[11])
     end
   end
-  if #hset > 0 then redis.call('HSET', kp, unpack(hset)) end
+  if hset then redis.call('HSET', kp, unpack(hset)) end
   if refresh or added > 0 then redis.call('PEXPIRE', ki, ARGV[26]) end
-  if refresh or #hset > 0 then redis.call('PEXPIRE', kp, ARGV[26]) end
+  if refresh or hset then redis.call('PEXPIRE', kp, ARGV[26]) end
 else
   local hdel = {}
   for i, p in ipairs(players) do
@@ -390,7 +398,7 @@ if kf and np > 0 then
     table.insert(fin, ARGV[11])
   end
   if type(redis.pcall('HSET', kf, unpack(fin))) == 'number' then
-    redis.call('PEXPIRE', kf, ARGV[33 + np])
+    redis.call('PEXPIRE', kf, ARGV[32 + np])
   end
 end
 return {1}
