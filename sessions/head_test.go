@@ -91,12 +91,7 @@ return {op, id, v}
 	if err != nil {
 		t.Fatal(err)
 	}
-	var fields map[string]any
-	if err := json.Unmarshal(noOp, &fields); err != nil {
-		t.Fatal(err)
-	}
-	fields["op"] = "tok"
-	sorted, _ := json.Marshal(fields) // map keys in sorted order: "challenger" first
+	sorted := reordered(t, validRecord(t), "tok")
 	for _, v := range []string{string(noOp), string(sorted), "", "{}", `{"schema":1,"op":"a","key":{},"id":"x","version":"1",`} {
 		got, err := head.Run(t.Context(), c, nil, v).StringSlice()
 		if err != nil {
@@ -129,15 +124,7 @@ return {whole, op or '', id or '', tostring(v or '')}
 	long := validRecord(t)
 	long.Key.Workspace = strings.Repeat("w", 120)
 	long.Key.Channel = strings.Repeat("c", 120)
-	other, err := encodeRecord(validRecord(t), "tok")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fields map[string]any
-	if err := json.Unmarshal(other, &fields); err != nil {
-		t.Fatal(err)
-	}
-	sorted, _ := json.Marshal(fields) // map keys in sorted order: "challenger" first
+	sorted := reordered(t, validRecord(t), "tok")
 	enc := func(r *match.Record) string {
 		b, err := encodeRecord(r, "op-"+r.Key.Channel[:1])
 		if err != nil {
@@ -173,4 +160,20 @@ return {whole, op or '', id or '', tostring(v or '')}
 	if got, err := read.Run(t.Context(), c, []string{key}).StringSlice(); err != nil || !slices.Equal(got, []string{"wrong"}) {
 		t.Errorf("hash key: record_read = %q, %v, want wrong", got, err)
 	}
+}
+
+// reordered returns r encoded with write token op and its fields in
+// another order than encodeRecord's (sorted: "challenger" first).
+func reordered(t *testing.T, r *match.Record, op string) []byte {
+	t.Helper()
+	b, err := encodeRecord(r, op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(b, &fields); err != nil {
+		t.Fatal(err)
+	}
+	sorted, _ := json.Marshal(fields) // map keys in sorted order
+	return sorted
 }

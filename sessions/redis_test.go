@@ -634,6 +634,55 @@ func TestRedisRepairLastFinished(t *testing.T) {
 	c.Del(ctx, key)
 }
 
+// TestRedisFinishOverDamagedPointers: the finishing move's script points
+// its players at the game as their last finished one, and a pointer key of
+// the wrong type does not refuse the move: the pointer is a convenience
+// for /connect4 analyze, which the move writes after everything else and
+// leaves alone where it cannot.
+func TestRedisFinishOverDamagedPointers(t *testing.T) {
+	c := storetest.Redis(t)
+	prefix := storetest.Prefix(t, c)
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
+	ctx := t.Context()
+	k := storetest.Channel
+	key := prefix + "{" + k.String() + "}:finished"
+	finish := func(r *match.Record) (match.Tally, error) {
+		r.Status, r.Finish = match.StatusFinished, match.FinishResign
+		r.Rounds = []match.RoundResult{{Winner: storetest.Bob.ID, Finish: match.FinishResign}}
+		return match.Tally{Winner: storetest.Bob, Loser: storetest.Alice}, nil
+	}
+	for _, damaged := range []bool{false, true} {
+		c.Del(ctx, key)
+		if damaged {
+			if err := c.Set(ctx, key, "x", 0).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		g := storetest.Playing(t, k, 0, 0, 1, 1)
+		if err := s.Create(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Update(ctx, k, g.ID, finish)
+		if err != nil || got.Status != match.StatusFinished {
+			t.Fatalf("damaged %v: finishing Update = %v, %v; want it finished", damaged, got, err)
+		}
+		last, err := s.LastFinished(ctx, k, storetest.Alice.ID)
+		switch {
+		case damaged && !errors.Is(err, match.ErrCorrupt):
+			t.Errorf("LastFinished over a damaged pointer key after the move: %v, %v; want match.ErrCorrupt", last, err)
+		case !damaged && (err != nil || last.ID != g.ID):
+			t.Errorf("LastFinished after the move = %v, %v; want game %s", last, err, g.ID)
+		}
+		if typ := c.Type(ctx, key).Val(); damaged && typ != "string" {
+			t.Errorf("damaged pointer key is a %s after the move, want it left alone", typ)
+		}
+		if ttl := c.PTTL(ctx, key).Val(); !damaged && ttl <= 0 {
+			t.Errorf("pointer key TTL %v after the move, want the finished TTL", ttl)
+		}
+	}
+	c.Del(ctx, key)
+}
+
 // TestRedisRepairKeepsNewerRecord: a record of a newer schema, which a
 // replica of a newer version wrote during a rolling upgrade, is unreadable
 // here but not damaged: /connect4 reset on this replica leaves it for the
