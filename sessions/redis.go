@@ -39,12 +39,14 @@ import (
 // replica wrote in between (the compare-and-set returns the stored record on
 // a mismatch); add one the first time a script runs on a server that has not
 // cached it (EVALSHA is refused with NOSCRIPT, then EVAL sends the source),
-// and one before a write that finishes a rated game (its ratings' read).
+// and one when a rated game finishes whose players' ratings this process
+// has not seen as stored (see ratingCache).
 // Every value read back is validated. Redis is safe for concurrent use.
 type Redis struct {
 	c     redis.UniversalClient
 	cfg   config
 	cache *recordCache
+	rated *ratingCache
 }
 
 // NewRedis returns a store on c, or the problems of invalid options (see
@@ -54,7 +56,7 @@ func NewRedis(c redis.UniversalClient, opt Options) (*Redis, error) {
 		return nil, err
 	}
 	cfg := newConfig(opt)
-	return &Redis{c: c, cfg: cfg, cache: newRecordCache(cfg.cacheSize)}, nil
+	return &Redis{c: c, cfg: cfg, cache: newRecordCache(cfg.cacheSize), rated: newRatingCache(cfg.cacheSize)}, nil
 }
 
 func (s *Redis) gameKey(k match.Key, id string) string { return s.tagged(k, "game:"+id) }

@@ -14,9 +14,15 @@ import (
 	"github.com/connect4/connect4/bot/match"
 )
 
-// ratingPlan reads the two players' ratings and histories (one round trip)
-// and rates the game t records.
+// ratingPlan rates the game t records from the players' ratings and
+// histories as the rating cache holds them (see ratingCache). When those
+// cannot be read it reads the stored ones (one round trip), which the
+// cache may be behind (a value repaired since), and plans from those.
 func (s *Redis) ratingPlan(ctx context.Context, k match.Key, t match.Tally) (*ratingPlan, error) {
+	r, h := s.rated.get(k, t)
+	if p, err := planRating(k, t, r, h); err == nil {
+		return p, nil
+	}
 	var rt, rh *redis.SliceCmd
 	_, err := s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
 		rt = p.HMGet(ctx, s.tagged(k, "rt"), t.Winner.ID, t.Loser.ID)
@@ -29,7 +35,9 @@ func (s *Redis) ratingPlan(ctx context.Context, k match.Key, t match.Tally) (*ra
 	if err != nil {
 		return nil, s.fail("update", k, err)
 	}
-	p, err := planRating(k, t, pair(rt.Val()), pair(rh.Val()))
+	r, h = pair(rt.Val()), pair(rh.Val())
+	s.rated.put(k, t, r, h)
+	p, err := planRating(k, t, r, h)
 	if err != nil {
 		return nil, s.corrupt("update", err)
 	}

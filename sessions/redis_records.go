@@ -308,9 +308,10 @@ func (s *Redis) Update(ctx context.Context, k match.Key, gameID string, fn func(
 func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally) (bool, *match.Record, error) {
 	k := next.Key
 	rated := []any{"", "", "", "", "", 0, 0, "", "", "", "", ""}
+	var plan *ratingPlan
 	if t.Rated {
-		plan, err := s.ratingPlan(ctx, k, t)
-		if err != nil {
+		var err error
+		if plan, err = s.ratingPlan(ctx, k, t); err != nil {
 			return false, nil, err
 		}
 		next.Rating = &plan.change
@@ -359,6 +360,19 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 	if err != nil {
 		return false, nil, err
 	}
+	if plan != nil {
+		if code, _ := scriptReply(res); code == 1 || code == 2 {
+			s.rated.put(k, t, plan.newRatings, plan.newHistories)
+		}
+		if code, _ := res[0].(int64); code == 5 && len(res) == 5 {
+			var v [4]string
+			for i := range v {
+				v[i], _ = res[i+1].(string)
+			}
+			s.rated.put(k, t, [2]string{v[0], v[1]}, [2]string{v[2], v[3]})
+			res = res[:1]
+		}
+	}
 	return s.casReply(ctx, cur, next, res)
 }
 
@@ -382,7 +396,7 @@ func (s *Redis) casReply(ctx context.Context, cur, next *match.Record, res []any
 		return false, stored, nil
 	case 3:
 		return false, nil, fmt.Errorf("sessions: update %s: %w", k, match.ErrReplay)
-	case 5: // a rating moved between our read and our write: read again
+	case 5: // the ratings planned from are not the stored ones: plan again from those (see cas)
 		return false, cur, nil
 	case 6:
 		other, err := s.Load(ctx, k, arg)

@@ -237,7 +237,8 @@ return {1}
 //	{0, json}      another game or version is stored (or an unreadable value): the caller
 //	               retries on json, or reports it as corrupt
 //	{3}            the nonce has been seen: a replayed request, refused whole
-//	{5}            a player's rating or history changed since the caller read it: read again
+//	{5, r1, r2, h1, h2}  a player's rating or history is not what the caller planned from: the
+//	               stored ratings and histories of ARGV[6] and ARGV[8] ("" for none), to plan again
 //	{6, id}        a player the record binds is in active game id
 //	{-1}           the record is gone
 //	{-2, type}     the record key holds a non-string
@@ -335,7 +336,7 @@ if kind ~= '' then
     local rh = redis.pcall('HMGET', tk[5], ARGV[6], ARGV[8])
     if rh['err'] then return {-3, tk[5]} end
     if (rt[1] or '') ~= ARGV[14] or (rt[2] or '') ~= ARGV[15] or (rh[1] or '') ~= ARGV[20] or (rh[2] or '') ~= ARGV[21] then
-      return {5}
+      return {5, rt[1] or '', rt[2] or '', rh[1] or '', rh[2] or ''}
     end
   end
 end

@@ -417,3 +417,50 @@ func timedMove(n int, due time.Time) func(r *match.Record) (match.Tally, error) 
 		return tl, err
 	}
 }
+
+// TestRedisRatedFinishRoundTrips: a rated game's finishing move plans the
+// ratings from what the store last saw (none, for players new to the
+// channel) and is then one script call, a round trip; a replica whose
+// guess is behind (another replica rated the players since) is told the
+// stored ratings by the script and plans again from those, so that every
+// game counts in the players' histories once, in order.
+func TestRedisRatedFinishRoundTrips(t *testing.T) {
+	ca, rta := countingClient(t)
+	cb, _ := countingClient(t)
+	prefix := storetest.Prefix(t, ca)
+	a := storetest.NewRedis(t, ca, sessions.Options{Prefix: prefix})
+	b := storetest.NewRedis(t, cb, sessions.Options{Prefix: prefix})
+	ctx := t.Context()
+	k := storetest.Channel
+	play := func(s *sessions.Redis) int64 {
+		t.Helper()
+		rec := storetest.Playing(t, k, 0, 0, 1, 1, 2, 2)
+		if err := s.Create(ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+		before := rta.n.Load()
+		if _, err := s.Update(ctx, k, rec.ID, winningMove); err != nil {
+			t.Fatal(err)
+		}
+		return rta.n.Load() - before
+	}
+	if n := play(a); n != 1 {
+		t.Errorf("first rated finish in a new channel: %d round trips, want 1 (the script)", n)
+	}
+	play(b) // b has not seen the ratings a wrote: the script tells it
+	if n := play(a); n != 2 {
+		t.Errorf("rated finish after another replica's: %d round trips, want 2 (the script, told the stored ratings, then again)", n)
+	}
+	st, err := a.Stats(ctx, k, storetest.Alice.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Wins != 3 || st.Rating == nil || len(st.History) != 3 {
+		t.Fatalf("Alice after 3 rated wins on two replicas: %+v, want 3 wins and 3 ratings in her history", st)
+	}
+	for i := 1; i < 3; i++ {
+		if st.History[i] <= st.History[i-1] {
+			t.Errorf("Alice's history %v: each win should raise her rating", st.History)
+		}
+	}
+}
