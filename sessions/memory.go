@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"sync"
@@ -42,7 +43,8 @@ type Memory struct {
 	mu      sync.Mutex
 	games   map[match.Key]map[string]memGame // by channel, then game id
 	boards  map[match.Key]*memBoard
-	seen    map[seenKey]time.Time        // nonces of requests that wrote, until when they are kept
+	seen    map[seenNonce]int64          // nonces of requests that wrote, until when they are kept (Unix ns)
+	seeds   [3]maphash.Seed              // of seenNonce's hashes
 	seasons map[match.Key][]match.Season // archived, newest first; never expire
 	entries map[memEntryKey]*memEntry    // the schedule (schedule.go)
 	// settings are the channels' display settings; never expire.
@@ -59,6 +61,33 @@ type memGame struct {
 type seenKey struct {
 	key   match.Key
 	nonce string
+}
+
+// seenNonce is how the store keeps a nonce it has seen in a channel: a
+// 128-bit hash of the channel and the nonce, and a 64-bit hash of the
+// channel's workspace for purgeWorkspace, each with a seed of the store's
+// own. The replay window holds an entry per write (millions on a busy
+// server); holding no pointer, the map of them is never scanned by the
+// garbage collector, whose work otherwise grew with every request kept.
+// Two nonces share an entry only if both halves of their 128-bit hashes
+// collide, which random seeds make out of reach.
+type seenNonce struct {
+	workspace uint64
+	id        [2]uint64
+}
+
+// seenNonce returns the entry of nonce n in channel k.
+func (m *Memory) seenNonce(k match.Key, n string) seenNonce {
+	c := seenKey{k, n}
+	return seenNonce{
+		workspace: m.workspaceHash(k.Platform, k.Workspace),
+		id:        [2]uint64{maphash.Comparable(m.seeds[1], c), maphash.Comparable(m.seeds[2], c)},
+	}
+}
+
+// workspaceHash returns the hash a seenNonce holds of platform's workspace.
+func (m *Memory) workspaceHash(platform, workspace string) uint64 {
+	return maphash.Comparable(m.seeds[0], [2]string{platform, workspace})
 }
 
 type memBoard struct {
@@ -79,7 +108,7 @@ func NewMemory(opt Options) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Memory{MemoryTournaments: ts, cfg: newConfig(opt), games: map[match.Key]map[string]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}, seasons: map[match.Key][]match.Season{}, entries: map[memEntryKey]*memEntry{},
+	return &Memory{MemoryTournaments: ts, cfg: newConfig(opt), games: map[match.Key]map[string]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenNonce]int64{}, seeds: [3]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed(), maphash.MakeSeed()}, seasons: map[match.Key][]match.Season{}, entries: map[memEntryKey]*memEntry{},
 		settings: map[match.Key]match.Settings{}, last: map[seenKey]string{}}, nil
 }
 
@@ -182,7 +211,7 @@ func (m *Memory) put(rec *match.Record, now time.Time) {
 	}
 	n = 0
 	for k, until := range m.seen {
-		if !now.Before(until) {
+		if now.UnixNano() >= until {
 			delete(m.seen, k)
 		}
 		if n++; n == sweepSample {
@@ -363,14 +392,14 @@ func (m *Memory) replayed(ctx context.Context, k match.Key, now time.Time) bool 
 	if n == "" {
 		return false
 	}
-	until, ok := m.seen[seenKey{k, n}]
-	return ok && now.Before(until)
+	until, ok := m.seen[m.seenNonce(k, n)]
+	return ok && now.UnixNano() < until
 }
 
 // see records ctx's nonce as having written in k. Call with mu held.
 func (m *Memory) see(ctx context.Context, k match.Key, now time.Time) {
 	if n := match.Nonce(ctx); n != "" {
-		m.seen[seenKey{k, n}] = now.Add(replayWindow)
+		m.seen[m.seenNonce(k, n)] = now.Add(replayWindow).UnixNano()
 	}
 }
 

@@ -2,7 +2,9 @@ package sessions
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -40,5 +42,72 @@ func TestMemorySweepBounded(t *testing.T) {
 	m.mu.Unlock()
 	if games > 3*n/2 || seen > 3*n/2 {
 		t.Errorf("after %d expired and %d live writes: %d records and %d nonces kept, want under %d each", n, n, games, seen, 3*n/2)
+	}
+}
+
+// TestMemoryNoncesPointerFree: the map of nonces seen holds an entry per
+// write for ten minutes; its keys and values hold no pointer, so the
+// garbage collector never scans it.
+func TestMemoryNoncesPointerFree(t *testing.T) {
+	m, err := NewMemory(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ := reflect.TypeOf(m.seen)
+	for _, part := range []reflect.Type{typ.Key(), typ.Elem()} {
+		if p := pointerIn(part); p != "" {
+			t.Errorf("the nonces' map %v holds a pointer in %v: %s", typ, part, p)
+		}
+	}
+}
+
+// pointerIn returns the path to the first pointer t holds, or "".
+func pointerIn(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if p := pointerIn(t.Field(i).Type); p != "" {
+				return t.Field(i).Name + "." + p
+			}
+		}
+		return ""
+	case reflect.Array:
+		return pointerIn(t.Elem())
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return ""
+	}
+	return t.Kind().String()
+}
+
+// TestMemoryPurgeNonces: a workspace's purge drops its nonces and no
+// other workspace's, which still refuse a replay.
+func TestMemoryPurgeNonces(t *testing.T) {
+	m, err := NewMemory(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := engine.New(engine.DefaultConfig())
+	create := func(ws, nonce string) error {
+		ctx := match.WithNonce(context.Background(), nonce)
+		return m.Create(ctx, &match.Record{Key: match.Key{Platform: "t", Workspace: ws, Channel: "C" + nonce},
+			Status: match.StatusPending, Challenger: match.Player{ID: "U1"}, Game: g, FirstTo: 1})
+	}
+	for i := range 10 {
+		for _, ws := range []string{"W1", "W2"} {
+			if err := create(ws, fmt.Sprint(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	m.purgeWorkspace("t", "W1")
+	if n := len(m.seen); n != 10 {
+		t.Errorf("after purging W1: %d nonces kept, want W2's 10", n)
+	}
+	for i := range 10 {
+		if err := create("W2", fmt.Sprint(i)); !errors.Is(err, match.ErrReplay) {
+			t.Errorf("W2's nonce %d again after W1's purge: err = %v, want ErrReplay", i, err)
+		}
 	}
 }
