@@ -134,6 +134,7 @@ type Adapter struct {
 	timeout   time.Duration
 	work      *bg.Work // commands still running or delivering after their first response
 	bodies    *bodies.Slots
+	buffers   responseBuffers // the HTTP responses' JSON
 	rec       inbound.Recorder
 	gateway   *link.Tracker // the Gateway connection, for Connection
 	keeper    *link.Keeper  // reconnects the Gateway

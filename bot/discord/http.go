@@ -59,17 +59,20 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		a.refuse(w, rep, http.StatusBadRequest, "malformed interaction", bot.OutcomeBadRequest, rep.Reason)
 		return
 	}
-	ct, out, err := resp.encode()
+	ct, out, pooled, err := resp.encode(a.buffers.get())
 	if err != nil { // cannot happen: a response is plain data
 		a.log.Error("encode interaction response", "err", err)
-		ct, out = "application/json", []byte(`{"type":6}`)
+		ct, out, pooled = "application/json", []byte(`{"type":6}`), false
 	}
 	h := w.Header()
 	h.Set("Content-Type", ct)
 	// With its length the response leaves whole at the Flush below,
 	// rather than as a chunk now and the chunked encoding's end later.
 	h.Set("Content-Length", strconv.Itoa(len(out)))
-	w.Write(out)
+	w.Write(out) // copies out or writes it through: it is free again
+	if pooled {
+		a.buffers.put(out)
+	}
 	if later == nil {
 		a.done(rep)
 		if rep.attachGame != "" {
