@@ -45,7 +45,7 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		a.rec.BodyError(w, &rep.Report, err, "deferred", rep.deferred)
 		return
 	}
-	if !verify(a.pub, sig, ts, body) {
+	if !a.key.verify(sig, ts, body) {
 		a.refuse(w, rep, http.StatusUnauthorized, "invalid request signature", bot.OutcomeUnauthorized, "bad signature")
 		return
 	}
@@ -129,15 +129,4 @@ func signatureHeaders(h http.Header, now time.Time) (sig []byte, ts string, err 
 		return nil, "", errStale
 	}
 	return sig, ts, nil
-}
-
-// verify reports whether sig is a valid Ed25519 signature by pub of ts
-// followed by body.
-func verify(pub ed25519.PublicKey, sig []byte, ts string, body []byte) bool {
-	if len(pub) != ed25519.PublicKeySize || len(sig) != ed25519.SignatureSize {
-		return false
-	}
-	msg := make([]byte, 0, len(ts)+len(body))
-	msg = append(append(msg, ts...), body...)
-	return ed25519.Verify(pub, msg, sig)
 }
