@@ -115,6 +115,12 @@ func appendComponents(b []byte, cs []discordgo.MessageComponent) ([]byte, bool) 
 // appendComponent appends c as a JSON object, or reports false: see
 // appendComponents.
 func appendComponent(b []byte, c discordgo.MessageComponent) ([]byte, bool) {
+	switch c := c.(type) {
+	case *discordgo.Button: // as components makes them
+		return appendButton(b, c)
+	case discordgo.Button:
+		return appendButton(b, &c)
+	}
 	b = append(b, `{"type":`...)
 	b = strconv.AppendInt(b, int64(c.Type()), 10)
 	ok := true
@@ -125,22 +131,6 @@ func appendComponent(b []byte, c discordgo.MessageComponent) ([]byte, bool) {
 		}
 		b = append(b, `,"components":`...)
 		b, ok = appendComponents(b, c.Components)
-	case discordgo.Button:
-		if c.Emoji != nil || c.URL != "" || c.SKUID != "" || c.ID != 0 || c.CustomID == "" {
-			return b, false
-		}
-		style := c.Style
-		if style == 0 {
-			style = discordgo.PrimaryButton // as Button's MarshalJSON does
-		}
-		b = append(b, `,"label":`...)
-		b = appendString(b, c.Label)
-		b = append(b, `,"style":`...)
-		b = strconv.AppendInt(b, int64(style), 10)
-		b = append(b, `,"disabled":`...)
-		b = strconv.AppendBool(b, c.Disabled)
-		b = append(b, `,"custom_id":`...)
-		b = appendString(b, c.CustomID)
 	case discordgo.Container:
 		if c.ID != 0 || c.AccentColor != nil {
 			return b, false
@@ -161,6 +151,29 @@ func appendComponent(b []byte, c discordgo.MessageComponent) ([]byte, bool) {
 		return b, false
 	}
 	return append(b, '}'), ok
+}
+
+// appendButton appends c as a JSON object, or reports false for a
+// button with an emoji, a link, a SKU, an id or no custom id.
+func appendButton(b []byte, c *discordgo.Button) ([]byte, bool) {
+	if c.Emoji != nil || c.URL != "" || c.SKUID != "" || c.ID != 0 || c.CustomID == "" {
+		return b, false
+	}
+	style := c.Style
+	if style == 0 {
+		style = discordgo.PrimaryButton // as Button's MarshalJSON does
+	}
+	b = append(b, `{"type":`...)
+	b = strconv.AppendInt(b, int64(c.Type()), 10)
+	b = append(b, `,"label":`...)
+	b = appendString(b, c.Label)
+	b = append(b, `,"style":`...)
+	b = strconv.AppendInt(b, int64(style), 10)
+	b = append(b, `,"disabled":`...)
+	b = strconv.AppendBool(b, c.Disabled)
+	b = append(b, `,"custom_id":`...)
+	b = appendString(b, c.CustomID)
+	return append(b, '}'), true
 }
 
 // appendGallery appends the "items" field of a media gallery.
