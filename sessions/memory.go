@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -54,9 +55,51 @@ type Memory struct {
 }
 
 type memGame struct {
-	rec     *match.Record // never handed out: callers get clones
+	rec     *match.Record // never handed out: callers get clones; nil when packed
+	packed  []byte        // a finished record in the codec's form (see pack)
 	expires time.Time
 }
+
+// pack returns g holding rec: a finished record in the codec's form, read
+// back by record, any other as it is. A finished record stays for
+// CONNECT4_FINISHED_TTL (a day) and is seldom read again, while a busy
+// store finishes thousands of games an hour: as the record's graph of
+// pointers (game, rounds, strings) the garbage collector scanned them all
+// on every cycle, a cost per move that grew as they piled up; as bytes it
+// never looks inside them. A record the codec does not read back as it
+// was is kept as it is.
+func (g memGame) pack(rec *match.Record) memGame {
+	g.rec, g.packed = rec, nil
+	if rec.Status != match.StatusFinished {
+		return g
+	}
+	b, err := encodeRecord(rec, "")
+	if err != nil {
+		return g
+	}
+	if back, err := decodeRecord(rec.Key, b); err != nil || !reflect.DeepEqual(back, rec) {
+		return g
+	}
+	g.rec, g.packed = nil, b
+	return g
+}
+
+// record returns the record g holds: a packed one decoded afresh, which the
+// caller may keep.
+func (g memGame) record(k match.Key) *match.Record {
+	if g.packed == nil {
+		return g.rec
+	}
+	r, err := decodeRecord(k, g.packed)
+	if err != nil { // pack read it back before keeping it
+		panic(fmt.Sprintf("sessions: a packed record of %s no longer decodes: %v", k, err))
+	}
+	return r
+}
+
+// active reports whether g's record is active at now, without decoding a
+// packed one: a finished record never is.
+func (g memGame) active(now time.Time) bool { return g.packed == nil && g.rec.Active(now) }
 
 type seenKey struct {
 	key   match.Key
@@ -115,11 +158,14 @@ func NewMemory(opt Options) (*Memory, error) {
 // game returns the live record id of k, dropping it if expired. Call with mu held.
 func (m *Memory) game(k match.Key, id string, now time.Time) (*match.Record, bool) {
 	g, ok := m.games[k][id]
-	if ok && g.expired(now) {
-		m.drop(k, id)
-		ok = false
+	if !ok {
+		return nil, false
 	}
-	return g.rec, ok
+	if g.expired(now) {
+		m.drop(k, id)
+		return nil, false
+	}
+	return g.record(k), true
 }
 
 // expired reports whether g has expired at now.
@@ -140,9 +186,11 @@ func (m *Memory) drop(k match.Key, id string) {
 // Call with mu held.
 func (m *Memory) active(k match.Key, now time.Time) []*match.Record {
 	var out []*match.Record
-	for id := range m.games[k] {
-		if r, ok := m.game(k, id, now); ok && r.Active(now) {
-			out = append(out, r)
+	for id, g := range m.games[k] {
+		if g.expired(now) {
+			m.drop(k, id)
+		} else if g.active(now) {
+			out = append(out, g.rec)
 		}
 	}
 	slices.SortFunc(out, func(a, b *match.Record) int {
@@ -182,7 +230,7 @@ func (m *Memory) put(rec *match.Record, now time.Time) {
 	if m.games[rec.Key] == nil {
 		m.games[rec.Key] = map[string]memGame{}
 	}
-	m.games[rec.Key][rec.ID] = memGame{rec: rec, expires: now.Add(m.cfg.ttl(rec))}
+	m.games[rec.Key][rec.ID] = memGame{expires: now.Add(m.cfg.ttl(rec))}.pack(rec)
 	if m.writes++; m.writes%sweepEvery != 0 {
 		return
 	}

@@ -111,3 +111,67 @@ func TestMemoryPurgeNonces(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryPacksFinished: a finished game, rated, with its rounds and
+// timers, is kept packed (as bytes the garbage collector does not scan)
+// and reads back as it was written; an active one is kept as it is.
+func TestMemoryPacksFinished(t *testing.T) {
+	now := time.Date(2026, 12, 1, 0, 0, 0, 123456789, time.UTC)
+	m, err := NewMemory(Options{Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	k := match.Key{Platform: "discord", Workspace: "G1", Channel: "C1"}
+	alice, bob := match.Player{ID: "U1", Name: "alice"}, match.Player{ID: "U2", Name: "bob"}
+	g, _ := engine.New(engine.DefaultConfig())
+	rec := &match.Record{Key: k, Status: match.StatusPlaying, Challenger: alice, Opponent: bob, RedID: alice.ID, Game: g, FirstTo: 1,
+		Message: match.MessageRef{Channel: "C1", Timestamp: "1712345678.000100"}, Lang: "de",
+		Timers: []match.Timer{{Kind: match.TimerTimeout, Due: now.Add(time.Hour)}}}
+	if err := m.Create(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	if p := m.games[k][rec.ID].packed; p != nil {
+		t.Errorf("a game being played is packed: %s", p)
+	}
+	play := func(r *match.Record) (match.Tally, error) {
+		for _, c := range []int{0, 1, 0, 1, 0, 1, 0} {
+			if err := r.Game.Play(r.Game.Turn(), c); err != nil {
+				return match.Tally{}, err
+			}
+		}
+		r.Status, r.Finish = match.StatusFinished, match.FinishWin
+		r.Rounds = append(r.Rounds, match.RoundResult{Winner: alice.ID, Finish: match.FinishWin})
+		r.Timers = []match.Timer{{Kind: match.TimerAbandon, Due: now.Add(2 * time.Hour), Fired: true}}
+		return match.Tally{Winner: alice, Loser: bob, Rated: true}, nil
+	}
+	now = now.Add(time.Second)
+	done, err := m.Update(ctx, k, rec.ID, play)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.games[k][rec.ID].packed == nil {
+		t.Fatal("a finished game is kept unpacked")
+	}
+	if done.Rating == nil {
+		t.Fatal("the rated game has no rating change")
+	}
+	got, err := m.Load(ctx, k, rec.ID)
+	if err != nil || !reflect.DeepEqual(got, done) {
+		t.Errorf("Load of the packed game = %+v, %v; want %+v", got, err, done)
+	}
+	if last, err := m.LastFinished(ctx, k, bob.ID); err != nil || !reflect.DeepEqual(last, done) {
+		t.Errorf("LastFinished = %+v, %v; want %+v", last, err, done)
+	}
+	if act, err := m.Active(ctx, k); err != nil || len(act) != 0 {
+		t.Errorf("Active = %v, %v; want none", act, err)
+	}
+	// A finished game is still written to: a rematch's count.
+	again, err := m.Update(ctx, k, rec.ID, func(r *match.Record) (match.Tally, error) { r.Rematches++; return match.Tally{}, nil })
+	if err != nil || again.Rematches != 1 || again.Version != done.Version+1 {
+		t.Fatalf("update of a packed game = %+v, %v; want one rematch, version %d", again, err, done.Version+1)
+	}
+	if got, _ := m.Load(ctx, k, rec.ID); !reflect.DeepEqual(got, again) {
+		t.Errorf("after the update Load = %+v, want %+v", got, again)
+	}
+}
