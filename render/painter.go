@@ -28,7 +28,8 @@ const DefaultPainterBudget = 16 << 20
 // of cells (one row of the board) it has encoded, keyed by what the band
 // shows. A move changes one or two bands (the new disc, the last move's
 // dot moving on; a win adds the rows of its line), so the picture after a
-// move compresses those and copies the rest.
+// move compresses those and copies the rest. It keeps as well the LZW
+// data of the replays' frames, keyed by the cells each frame shows.
 //
 // What a Painter keeps is bounded: Size never exceeds the budget given to
 // NewPainter after a call returns; the least recently used canvas or band
@@ -44,12 +45,14 @@ type Painter struct {
 	gifs   sync.Pool // of *gifWriter
 }
 
-// kept is one canvas or one compressed band, as the LRU holds it.
+// kept is one canvas, one compressed band or one replay frame's LZW
+// data, as the LRU holds it.
 type kept struct {
 	key   string
 	bytes int64
-	cv    *canvas // a canvas, or nil for a band
+	cv    *canvas // a canvas, or nil
 	band  band
+	frame []byte
 }
 
 // band is a run of a PNG's filtered pixel rows, compressed as a
@@ -169,7 +172,7 @@ func (p *Painter) AppendGIF(b []byte, g *engine.Game, o ImageOptions) ([]byte, e
 	if err != nil {
 		return b, err
 	}
-	cv, _, err := p.canvas(g.Config(), o)
+	cv, ckey, err := p.canvas(g.Config(), o)
 	if err != nil {
 		return b, err
 	}
@@ -178,7 +181,47 @@ func (p *Painter) AppendGIF(b []byte, g *engine.Game, o ImageOptions) ([]byte, e
 		enc = &gifWriter{}
 	}
 	defer p.gifs.Put(enc)
-	return appendGIF(b, cv, g, o, enc)
+	return appendGIF(b, cv, g, o, enc, painterFrames{p, ckey})
+}
+
+// painterFrames keeps a replay's frames drawn on the canvas ckey among
+// the Painter's drawings, within its budget: the LZW encoding was most of
+// a replay's cost (0.9 ms for a 7 × 6 game), and a game's frames are
+// mostly frames other games have shown.
+type painterFrames struct {
+	p    *Painter
+	ckey string
+}
+
+func (f painterFrames) frameKey(changed []cellLook) string {
+	b := make([]byte, 0, len(f.ckey)+5*len(changed))
+	b = append(b, f.ckey...)
+	b[0] = 'f'
+	for _, c := range changed {
+		b = binary.LittleEndian.AppendUint16(b, uint16(c.sq.Min.X))
+		b = binary.LittleEndian.AppendUint16(b, uint16(c.sq.Min.Y))
+		b = append(b, c.l.byte())
+	}
+	return string(b)
+}
+
+func (f painterFrames) frame(key string) ([]byte, bool) {
+	f.p.mu.Lock()
+	defer f.p.mu.Unlock()
+	e, ok := f.p.kept[key]
+	if !ok {
+		return nil, false
+	}
+	f.p.lru.MoveToFront(e)
+	return e.Value.(*kept).frame, true
+}
+
+func (f painterFrames) keepFrame(key string, data []byte) {
+	f.p.mu.Lock()
+	defer f.p.mu.Unlock()
+	if _, ok := f.p.kept[key]; !ok {
+		f.p.keep(&kept{key: key, bytes: int64(len(key) + len(data) + keptOverhead), frame: slices.Clone(data)})
+	}
 }
 
 // GIFSize returns room for the replay of g at the default size, for a
