@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"container/list"
 	"encoding/binary"
 	"fmt"
@@ -122,7 +123,7 @@ func (p *Painter) AppendPNG(b []byte, g *engine.Game, o ImageOptions) ([]byte, e
 	var missing []int
 	keys := make([]string, n)
 	for i := range n {
-		keys[i] = bandKey(ckey, i, cfg, ls)
+		keys[i] = bandKey(ckey, i, cfg, ls, cv.sameRows)
 	}
 	p.mu.Lock()
 	for i := range n {
@@ -280,12 +281,17 @@ func (p *Painter) keep(k *kept) {
 
 // bandKey returns the key of band i of a board of cfg showing ls on the
 // canvas ckey: the margins' bands are the same on every board of a canvas,
-// a row of cells is keyed by the looks of its cells.
-func bandKey(ckey string, i int, cfg engine.Config, ls []look) string {
+// a row of cells is keyed by the looks of its cells, and by its place only
+// when the canvas's rows are not all the same pixels (sameRows false).
+func bandKey(ckey string, i int, cfg engine.Config, ls []look, sameRows bool) string {
 	b := make([]byte, 0, len(ckey)+1+cfg.Cols)
 	b = append(b, ckey...)
 	b[0] = 'b'
-	b = append(b, byte(i))
+	if i >= 1 && i <= cfg.Rows && sameRows {
+		b = append(b, 0xff) // any row: no band index is this large
+	} else {
+		b = append(b, byte(i))
+	}
 	if i >= 1 && i <= cfg.Rows {
 		r := cfg.Rows - i // the board's row, 0 at the bottom
 		for _, l := range ls[r*cfg.Cols : (r+1)*cfg.Cols] {
@@ -319,9 +325,18 @@ func (cv *canvas) freeze() {
 			}
 		}
 	}
-	cv.drawAll(make([]look, cv.cfg.Rows*cv.cfg.Cols))
+	empty := make([]look, cv.cfg.Rows*cv.cfg.Cols)
+	cv.drawAll(empty)
 	var e lzwEncoder
 	cv.emptyLZW = append([]byte(nil), e.encode(cv.out.Pix)...)
+	// A band of cells is its row of the empty board with the cells' tiles
+	// over it: rows that are the same empty are the same with the same
+	// tiles.
+	first := cv.appendBandRows(nil, 1, empty)
+	cv.sameRows = true
+	for i := 2; i <= cv.cfg.Rows && cv.sameRows; i++ {
+		cv.sameRows = bytes.Equal(cv.appendBandRows(nil, i, empty), first)
+	}
 	cv.labelFace, cv.scratch, cv.q, cv.masks = nil, nil, nil, masks{}
 }
 
