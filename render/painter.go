@@ -17,9 +17,11 @@ import (
 )
 
 // DefaultPainterBudget is a Painter's budget when NewPainter is given 0:
-// room for the canvases of a few board shapes and sizes and the bands of
-// tens of thousands of rows of cells.
-const DefaultPainterBudget = 16 << 20
+// room for the canvases of a few board shapes and sizes, the bands of
+// tens of thousands of rows of cells and the frames of the replays. On
+// the pictures of 3,000 random 7 × 6 games, 16 MB took 1.8 times the time
+// of 32 MB, and an unbounded Painter kept 48 MB for little more gain.
+const DefaultPainterBudget = 32 << 20
 
 // Painter draws the same pictures as PNG and GIF, pixel for pixel, but
 // keeps what it has drawn so that the next picture costs only what
