@@ -126,12 +126,35 @@ func (m *Memory) workspaceHash(platform, workspace string) uint64 {
 	return maphash.Comparable(m.seeds[0], [2]string{platform, workspace})
 }
 
+// memBoard is a channel's leaderboard: a map of players rather than one
+// map for standings, ratings and histories each, since a store of many
+// channels keeps a board for each, and the garbage collector scans them
+// all on every cycle.
 type memBoard struct {
-	players   map[string]*match.Standing
-	ratings   map[string]match.PlayerRating
-	histories map[string][]float64
-	h2h       map[string]int
-	expires   time.Time // zero: never
+	players map[string]*memPlayer // by player id
+	h2h     map[string]int
+	rated   int       // players with a rating
+	expires time.Time // zero: never
+}
+
+// memPlayer is a player of a leaderboard: their standing once a game of
+// theirs was tallied (its Rating and History left nil), their rating and
+// history once one was rated.
+type memPlayer struct {
+	standing       match.Standing
+	tallied, rated bool
+	rating         match.PlayerRating
+	history        []float64
+}
+
+// player returns b's player id, made empty if there is none.
+func (b *memBoard) player(id string) *memPlayer {
+	p := b.players[id]
+	if p == nil {
+		p = &memPlayer{}
+		b.players[id] = p
+	}
+	return p
 }
 
 // NewMemory returns an empty in-memory store, or the problems of invalid
@@ -449,8 +472,7 @@ func (m *Memory) see(ctx context.Context, k match.Key, now time.Time) {
 func (m *Memory) liveBoard(k match.Key, now time.Time) *memBoard {
 	b, ok := m.board(k, now)
 	if !ok {
-		b = &memBoard{players: map[string]*match.Standing{}, ratings: map[string]match.PlayerRating{},
-			histories: map[string][]float64{}, h2h: map[string]int{}}
+		b = &memBoard{players: map[string]*memPlayer{}, h2h: map[string]int{}}
 		m.boards[k] = b
 	}
 	return b
@@ -461,8 +483,8 @@ func (m *Memory) liveBoard(k match.Key, now time.Time) *memBoard {
 func (m *Memory) rate(k match.Key, t match.Tally, now time.Time) (match.RatingChange, error) {
 	b := m.liveBoard(k, now)
 	get := func(id string) match.PlayerRating {
-		if r, ok := b.ratings[id]; ok {
-			return r
+		if p := b.players[id]; p != nil && p.rated {
+			return p.rating
 		}
 		return match.NewRating()
 	}
@@ -471,9 +493,13 @@ func (m *Memory) rate(k match.Key, t match.Tally, now time.Time) (match.RatingCh
 		return ch, err
 	}
 	for i, id := range ch.Players {
-		b.ratings[id] = ch.After[i]
-		h := append(b.histories[id], math.Round(ch.After[i].Rating.Rating)) // as stored in Redis
-		b.histories[id] = h[max(0, len(h)-match.HistoryLen):]
+		p := b.player(id)
+		if !p.rated {
+			b.rated++
+		}
+		p.rating, p.rated = ch.After[i], true
+		h := append(p.history, math.Round(ch.After[i].Rating.Rating)) // as stored in Redis
+		p.history = h[max(0, len(h)-match.HistoryLen):]
 	}
 	b.h2h[headToHeadField(t)]++
 	return ch, nil
@@ -487,13 +513,10 @@ func (m *Memory) tally(k match.Key, t match.Tally, now time.Time) {
 		b.expires = now.Add(m.cfg.lbTTL)
 	}
 	get := func(p match.Player) *match.Standing {
-		s := b.players[p.ID]
-		if s == nil {
-			s = &match.Standing{}
-			b.players[p.ID] = s
-		}
-		s.Player = p // the latest name wins, as in Redis
-		return s
+		mp := b.player(p.ID)
+		mp.tallied = true
+		mp.standing.Player = p // the latest name wins, as in Redis
+		return &mp.standing
 	}
 	w := get(t.Winner)
 	losers := []*match.Standing{get(t.Loser)}
@@ -538,8 +561,10 @@ func (m *Memory) Leaderboard(ctx context.Context, k match.Key, n int) ([]match.S
 		return nil, nil
 	}
 	ss := make([]match.Standing, 0, len(b.players))
-	for _, s := range b.players {
-		ss = append(ss, *s)
+	for _, p := range b.players {
+		if p.tallied {
+			ss = append(ss, p.standing)
+		}
 	}
 	return rankStandings(ss, n), nil
 }
@@ -553,13 +578,16 @@ func (m *Memory) Stats(ctx context.Context, k match.Key, userID string) (match.S
 	defer m.mu.Unlock()
 	st := match.Standing{Player: match.Player{ID: userID}}
 	if b, ok := m.board(k, m.cfg.now()); ok {
-		if s := b.players[userID]; s != nil {
-			st = *s
+		if p := b.players[userID]; p != nil {
+			if p.tallied {
+				st = p.standing
+			}
+			if p.rated {
+				r := p.rating
+				st.Rating = &r
+			}
+			st.History = slices.Clone(p.history)
 		}
-		if r, ok := b.ratings[userID]; ok {
-			st.Rating = &r
-		}
-		st.History = slices.Clone(b.histories[userID])
 	}
 	return st, nil
 }
@@ -626,12 +654,15 @@ func (m *Memory) Ratings(ctx context.Context, k match.Key, n int) ([]match.Stand
 // n ≤ 0). Call with mu held.
 func rankRatings(b *memBoard, n int) []match.Standing {
 	var ss []match.Standing
-	for id, r := range b.ratings {
-		st := match.Standing{Player: match.Player{ID: id}}
-		if p := b.players[id]; p != nil {
-			st = *p
+	for id, p := range b.players {
+		if !p.rated {
+			continue
 		}
-		r := r
+		st := match.Standing{Player: match.Player{ID: id}}
+		if p.tallied {
+			st = p.standing
+		}
+		r := p.rating
 		st.Rating = &r
 		ss = append(ss, st)
 	}
@@ -668,7 +699,7 @@ func (m *Memory) NewSeason(ctx context.Context, k match.Key) (match.Season, erro
 	defer m.mu.Unlock()
 	now := m.cfg.now()
 	b, ok := m.board(k, now)
-	if !ok || len(b.ratings) == 0 {
+	if !ok || b.rated == 0 {
 		return match.Season{}, match.ErrEmptySeason
 	}
 	se := match.Season{Number: len(m.seasons[k]) + 1, Ended: now.Truncate(time.Millisecond), Standings: rankRatings(b, 0)}
