@@ -3,6 +3,7 @@ module github.com/connect4/connect4
 go 1.26.0
 
 require (
+	filippo.io/edwards25519 v1.2.0
 	github.com/bwmarrin/discordgo v0.29.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/gorilla/websocket v1.5.3

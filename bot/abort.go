@@ -14,7 +14,7 @@ import (
 // round of a match, or once each player has moved, it is refused with one
 // line, and resigning is the way out.
 func (s *Service) abort(ctx context.Context, cmd Command) (Reply, error) {
-	rec, err := s.updatePlayable(ctx, cmd, func(r *match.Record, _ engine.Player) (match.Tally, error) {
+	rec, err := s.updatePlayable(ctx, &cmd, func(r *match.Record, _ engine.Player) (match.Tally, error) {
 		if tournamentGameID.MatchString(r.ID) {
 			return match.Tally{}, &UserError{Problem: ProblemGameOver, ID: "tournament.problem.abort"}
 		}

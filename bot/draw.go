@@ -22,7 +22,7 @@ import (
 func (s *Service) draw(ctx context.Context, cmd Command) (Reply, error) {
 	var text string
 	var agreed bool
-	rec, err := s.updatePlayable(ctx, cmd, func(r *match.Record, _ engine.Player) (match.Tally, error) {
+	rec, err := s.updatePlayable(ctx, &cmd, func(r *match.Record, _ engine.Player) (match.Tally, error) {
 		agreed = false
 		if err := drawable(r); err != nil {
 			return match.Tally{}, err

@@ -215,7 +215,7 @@ func (s *Service) startOffered(ctx context.Context, cmd Command, rec *match.Reco
 // the AI it takes back the player's move and the AI's reply at once.
 func (s *Service) takeback(ctx context.Context, cmd Command) (Reply, error) {
 	var ai bool
-	rec, err := s.updatePlayable(ctx, cmd, func(r *match.Record, me engine.Player) (match.Tally, error) {
+	rec, err := s.updatePlayable(ctx, &cmd, func(r *match.Record, me engine.Player) (match.Tally, error) {
 		g := r.Game
 		ai = r.AILevel != solver.LevelNone
 		if r.Multi() {

@@ -16,7 +16,7 @@ import (
 func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
 	var text speech
 	var over bool
-	rec, err := s.updatePlayable(ctx, cmd, func(r *match.Record, me engine.Player) (match.Tally, error) {
+	rec, err := s.updatePlayable(ctx, &cmd, func(r *match.Record, me engine.Player) (match.Tally, error) {
 		g := r.Game
 		if cmd.Move != g.Moves() {
 			return match.Tally{}, userErr(ProblemStale)
@@ -69,14 +69,16 @@ func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
 
 // updatePlayable runs fn in the store's compare-and-set on the game cmd
 // acts on (its button's, or the caller's own), once playable says the
-// caller may act in its current round, with the caller's color.
-func (s *Service) updatePlayable(ctx context.Context, cmd Command, fn func(r *match.Record, me engine.Player) (match.Tally, error)) (*match.Record, error) {
-	id, err := s.target(ctx, cmd)
+// caller may act in its current round, with the caller's color. It takes
+// cmd by pointer: the closure handed to the store would otherwise copy the
+// whole command to the heap on every move, beside the caller's own.
+func (s *Service) updatePlayable(ctx context.Context, cmd *Command, fn func(r *match.Record, me engine.Player) (match.Tally, error)) (*match.Record, error) {
+	id, err := s.target(ctx, *cmd)
 	if err != nil {
 		return nil, err
 	}
 	return s.store.Update(ctx, cmd.Key, id, func(r *match.Record) (match.Tally, error) {
-		me, err := s.playable(r, cmd)
+		me, err := s.playable(r, *cmd)
 		if err != nil {
 			return match.Tally{}, err
 		}
@@ -249,7 +251,7 @@ func matchText(r *match.Record, lastWinner string, over bool) phrase {
 func (s *Service) end(ctx context.Context, cmd Command) (Reply, error) {
 	now := s.opt.Now()
 	var text speech
-	rec, err := s.updatePlayable(ctx, cmd, func(r *match.Record, me engine.Player) (match.Tally, error) {
+	rec, err := s.updatePlayable(ctx, &cmd, func(r *match.Record, me engine.Player) (match.Tally, error) {
 		g := r.Game
 		finish := match.FinishResign
 		gone := cmd.User // who leaves the game

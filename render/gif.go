@@ -31,7 +31,7 @@ func GIF(w io.Writer, g *engine.Game, o ImageOptions) error {
 		return err
 	}
 	cv.drawAll(make([]look, g.Config().Cells()))
-	b, err := appendGIF(nil, cv, g, o, &gifWriter{})
+	b, err := appendGIF(nil, cv, g, o, &gifWriter{}, nil)
 	if err != nil {
 		return err
 	}
@@ -51,8 +51,9 @@ func writeGIF(w io.Writer, b []byte) error {
 // enc's buffers, and returns the extended slice. Each frame is copied from
 // the tiles of the cells that changed, encoded and dropped in turn; the
 // first is cv.emptyLZW when cv has it. cv is only read: a frozen canvas
-// can be shared.
-func appendGIF(b []byte, cv *canvas, g *engine.Game, o ImageOptions, enc *gifWriter) ([]byte, error) {
+// can be shared. With frames (nil: none) a frame's LZW data is looked up
+// there before it is encoded, and kept there after.
+func appendGIF(b []byte, cv *canvas, g *engine.Game, o ImageOptions, enc *gifWriter, frames frameStore) ([]byte, error) {
 	cfg := g.Config()
 	pos, err := engine.New(cfg)
 	if err != nil {
@@ -95,6 +96,14 @@ func appendGIF(b []byte, cv *canvas, g *engine.Game, o ImageOptions, enc *gifWri
 			bounds = bounds.Union(sq)
 		}
 		shown = next
+		var key string
+		if frames != nil {
+			key = frames.frameKey(changed)
+			if data, ok := frames.frame(key); ok {
+				b = enc.frame(b, bounds, data, delay(k+1))
+				continue
+			}
+		}
 		stride := bounds.Dx()
 		pix := enc.pix
 		if n := stride * bounds.Dy(); cap(pix) < n {
@@ -115,7 +124,11 @@ func appendGIF(b []byte, cv *canvas, g *engine.Game, o ImageOptions, enc *gifWri
 				copy(pix[at:at+cv.s], t.Pix[y*t.Stride:y*t.Stride+cv.s])
 			}
 		}
-		b = enc.frame(b, bounds, enc.lzw.encode(pix), delay(k+1))
+		data := enc.lzw.encode(pix)
+		if frames != nil {
+			frames.keepFrame(key, data)
+		}
+		b = enc.frame(b, bounds, data, delay(k+1))
 	}
 	return append(b, 0x3b), nil // the trailer
 }
@@ -131,6 +144,20 @@ const (
 	gifHeaderSize = 1 << 10
 	gifMoveSize   = 5 << 9
 )
+
+// frameStore keeps the LZW data of a replay's frames drawn on one canvas.
+// A frame after the first is the changed cells' tiles on transparent
+// pixels within their bounds, so the cells and their looks name its data:
+// a move in one game makes the frame of the same move in many others.
+type frameStore interface {
+	// frameKey returns the key of the frame showing changed.
+	frameKey(changed []cellLook) string
+	// frame returns the data kept for key, which the caller must not
+	// change.
+	frame(key string) ([]byte, bool)
+	// keepFrame keeps a copy of data for key.
+	keepFrame(key string, data []byte)
+}
 
 // cellLook is a cell's square in the picture and what it shows.
 type cellLook struct {

@@ -177,6 +177,10 @@ type canvas struct {
 	masks          masks
 	labelFace      font.Face
 	emptyLZW       []byte // a frozen canvas's empty board as a GIF frame's LZW data
+	// sameRows says a frozen canvas's rows of cells are the same pixels
+	// when their cells look the same, whichever row: a Painter keeps one
+	// band for them all.
+	sameRows bool
 }
 
 // masks are the anti-aliased circles a tile is drawn with, each centred

@@ -170,12 +170,18 @@ func TestPainterAppendGIF(t *testing.T) {
 			t.Fatal(err)
 		}
 		prefix := []byte("before the replay")
-		got, err := p.AppendGIF(prefix, g, ImageOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.HasPrefix(got, prefix) || !bytes.Equal(got[len(prefix):], want.Bytes()) {
-			t.Fatalf("seed %d: AppendGIF wrote %d bytes after %q, want GIF's %d", seed, len(got)-len(prefix), got[:min(len(got), len(prefix))], want.Len())
+		for again := range 2 { // the second from the frames kept
+			kept := p.Size()
+			got, err := p.AppendGIF(prefix, g, ImageOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasPrefix(got, prefix) || !bytes.Equal(got[len(prefix):], want.Bytes()) {
+				t.Fatalf("seed %d, replay %d: AppendGIF wrote %d bytes after %q, want GIF's %d", seed, again+1, len(got)-len(prefix), got[:min(len(got), len(prefix))], want.Len())
+			}
+			if again == 1 && p.Size() != kept {
+				t.Errorf("seed %d: the second replay kept %d bytes more, want its frames found kept", seed, p.Size()-kept)
+			}
 		}
 	}
 	g, _ := engine.New(engine.DefaultConfig())
@@ -185,8 +191,9 @@ func TestPainterAppendGIF(t *testing.T) {
 	}
 }
 
-// TestPainterBudget draws 10,000 distinct positions of seeded random games
-// and checks after each that the Painter keeps no more than its budget,
+// TestPainterBudget draws 10,000 distinct positions of seeded random games,
+// and each game's replay, and checks after each that the Painter keeps no
+// more than its budget,
 // and that it keeps something: a budget the size of a few canvases, so
 // that bands and canvases are dropped and drawn again many times.
 func TestPainterBudget(t *testing.T) {
@@ -212,6 +219,12 @@ func TestPainterBudget(t *testing.T) {
 			} else if n > most {
 				most = n
 			}
+		}
+		if err := p.GIF(io.Discard, randomGame(t, cfg, seed), o); err != nil { // its frames kept too
+			t.Fatal(err)
+		}
+		if n := p.Size(); n > budget {
+			t.Fatalf("after a replay the Painter keeps %d bytes, over its budget of %d", n, budget)
 		}
 	}
 	if most < budget/2 {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"sync"
@@ -42,7 +43,8 @@ type Memory struct {
 	mu      sync.Mutex
 	games   map[match.Key]map[string]memGame // by channel, then game id
 	boards  map[match.Key]*memBoard
-	seen    map[seenKey]time.Time        // nonces of requests that wrote, until when they are kept
+	seen    map[seenNonce]int64          // nonces of requests that wrote, until when they are kept (Unix ns)
+	seeds   [3]maphash.Seed              // of seenNonce's hashes
 	seasons map[match.Key][]match.Season // archived, newest first; never expire
 	entries map[memEntryKey]*memEntry    // the schedule (schedule.go)
 	// settings are the channels' display settings; never expire.
@@ -52,21 +54,107 @@ type Memory struct {
 }
 
 type memGame struct {
-	rec     *match.Record // never handed out: callers get clones
+	rec     *match.Record // never handed out: callers get clones; nil when packed
+	packed  []byte        // a finished record in the codec's form (see pack)
 	expires time.Time
 }
+
+// pack returns g holding rec: a finished record in the codec's form, read
+// back by record, any other as it is. A finished record stays for
+// CONNECT4_FINISHED_TTL (a day) and is seldom read again, while a busy
+// store finishes thousands of games an hour: as the record's graph of
+// pointers (game, rounds, strings) the garbage collector scanned them all
+// on every cycle, a cost per move that grew as they piled up; as bytes it
+// never looks inside them. A finished record then reads back as the Redis
+// store reads it: its times in UTC, an offer's expiry in whole
+// milliseconds. A record the codec refuses is kept as it is.
+func (g memGame) pack(rec *match.Record) memGame {
+	g.rec, g.packed = rec, nil
+	if rec.Status != match.StatusFinished {
+		return g
+	}
+	if b, err := encodeRecord(rec, ""); err == nil {
+		g.rec, g.packed = nil, b
+	}
+	return g
+}
+
+// record returns the record g holds: a packed one decoded afresh, which the
+// caller may keep. The codec reads back what it wrote; should it not, the
+// record is reported as gone rather than corrupt.
+func (g memGame) record(k match.Key) (*match.Record, bool) {
+	if g.packed == nil {
+		return g.rec, true
+	}
+	r, err := decodeRecord(k, g.packed)
+	return r, err == nil
+}
+
+// active reports whether g's record is active at now, without decoding a
+// packed one: a finished record never is.
+func (g memGame) active(now time.Time) bool { return g.packed == nil && g.rec.Active(now) }
 
 type seenKey struct {
 	key   match.Key
 	nonce string
 }
 
+// seenNonce is how the store keeps a nonce it has seen in a channel: a
+// 128-bit hash of the channel and the nonce, and a 64-bit hash of the
+// channel's workspace for purgeWorkspace, each with a seed of the store's
+// own. The replay window holds an entry per write (millions on a busy
+// server); holding no pointer, the map of them is never scanned by the
+// garbage collector, whose work otherwise grew with every request kept.
+// Two nonces share an entry only if both halves of their 128-bit hashes
+// collide, which random seeds make out of reach.
+type seenNonce struct {
+	workspace uint64
+	id        [2]uint64
+}
+
+// seenNonce returns the entry of nonce n in channel k.
+func (m *Memory) seenNonce(k match.Key, n string) seenNonce {
+	c := seenKey{k, n}
+	return seenNonce{
+		workspace: m.workspaceHash(k.Platform, k.Workspace),
+		id:        [2]uint64{maphash.Comparable(m.seeds[1], c), maphash.Comparable(m.seeds[2], c)},
+	}
+}
+
+// workspaceHash returns the hash a seenNonce holds of platform's workspace.
+func (m *Memory) workspaceHash(platform, workspace string) uint64 {
+	return maphash.Comparable(m.seeds[0], [2]string{platform, workspace})
+}
+
+// memBoard is a channel's leaderboard: a map of players rather than one
+// map for standings, ratings and histories each, since a store of many
+// channels keeps a board for each, and the garbage collector scans them
+// all on every cycle.
 type memBoard struct {
-	players   map[string]*match.Standing
-	ratings   map[string]match.PlayerRating
-	histories map[string][]float64
-	h2h       map[string]int
-	expires   time.Time // zero: never
+	players map[string]*memPlayer // by player id
+	h2h     map[string]int
+	rated   int       // players with a rating
+	expires time.Time // zero: never
+}
+
+// memPlayer is a player of a leaderboard: their standing once a game of
+// theirs was tallied (its Rating and History left nil), their rating and
+// history once one was rated.
+type memPlayer struct {
+	standing       match.Standing
+	tallied, rated bool
+	rating         match.PlayerRating
+	history        []float64
+}
+
+// player returns b's player id, made empty if there is none.
+func (b *memBoard) player(id string) *memPlayer {
+	p := b.players[id]
+	if p == nil {
+		p = &memPlayer{}
+		b.players[id] = p
+	}
+	return p
 }
 
 // NewMemory returns an empty in-memory store, or the problems of invalid
@@ -79,18 +167,21 @@ func NewMemory(opt Options) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Memory{MemoryTournaments: ts, cfg: newConfig(opt), games: map[match.Key]map[string]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenKey]time.Time{}, seasons: map[match.Key][]match.Season{}, entries: map[memEntryKey]*memEntry{},
+	return &Memory{MemoryTournaments: ts, cfg: newConfig(opt), games: map[match.Key]map[string]memGame{}, boards: map[match.Key]*memBoard{}, seen: map[seenNonce]int64{}, seeds: [3]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed(), maphash.MakeSeed()}, seasons: map[match.Key][]match.Season{}, entries: map[memEntryKey]*memEntry{},
 		settings: map[match.Key]match.Settings{}, last: map[seenKey]string{}}, nil
 }
 
 // game returns the live record id of k, dropping it if expired. Call with mu held.
 func (m *Memory) game(k match.Key, id string, now time.Time) (*match.Record, bool) {
 	g, ok := m.games[k][id]
-	if ok && g.expired(now) {
-		m.drop(k, id)
-		ok = false
+	if !ok {
+		return nil, false
 	}
-	return g.rec, ok
+	if g.expired(now) {
+		m.drop(k, id)
+		return nil, false
+	}
+	return g.record(k)
 }
 
 // expired reports whether g has expired at now.
@@ -111,9 +202,11 @@ func (m *Memory) drop(k match.Key, id string) {
 // Call with mu held.
 func (m *Memory) active(k match.Key, now time.Time) []*match.Record {
 	var out []*match.Record
-	for id := range m.games[k] {
-		if r, ok := m.game(k, id, now); ok && r.Active(now) {
-			out = append(out, r)
+	for id, g := range m.games[k] {
+		if g.expired(now) {
+			m.drop(k, id)
+		} else if g.active(now) {
+			out = append(out, g.rec)
 		}
 	}
 	slices.SortFunc(out, func(a, b *match.Record) int {
@@ -153,7 +246,7 @@ func (m *Memory) put(rec *match.Record, now time.Time) {
 	if m.games[rec.Key] == nil {
 		m.games[rec.Key] = map[string]memGame{}
 	}
-	m.games[rec.Key][rec.ID] = memGame{rec: rec, expires: now.Add(m.cfg.ttl(rec))}
+	m.games[rec.Key][rec.ID] = memGame{expires: now.Add(m.cfg.ttl(rec))}.pack(rec)
 	if m.writes++; m.writes%sweepEvery != 0 {
 		return
 	}
@@ -182,7 +275,7 @@ func (m *Memory) put(rec *match.Record, now time.Time) {
 	}
 	n = 0
 	for k, until := range m.seen {
-		if !now.Before(until) {
+		if now.UnixNano() >= until {
 			delete(m.seen, k)
 		}
 		if n++; n == sweepSample {
@@ -363,14 +456,14 @@ func (m *Memory) replayed(ctx context.Context, k match.Key, now time.Time) bool 
 	if n == "" {
 		return false
 	}
-	until, ok := m.seen[seenKey{k, n}]
-	return ok && now.Before(until)
+	until, ok := m.seen[m.seenNonce(k, n)]
+	return ok && now.UnixNano() < until
 }
 
 // see records ctx's nonce as having written in k. Call with mu held.
 func (m *Memory) see(ctx context.Context, k match.Key, now time.Time) {
 	if n := match.Nonce(ctx); n != "" {
-		m.seen[seenKey{k, n}] = now.Add(replayWindow)
+		m.seen[m.seenNonce(k, n)] = now.Add(replayWindow).UnixNano()
 	}
 }
 
@@ -379,8 +472,7 @@ func (m *Memory) see(ctx context.Context, k match.Key, now time.Time) {
 func (m *Memory) liveBoard(k match.Key, now time.Time) *memBoard {
 	b, ok := m.board(k, now)
 	if !ok {
-		b = &memBoard{players: map[string]*match.Standing{}, ratings: map[string]match.PlayerRating{},
-			histories: map[string][]float64{}, h2h: map[string]int{}}
+		b = &memBoard{players: map[string]*memPlayer{}, h2h: map[string]int{}}
 		m.boards[k] = b
 	}
 	return b
@@ -391,8 +483,8 @@ func (m *Memory) liveBoard(k match.Key, now time.Time) *memBoard {
 func (m *Memory) rate(k match.Key, t match.Tally, now time.Time) (match.RatingChange, error) {
 	b := m.liveBoard(k, now)
 	get := func(id string) match.PlayerRating {
-		if r, ok := b.ratings[id]; ok {
-			return r
+		if p := b.players[id]; p != nil && p.rated {
+			return p.rating
 		}
 		return match.NewRating()
 	}
@@ -401,9 +493,13 @@ func (m *Memory) rate(k match.Key, t match.Tally, now time.Time) (match.RatingCh
 		return ch, err
 	}
 	for i, id := range ch.Players {
-		b.ratings[id] = ch.After[i]
-		h := append(b.histories[id], math.Round(ch.After[i].Rating.Rating)) // as stored in Redis
-		b.histories[id] = h[max(0, len(h)-match.HistoryLen):]
+		p := b.player(id)
+		if !p.rated {
+			b.rated++
+		}
+		p.rating, p.rated = ch.After[i], true
+		h := append(p.history, math.Round(ch.After[i].Rating.Rating)) // as stored in Redis
+		p.history = h[max(0, len(h)-match.HistoryLen):]
 	}
 	b.h2h[headToHeadField(t)]++
 	return ch, nil
@@ -417,13 +513,10 @@ func (m *Memory) tally(k match.Key, t match.Tally, now time.Time) {
 		b.expires = now.Add(m.cfg.lbTTL)
 	}
 	get := func(p match.Player) *match.Standing {
-		s := b.players[p.ID]
-		if s == nil {
-			s = &match.Standing{}
-			b.players[p.ID] = s
-		}
-		s.Player = p // the latest name wins, as in Redis
-		return s
+		mp := b.player(p.ID)
+		mp.tallied = true
+		mp.standing.Player = p // the latest name wins, as in Redis
+		return &mp.standing
 	}
 	w := get(t.Winner)
 	losers := []*match.Standing{get(t.Loser)}
@@ -468,8 +561,10 @@ func (m *Memory) Leaderboard(ctx context.Context, k match.Key, n int) ([]match.S
 		return nil, nil
 	}
 	ss := make([]match.Standing, 0, len(b.players))
-	for _, s := range b.players {
-		ss = append(ss, *s)
+	for _, p := range b.players {
+		if p.tallied {
+			ss = append(ss, p.standing)
+		}
 	}
 	return rankStandings(ss, n), nil
 }
@@ -483,13 +578,16 @@ func (m *Memory) Stats(ctx context.Context, k match.Key, userID string) (match.S
 	defer m.mu.Unlock()
 	st := match.Standing{Player: match.Player{ID: userID}}
 	if b, ok := m.board(k, m.cfg.now()); ok {
-		if s := b.players[userID]; s != nil {
-			st = *s
+		if p := b.players[userID]; p != nil {
+			if p.tallied {
+				st = p.standing
+			}
+			if p.rated {
+				r := p.rating
+				st.Rating = &r
+			}
+			st.History = slices.Clone(p.history)
 		}
-		if r, ok := b.ratings[userID]; ok {
-			st.Rating = &r
-		}
-		st.History = slices.Clone(b.histories[userID])
 	}
 	return st, nil
 }
@@ -556,12 +654,15 @@ func (m *Memory) Ratings(ctx context.Context, k match.Key, n int) ([]match.Stand
 // n ≤ 0). Call with mu held.
 func rankRatings(b *memBoard, n int) []match.Standing {
 	var ss []match.Standing
-	for id, r := range b.ratings {
-		st := match.Standing{Player: match.Player{ID: id}}
-		if p := b.players[id]; p != nil {
-			st = *p
+	for id, p := range b.players {
+		if !p.rated {
+			continue
 		}
-		r := r
+		st := match.Standing{Player: match.Player{ID: id}}
+		if p.tallied {
+			st = p.standing
+		}
+		r := p.rating
 		st.Rating = &r
 		ss = append(ss, st)
 	}
@@ -598,7 +699,7 @@ func (m *Memory) NewSeason(ctx context.Context, k match.Key) (match.Season, erro
 	defer m.mu.Unlock()
 	now := m.cfg.now()
 	b, ok := m.board(k, now)
-	if !ok || len(b.ratings) == 0 {
+	if !ok || b.rated == 0 {
 		return match.Season{}, match.ErrEmptySeason
 	}
 	se := match.Season{Number: len(m.seasons[k]) + 1, Ended: now.Truncate(time.Millisecond), Standings: rankRatings(b, 0)}

@@ -246,8 +246,9 @@ func (m *Memory) purgeWorkspace(platform, workspace string) int {
 			delete(m.settings, k)
 		}
 	}
+	ws := m.workspaceHash(platform, workspace)
 	for k := range m.seen {
-		if in(k.key) {
+		if k.workspace == ws {
 			delete(m.seen, k)
 		}
 	}

@@ -369,17 +369,29 @@ type memEntryKey struct {
 }
 
 // schedule applies the change from cur (nil: none) to next to the
-// schedule, as sched_apply does. Call with mu held.
+// schedule, as sched_apply does with newScheduleChange's argument: the
+// same removals and additions, worked out here without the members and
+// JSON values the script needs. Call with mu held.
 func (m *Memory) schedule(cur, next *match.Record, now time.Time) {
-	c := newScheduleChange(cur, next)
-	for _, mem := range c.Remove {
-		id, kind, _ := parseMember(mem)
-		ek := memEntryKey{next.Key, id, kind}
-		if e, ok := m.entries[ek]; ok && !e.leaseUntil.After(now) {
-			delete(m.entries, ek)
+	if cur != nil {
+		for _, t := range cur.Timers {
+			if nt, ok := next.Timer(t.Kind); !t.Fired && (!ok || nt.Fired) {
+				ek := memEntryKey{next.Key, cur.ID, t.Kind}
+				if e, ok := m.entries[ek]; ok && !e.leaseUntil.After(now) {
+					delete(m.entries, ek)
+				}
+			}
 		}
 	}
-	for _, t := range c.adds {
+	for _, t := range next.Timers {
+		if t.Fired {
+			continue
+		}
+		if cur != nil {
+			if ct, ok := cur.Timer(t.Kind); ok && ct == t {
+				continue
+			}
+		}
 		ek := memEntryKey{next.Key, next.ID, t.Kind}
 		if e, ok := m.entries[ek]; !ok || !e.due.Equal(t.Due) {
 			m.entries[ek] = &memEntry{due: t.Due}

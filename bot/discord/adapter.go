@@ -124,6 +124,7 @@ type Adapter struct {
 	svc *bot.Service
 	cfg Config
 	pub ed25519.PublicKey // nil: no HTTP endpoint
+	key *verifier         // of pub, when set
 	// session is the Gateway connection, and the REST client behind rest.
 	session *discordgo.Session
 	rest    restAPI // every REST call goes through it
@@ -134,6 +135,7 @@ type Adapter struct {
 	timeout   time.Duration
 	work      *bg.Work // commands still running or delivering after their first response
 	bodies    *bodies.Slots
+	buffers   responseBuffers // the HTTP responses' JSON
 	rec       inbound.Recorder
 	gateway   *link.Tracker // the Gateway connection, for Connection
 	keeper    *link.Keeper  // reconnects the Gateway
@@ -202,7 +204,11 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 	}
 	log = log.With("platform", Platform)
 	gateway := link.NewTracker()
-	return &Adapter{svc: svc, cfg: cfg, pub: pub, session: rest, rest: rest, ownClient: own, log: log,
+	var key *verifier
+	if pub != nil {
+		key = newVerifier(pub)
+	}
+	return &Adapter{svc: svc, cfg: cfg, pub: pub, key: key, session: rest, rest: rest, ownClient: own, log: log,
 		rec:     inbound.Recorder{Log: log, Observe: cfg.Observe, Message: "discord interaction"},
 		timeout: cfg.Timeout, work: bg.New(), bodies: bodies.NewSlots(cfg.MaxBodies), deferAfter: deferAfter,
 		pictureBudget: deferAfter,

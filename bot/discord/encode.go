@@ -2,7 +2,9 @@ package discord
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	discordgo "github.com/bwmarrin/discordgo"
@@ -16,6 +18,13 @@ import (
 // buttons or a Components V2 container: see appendComponents) this writes the same JSON directly; anything else goes through
 // json.Marshal. TestEncodeResponse checks the two agree on every layout.
 func encodeResponse(resp *discordgo.InteractionResponse) ([]byte, error) {
+	return appendResponse(nil, resp)
+}
+
+// appendResponse is encodeResponse appending to b (whose contents it
+// keeps), so that the HTTP endpoint can write every response into a
+// buffer of its own (see responseBuffers).
+func appendResponse(b []byte, resp *discordgo.InteractionResponse) ([]byte, error) {
 	d := resp.Data
 	if d == nil {
 		return json.Marshal(resp)
@@ -24,7 +33,7 @@ func encodeResponse(resp *discordgo.InteractionResponse) ([]byte, error) {
 		d.Attachments != nil || d.Poll != nil {
 		return json.Marshal(resp)
 	}
-	b := make([]byte, 0, responseSize+len(d.Content))
+	b = slices.Grow(b, responseSize+len(d.Content))
 	b = append(b, `{"type":`...)
 	b = strconv.AppendInt(b, int64(resp.Type), 10)
 	b = append(b, `,"data":{"tts":false,"content":`...)
@@ -46,6 +55,36 @@ func encodeResponse(resp *discordgo.InteractionResponse) ([]byte, error) {
 		}
 	}
 	return append(b, "}}"...), nil
+}
+
+// responseBuffers keeps the buffers the HTTP endpoint encodes its
+// responses into, from one response to the next: a response is written
+// to the connection and dropped, and a new 2 KB buffer for each was an
+// eighth of what a move allocated. A sync.Pool lets the garbage collector
+// empty it; it keeps no buffer over maxPooledResponse. It is safe for
+// concurrent use.
+type responseBuffers struct{ pool sync.Pool }
+
+// maxPooledResponse is the largest buffer responseBuffers keeps: a board's
+// response with room to spare, not an outsized help text.
+const maxPooledResponse = 4 * responseSize
+
+// get returns an empty buffer, of a response's room when it has one.
+func (r *responseBuffers) get() []byte {
+	if b, ok := r.pool.Get().(*[]byte); ok {
+		return (*b)[:0]
+	}
+	return make([]byte, 0, responseSize)
+}
+
+// put keeps b for another response, unless it is over maxPooledResponse;
+// the caller must not use b afterwards.
+func (r *responseBuffers) put(b []byte) bool {
+	if cap(b) > maxPooledResponse {
+		return false
+	}
+	r.pool.Put(&b)
+	return true
 }
 
 // responseSize is room for a response's JSON besides its content: a
@@ -76,6 +115,12 @@ func appendComponents(b []byte, cs []discordgo.MessageComponent) ([]byte, bool) 
 // appendComponent appends c as a JSON object, or reports false: see
 // appendComponents.
 func appendComponent(b []byte, c discordgo.MessageComponent) ([]byte, bool) {
+	switch c := c.(type) {
+	case *discordgo.Button: // as components makes them
+		return appendButton(b, c)
+	case discordgo.Button:
+		return appendButton(b, &c)
+	}
 	b = append(b, `{"type":`...)
 	b = strconv.AppendInt(b, int64(c.Type()), 10)
 	ok := true
@@ -86,22 +131,6 @@ func appendComponent(b []byte, c discordgo.MessageComponent) ([]byte, bool) {
 		}
 		b = append(b, `,"components":`...)
 		b, ok = appendComponents(b, c.Components)
-	case discordgo.Button:
-		if c.Emoji != nil || c.URL != "" || c.SKUID != "" || c.ID != 0 || c.CustomID == "" {
-			return b, false
-		}
-		style := c.Style
-		if style == 0 {
-			style = discordgo.PrimaryButton // as Button's MarshalJSON does
-		}
-		b = append(b, `,"label":`...)
-		b = appendString(b, c.Label)
-		b = append(b, `,"style":`...)
-		b = strconv.AppendInt(b, int64(style), 10)
-		b = append(b, `,"disabled":`...)
-		b = strconv.AppendBool(b, c.Disabled)
-		b = append(b, `,"custom_id":`...)
-		b = appendString(b, c.CustomID)
 	case discordgo.Container:
 		if c.ID != 0 || c.AccentColor != nil {
 			return b, false
@@ -122,6 +151,29 @@ func appendComponent(b []byte, c discordgo.MessageComponent) ([]byte, bool) {
 		return b, false
 	}
 	return append(b, '}'), ok
+}
+
+// appendButton appends c as a JSON object, or reports false for a
+// button with an emoji, a link, a SKU, an id or no custom id.
+func appendButton(b []byte, c *discordgo.Button) ([]byte, bool) {
+	if c.Emoji != nil || c.URL != "" || c.SKUID != "" || c.ID != 0 || c.CustomID == "" {
+		return b, false
+	}
+	style := c.Style
+	if style == 0 {
+		style = discordgo.PrimaryButton // as Button's MarshalJSON does
+	}
+	b = append(b, `{"type":`...)
+	b = strconv.AppendInt(b, int64(c.Type()), 10)
+	b = append(b, `,"label":`...)
+	b = appendString(b, c.Label)
+	b = append(b, `,"style":`...)
+	b = strconv.AppendInt(b, int64(style), 10)
+	b = append(b, `,"disabled":`...)
+	b = strconv.AppendBool(b, c.Disabled)
+	b = append(b, `,"custom_id":`...)
+	b = appendString(b, c.CustomID)
+	return append(b, '}'), true
 }
 
 // appendGallery appends the "items" field of a media gallery.

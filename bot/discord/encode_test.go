@@ -58,6 +58,11 @@ func check(t *testing.T, name string, resp *discordgo.InteractionResponse) {
 	if err != nil {
 		t.Fatalf("%s: encodeResponse: %v", name, err)
 	}
+	var pool responseBuffers
+	pool.put(append(pool.get(), "left over from the last response"...))
+	if again, err := appendResponse(pool.get(), resp); err != nil || string(again) != string(fast) {
+		t.Errorf("%s: appendResponse to a pooled buffer = %s, %v; want %s", name, again, err, fast)
+	}
 	sameJSON(t, name, "encodeResponse", fast, resp)
 }
 
@@ -113,4 +118,21 @@ func FuzzAppendString(f *testing.F) {
 			t.Errorf("appendString(%q) = %s, want %s", s, got, want)
 		}
 	})
+}
+
+// TestResponseBuffers: the pool hands out empty buffers and keeps none
+// over maxPooledResponse, so what it holds stays bounded.
+func TestResponseBuffers(t *testing.T) {
+	var pool responseBuffers
+	for _, c := range []struct {
+		size int
+		kept bool
+	}{{responseSize, true}, {maxPooledResponse, true}, {maxPooledResponse + 1, false}, {1 << 20, false}} {
+		if kept := pool.put(make([]byte, 7, c.size)); kept != c.kept {
+			t.Errorf("put a buffer of %d bytes: kept %v, want %v", c.size, kept, c.kept)
+		}
+		if b := pool.get(); len(b) != 0 || cap(b) > maxPooledResponse {
+			t.Errorf("get after a put of %d bytes: len %d cap %d, want 0 and at most %d", c.size, len(b), cap(b), maxPooledResponse)
+		}
+	}
 }

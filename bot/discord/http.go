@@ -45,7 +45,7 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		a.rec.BodyError(w, &rep.Report, err, "deferred", rep.deferred)
 		return
 	}
-	if !verify(a.pub, sig, ts, body) {
+	if !a.key.verify(sig, ts, body) {
 		a.refuse(w, rep, http.StatusUnauthorized, "invalid request signature", bot.OutcomeUnauthorized, "bad signature")
 		return
 	}
@@ -59,17 +59,20 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		a.refuse(w, rep, http.StatusBadRequest, "malformed interaction", bot.OutcomeBadRequest, rep.Reason)
 		return
 	}
-	ct, out, err := resp.encode()
+	ct, out, pooled, err := resp.encode(a.buffers.get())
 	if err != nil { // cannot happen: a response is plain data
 		a.log.Error("encode interaction response", "err", err)
-		ct, out = "application/json", []byte(`{"type":6}`)
+		ct, out, pooled = "application/json", []byte(`{"type":6}`), false
 	}
 	h := w.Header()
 	h.Set("Content-Type", ct)
 	// With its length the response leaves whole at the Flush below,
 	// rather than as a chunk now and the chunked encoding's end later.
 	h.Set("Content-Length", strconv.Itoa(len(out)))
-	w.Write(out)
+	w.Write(out) // copies out or writes it through: it is free again
+	if pooled {
+		a.buffers.put(out)
+	}
 	if later == nil {
 		a.done(rep)
 		if rep.attachGame != "" {
@@ -126,15 +129,4 @@ func signatureHeaders(h http.Header, now time.Time) (sig []byte, ts string, err 
 		return nil, "", errStale
 	}
 	return sig, ts, nil
-}
-
-// verify reports whether sig is a valid Ed25519 signature by pub of ts
-// followed by body.
-func verify(pub ed25519.PublicKey, sig []byte, ts string, body []byte) bool {
-	if len(pub) != ed25519.PublicKeySize || len(sig) != ed25519.SignatureSize {
-		return false
-	}
-	msg := make([]byte, 0, len(ts)+len(body))
-	msg = append(append(msg, ts...), body...)
-	return ed25519.Verify(pub, msg, sig)
 }

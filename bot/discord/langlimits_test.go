@@ -63,7 +63,7 @@ func TestEveryMessageFitsDiscord(t *testing.T) {
 			}
 			for _, row := range comps {
 				for _, c := range row.(discordgo.ActionsRow).Components {
-					b := c.(discordgo.Button)
+					b := *c.(*discordgo.Button) // components makes pointers
 					if b.Label != s || utf8.RuneCountInString(b.Label) > maxLabel {
 						t.Errorf("%s: %q: label %q, want %q within %d", l, id, b.Label, s, maxLabel)
 					}

@@ -47,7 +47,7 @@ func TestComponentsLayout(t *testing.T) {
 			row := r.(discordgo.ActionsRow)
 			got = append(got, len(row.Components))
 			for _, c := range row.Components {
-				b := c.(discordgo.Button)
+				b := *c.(*discordgo.Button) // components makes pointers
 				if want := b.Label == "2"; b.Disabled != want {
 					t.Errorf("button %s disabled = %v, want %v", b.Label, b.Disabled, want)
 				}

@@ -24,7 +24,7 @@ func TestLinkButtons(t *testing.T) {
 	var links, others []discordgo.Button
 	for _, r := range rows {
 		for _, c := range r.(discordgo.ActionsRow).Components {
-			b := c.(discordgo.Button)
+			b := *c.(*discordgo.Button) // components makes pointers
 			if b.Style == discordgo.LinkButton {
 				links = append(links, b)
 			} else {

@@ -270,13 +270,13 @@ type initial struct {
 }
 
 // encode returns the Content-Type and the body of the response: body as
-// it is, or resp's JSON.
-func (i initial) encode() (string, []byte, error) {
+// it is, or resp's JSON appended to buf; pooled reports which.
+func (i initial) encode(buf []byte) (ct string, body []byte, pooled bool, err error) {
 	if i.body != nil {
-		return i.contentType, i.body, nil
+		return i.contentType, i.body, false, nil
 	}
-	b, err := encodeResponse(i.resp)
-	return "application/json", b, err
+	b, err := appendResponse(buf, i.resp)
+	return "application/json", b, true, err
 }
 
 // maxInPlaceBody is the largest multipart response answered in place.

@@ -400,21 +400,27 @@ func (m message) text() string {
 // evenly over as few rows of at most 5 as they need (7 columns: 4 + 3, 10:
 // 5 + 5), then the other buttons in rows of their own. It never returns
 // more than Discord's 5 rows, nor nil.
+//
+// The buttons are *discordgo.Button, all in one array: a Button stored in
+// the interface by value took an allocation of its own each, a dozen a
+// move.
 func components(buttons []bot.Button) []discordgo.MessageComponent {
+	all := make([]discordgo.Button, 0, len(buttons))
 	cols := make([]discordgo.MessageComponent, 0, len(buttons))
 	var others []discordgo.MessageComponent
 	for _, b := range buttons {
 		if b.URL != "" { // a link button (style 5): opens a web page
 			if len(b.URL) <= maxLinkURL {
-				others = append(others, discordgo.Button{Label: clip.Runes(b.Label, maxLabel), Style: discordgo.LinkButton, URL: b.URL})
+				all = append(all, discordgo.Button{Label: clip.Runes(b.Label, maxLabel), Style: discordgo.LinkButton, URL: b.URL})
+				others = append(others, &all[len(all)-1])
 			}
 			continue
 		}
 		if b.Value == "" || len(b.Value) > maxCustomID {
 			continue
 		}
-		btn := discordgo.Button{Label: clip.Runes(b.Label, maxLabel), CustomID: b.Value, Style: buttonStyle(b.Style), Disabled: b.Disabled}
-		if b.Column > 0 {
+		all = append(all, discordgo.Button{Label: clip.Runes(b.Label, maxLabel), CustomID: b.Value, Style: buttonStyle(b.Style), Disabled: b.Disabled})
+		if btn := &all[len(all)-1]; b.Column > 0 {
 			cols = append(cols, btn)
 		} else {
 			others = append(others, btn)
