@@ -118,17 +118,6 @@ func SilentServer(t testing.TB) string {
 	return ln.Addr().String()
 }
 
-// ClosedPort returns a loopback address nothing listens on.
-func ClosedPort(t testing.TB) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
-}
-
 // Settings blocks until ctx is done.
 func (Hung) Settings(ctx context.Context, _ match.Key) (match.Settings, error) {
 	return match.Settings{}, hang(ctx)
