@@ -128,6 +128,7 @@ func Analyze(ctx context.Context, g *engine.Game, budget time.Duration) (Analysi
 	var sv *Solver
 	if a.Exact {
 		sv = NewSolver()
+		sv.useKnown(embeddedOutcomes(), embeddedBook())
 		analyzeExact(&a, sv, embeddedOutcomes(), embeddedBook(), Position{}, history, verdictsBy, labelsBy, ctx.Done())
 	} else {
 		analyzeSearch(&a, cfg, history, deadline, ctx.Done())

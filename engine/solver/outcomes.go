@@ -46,6 +46,8 @@ type Outcomes struct {
 	levels [][]uint64 // per number of discs, the canonical keys in order
 	packed [][]byte   // per level, the outcomes, base 3, five a byte
 	extra  []uint64   // key<<2 | code, increasing
+	// deepest is the most discs of any position held.
+	deepest int
 }
 
 // Full returns the number of discs up to which the table holds every
@@ -73,7 +75,13 @@ func (o *Outcomes) Lookup(p Position) (outcome int, ok bool) {
 	if p.CanWinNext() {
 		return 1, true
 	}
-	if o == nil {
+	return o.lookupKey(p)
+}
+
+// lookupKey is Lookup for a position that is not over and where the player
+// to move cannot connect at once.
+func (o *Outcomes) lookupKey(p Position) (outcome int, ok bool) {
+	if o == nil || p.moves > o.deepest {
 		return 0, false
 	}
 	k := canonical(p)
@@ -203,7 +211,7 @@ func LoadOutcomes(data []byte) (*Outcomes, error) {
 	if crc32.ChecksumIEEE(data[outcomesHeader:]) != binary.LittleEndian.Uint32(data[12:]) {
 		return nil, bad("checksum mismatch")
 	}
-	o := &Outcomes{full: full, levels: tableLevels(full)}
+	o := &Outcomes{full: full, levels: tableLevels(full), deepest: full}
 	rest := data[outcomesHeader:]
 	for _, l := range o.levels {
 		n := (len(l) + 4) / 5
@@ -226,10 +234,12 @@ func LoadOutcomes(data []byte) (*Outcomes, error) {
 	o.extra = make([]uint64, n)
 	for i := range o.extra {
 		e := binary.LittleEndian.Uint64(rest[8*i:])
-		if e&3 > 2 || (i > 0 && e>>2 <= o.extra[i-1]>>2) || positionOfKey(e>>2).moves <= full {
+		moves := positionOfKey(e >> 2).moves
+		if e&3 > 2 || (i > 0 && e>>2 <= o.extra[i-1]>>2) || moves <= full {
 			return nil, bad(fmt.Sprintf("extra entry %d", i))
 		}
 		o.extra[i] = e
+		o.deepest = max(o.deepest, moves)
 	}
 	return o, nil
 }
@@ -255,9 +265,10 @@ var embeddedOutcomes = sync.OnceValue(func() *Outcomes {
 
 // newOutcomes returns the table with levels 0 to full of known (canonical
 // key → outcome code, which must hold every position of those levels) and
-// every other position of known as an extra entry.
+// every other position of known as an extra entry; with full -1 every
+// position is an extra entry.
 func newOutcomes(full int, levels [][]uint64, known map[uint64]byte) *Outcomes {
-	o := &Outcomes{full: full, levels: levels[:full+1]}
+	o := &Outcomes{full: full, levels: levels[:full+1], deepest: full}
 	for _, l := range o.levels {
 		codes := make([]byte, len(l))
 		for i, k := range l {
@@ -266,8 +277,9 @@ func newOutcomes(full int, levels [][]uint64, known map[uint64]byte) *Outcomes {
 		o.packed = append(o.packed, pack3(codes))
 	}
 	for k, c := range known {
-		if positionOfKey(k).moves > full {
+		if moves := positionOfKey(k).moves; moves > full {
 			o.extra = append(o.extra, k<<2|uint64(c))
+			o.deepest = max(o.deepest, moves)
 		}
 	}
 	slices.Sort(o.extra)

@@ -272,3 +272,24 @@ func TestSamplePositions(t *testing.T) {
 		t.Errorf("the most often reached position has %d discs, want 3", d)
 	}
 }
+
+// TestSolveWithKnown checks that a solver that looks positions up in the
+// outcome table and the book finds the exact values of one that does not,
+// on seeded random positions of 8 to 12 discs (from the empty board the
+// searches meet the book's positions, and the table's).
+func TestSolveWithKnown(t *testing.T) {
+	plain, known := NewSolver(), NewSolver()
+	known.useKnown(embeddedOutcomes(), embeddedBook())
+	for d := 8; d <= 12; d++ {
+		for _, p := range depthPositions(d, samples(4, 1, 1)) {
+			want := plain.Solve(p)
+			if got := known.Solve(p); got != want {
+				t.Errorf("position\n%s: %d with the tables, %d without", p, got, want)
+			}
+			known.Reset()
+			if got, ok := known.weakSolve(p); !ok || got != sign(want) {
+				t.Errorf("position\n%s: outcome %d with the tables, %d without", p, got, sign(want))
+			}
+		}
+	}
+}

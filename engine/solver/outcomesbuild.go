@@ -29,19 +29,20 @@ type OutcomesPlan struct {
 // BuildOutcomes builds the outcome table of plan, solving each position
 // (win, draw or loss only) with one solver, whose table is kept from
 // position to position: level by level from the empty board, so that the
-// search of a position finds the table filled by its parent's. Each solved
+// search of a position finds the table filled by its parent's. Its searches
+// look up the opening book and the positions solved so far; the positions
+// the book holds take their outcome from its exact value. Each solved
 // position is appended to progress at once (its entry in hexadecimal, a
-// line), and a new run solves only what progress lacks; the positions the
-// opening book holds take their outcome from its exact value. Every position of a
+// line), and a new run solves only what progress lacks. Every position of a
 // level is checked against its children on the next level once that is
 // complete: its outcome must be the best of theirs.
 //
 // After each level, after every 200 sample positions and when ctx is done
 // among the sample positions, save (when not nil) gets the table as far as
-// it goes: the complete levels in full and the
-// rest as extra entries. log gets a line per level and per 200 sample
-// positions. It returns the table, or ctx's error, a progress read or write
-// error, a check's failure or save's error.
+// it goes: the complete levels in full and the rest as extra entries. log
+// gets a line per level and per 200 sample positions. It returns the
+// table, or ctx's error, a progress read or write error, a check's failure
+// or save's error.
 func BuildOutcomes(ctx context.Context, plan OutcomesPlan, progress BookProgress, log io.Writer, save func(*Outcomes) error) (*Outcomes, error) {
 	if plan.Full < 0 || plan.Full > outcomesMaxFull || plan.Deep > cells {
 		return nil, fmt.Errorf("solver: outcome table of %d full levels, want 0-%d", plan.Full, outcomesMaxFull)
@@ -71,6 +72,10 @@ func BuildOutcomes(ctx context.Context, plan OutcomesPlan, progress BookProgress
 	}
 	levels := tableLevels(plan.Full)
 	complete := -1
+	// The solver looks up, inside its searches, the book and what the
+	// build has solved, refreshed every 20 positions.
+	b.refresh = func() { b.sv.useKnown(newOutcomes(complete, levels, known), embeddedBook()) }
+	b.refresh()
 	snapshot := func() error {
 		if save == nil || complete < 0 {
 			return nil
@@ -124,6 +129,8 @@ type outcomeBuild struct {
 	progress io.Writer
 	known    map[uint64]byte
 	log      io.Writer
+	refresh  func() // gives the solver what is known so far
+	fresh    int    // positions solved since the last refresh
 }
 
 func (b *outcomeBuild) logf(format string, args ...any) {
@@ -150,6 +157,10 @@ func (b *outcomeBuild) solve(ctx context.Context, k uint64) (int, error) {
 		return 0, ctx.Err()
 	}
 	b.known[k] = byte(v + 1)
+	if b.fresh++; b.fresh == 20 {
+		b.refresh()
+		b.fresh = 0
+	}
 	if _, err := fmt.Fprintf(b.progress, "%x\n", k<<2|uint64(v+1)); err != nil {
 		return 0, fmt.Errorf("solver: write outcome progress: %w", err)
 	}
