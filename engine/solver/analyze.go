@@ -241,22 +241,12 @@ func analyzeExact(a *Analysis, sv *Solver, table *Outcomes, book *Book, root Pos
 	// then the only moves.
 	sv.deadline, sv.aborted = labelsBy, false
 	for i := n - 1; i >= 0; i-- {
-		m := &a.Moves[i]
-		if !m.Verdict.Mistake() {
-			continue
-		}
-		for _, c := range centreFirst {
-			if c == m.Column || !line[i].CanPlay(c) {
-				continue
-			}
-			keeps, ok := keepsOutcome(sv, table, book, line[i], c, outcome[i])
+		if m := &a.Moves[i]; m.Verdict.Mistake() {
+			col, ok := keepingColumn(sv, table, book, line[i], m.Column, outcome[i])
 			if !ok {
 				return
 			}
-			if keeps {
-				m.Best = c
-				break
-			}
+			m.Best = col
 		}
 	}
 	for i := n - 1; i >= 0; i-- {
@@ -264,22 +254,32 @@ func analyzeExact(a *Analysis, sv *Solver, table *Outcomes, book *Book, root Pos
 		if (m.Verdict != KeptWin && m.Verdict != KeptDraw) || line[i].IsWinningMove(m.Column) {
 			continue // a connect is obvious enough
 		}
-		only := true
-		for _, c := range centreFirst {
-			if c == m.Column || !line[i].CanPlay(c) {
-				continue
-			}
-			keeps, ok := keepsOutcome(sv, table, book, line[i], c, outcome[i])
-			if !ok {
-				return
-			}
-			if keeps {
-				only = false
-				break
-			}
+		col, ok := keepingColumn(sv, table, book, line[i], m.Column, outcome[i])
+		if !ok {
+			return
 		}
-		m.Only = only
+		m.Only = col < 0
 	}
+}
+
+// keepingColumn returns the first column of p, centre first, other than
+// played, that gives the player to move at least want (1 a win, 0 a draw),
+// or -1 when every other column is proven worse; ok is false when the
+// deadline came first.
+func keepingColumn(sv *Solver, table *Outcomes, book *Book, p Position, played, want int) (col int, ok bool) {
+	for _, c := range centreFirst {
+		if c == played || !p.CanPlay(c) {
+			continue
+		}
+		keeps, ok := keepsOutcome(sv, table, book, p, c, want)
+		if !ok {
+			return -1, false
+		}
+		if keeps {
+			return c, true
+		}
+	}
+	return -1, true
 }
 
 // lineOutcome returns the outcome of line[i] for the player to move, given

@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"errors"
@@ -9,8 +8,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/connect4/connect4/engine"
@@ -48,20 +45,12 @@ func BuildOutcomes(ctx context.Context, plan OutcomesPlan, progress BookProgress
 		return nil, fmt.Errorf("solver: outcome table of %d full levels, want 0-%d", plan.Full, outcomesMaxFull)
 	}
 	known := map[uint64]byte{}
-	sc := bufio.NewScanner(progress)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		e, err := strconv.ParseUint(line, 16, 64)
-		if err != nil || e&3 > 2 {
-			return nil, fmt.Errorf("solver: outcome progress line %q: bad entry", line)
-		}
+	err := readProgress(progress, "outcome", func(e uint64) bool {
 		known[e>>2] = byte(e & 3)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("solver: read outcome progress: %w", err)
+		return e&3 <= 2
+	})
+	if err != nil {
+		return nil, err
 	}
 	b := &outcomeBuild{
 		sv:       newSolver(defaultNearLog, 24, defaultSplit),
