@@ -27,7 +27,8 @@ table was made with
   nice -n 19 go run ./cmd/connect4 book -outcomes -full 1 -deep 9 -games 4000 \
     -progress outcomes.progress -out engine/solver/outcomes.bin
 
-and stopped when the time ran out (see engine/solver/README.md).
+stopped when the time ran out, and written again with -full 3 once levels 2
+and 3 were all solved (see engine/solver/README.md).
 
 usage: connect4 book -outcomes [-full 1] [-deep 9] [-games 4000] [-seed 1] [-progress outcomes.progress] [-out outcomes.bin]`
 
