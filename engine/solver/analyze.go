@@ -92,7 +92,11 @@ type Analysis struct {
 // drawn or resigned) or not, and gives each move a verdict. It works for at
 // most budget (and stops earlier when ctx is done), from the last move
 // backwards: late positions are solved fastest and fill the table that the
-// earlier ones then use. Moves it had no time for are VerdictUnknown.
+// earlier ones then use; on the standard board the outcome table and the
+// opening book spare it the opening. Moves it had no time for are
+// VerdictUnknown. Only and Best come after the verdicts, as time allows,
+// and only from proofs: a move not marked Only may still have been the
+// only one.
 //
 // It returns an *Error with ReasonNoGame for a nil g, and with
 // ReasonBadSize for a game of more than two players, which the solver does
@@ -111,9 +115,11 @@ func Analyze(ctx context.Context, g *engine.Game, budget time.Duration) (Analysi
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	// The verdicts get most of the time; the rest is for the length of the
-	// win the turning point threw away.
+	// The verdicts get most of the time; the rest is for the labels (a
+	// column that kept what a mistake threw away, the only moves) and for
+	// the length of the win the turning point threw away.
 	verdictsBy := start.Add(deadline.Sub(start) * 4 / 5)
+	labelsBy := start.Add(deadline.Sub(start) * 9 / 10)
 	history := g.History()
 	a := Analysis{Exact: standard(cfg), Moves: make([]MoveVerdict, len(history)), Turning: -1}
 	for i, c := range history {
@@ -122,7 +128,8 @@ func Analyze(ctx context.Context, g *engine.Game, budget time.Duration) (Analysi
 	var sv *Solver
 	if a.Exact {
 		sv = NewSolver()
-		analyzeExact(&a, sv, history, verdictsBy, ctx.Done())
+		sv.useKnown(embeddedOutcomes(), embeddedBook())
+		analyzeExact(&a, sv, embeddedOutcomes(), embeddedBook(), Position{}, history, verdictsBy, labelsBy, ctx.Done())
 	} else {
 		analyzeSearch(&a, cfg, history, deadline, ctx.Done())
 	}
@@ -158,106 +165,174 @@ func positionOf(history []int) Position {
 // position with moves discs and a winning value v (as Solve gives it).
 func winIn(moves, v int) int { return (cells+1-moves)/2 - v + 1 }
 
-// outcomes holds, for one position, the outcome for the player to move of
-// each column: 1 win, 0 draw, -1 loss, and unknown for a column not played
-// or not proven.
-type outcomes [Width]int
-
+// unknown marks an outcome not proven; the others are 1 win, 0 draw, -1
+// loss for the player to move.
 const unknown = 2
 
-// analyzeExact fills a.Moves with exact verdicts, last move first, until the
-// deadline: a verdict needs the outcome of every column at that point.
-func analyzeExact(a *Analysis, sv *Solver, history []int, deadline time.Time, done <-chan struct{}) {
-	sv.limited, sv.deadline, sv.done = true, deadline, done
+// knownOutcome returns the outcome of p for the player to move from the
+// outcome table or the opening book, without searching; ok is false when
+// neither holds p.
+func knownOutcome(table *Outcomes, book *Book, p Position) (int, bool) {
+	if o, ok := table.Lookup(p); ok {
+		return o, true
+	}
+	if _, v, ok := book.Lookup(p); ok {
+		return max(-1, min(1, v)), true
+	}
+	return 0, false
+}
+
+// analyzeExact fills a.Moves with exact verdicts on the moves history
+// played from root (the empty board for a game). It first proves the
+// outcome of each position along the game, from the last to the first, in
+// one solver whose table the later positions fill for the earlier ones,
+// until verdictsBy: a move's verdict needs only the outcomes before and
+// after it. Then, until labelsBy, it looks at the other columns: for each
+// mistake, a column that kept the outcome (Best), latest first; then for
+// each move that kept the outcome, whether it was the only one (Only, set
+// only when every other column is proven worse).
+func analyzeExact(a *Analysis, sv *Solver, table *Outcomes, book *Book, root Position, history []int, verdictsBy, labelsBy time.Time, done <-chan struct{}) {
 	defer func() { sv.limited, sv.done = false, nil }()
-	for i := len(history) - 1; i >= 0 && !stopped(deadline, done); i-- {
-		p := positionOf(history[:i])
-		if p.IsWinningMove(history[i]) {
-			// A connect keeps the win; whether another column also won,
-			// later, is not worth the solving of a shallow position.
-			a.Moves[i] = MoveVerdict{Column: history[i], Verdict: KeptWin, Best: history[i]}
+	n := len(history)
+	line := make([]Position, n+1)
+	line[0] = root
+	for i, c := range history {
+		line[i+1] = line[i]
+		line[i+1].Play(c)
+	}
+	// outcome[i] is the outcome of line[i] for the player to move.
+	outcome := make([]int, n+1)
+	for i := range outcome {
+		outcome[i] = unknown
+	}
+	sv.limited, sv.deadline, sv.done, sv.aborted = true, verdictsBy, done, false
+	for i := n; i >= 0 && !stopped(verdictsBy, done); i-- {
+		o, ok := lineOutcome(sv, table, book, line, history, outcome, i)
+		if !ok {
+			break // out of time: this position and the earlier ones stay unknown
+		}
+		outcome[i] = o
+	}
+	for i, c := range history {
+		if outcome[i] == unknown {
 			continue
 		}
-		out, ok := columnOutcomes(sv, embeddedBook(), p)
-		if !ok {
-			return // out of time: this move and the earlier ones stay unknown
+		before, after := outcome[i], 1 // a connect wins
+		if !line[i].IsWinningMove(c) {
+			after = -outcome[i+1]
 		}
-		a.Moves[i] = verdictOf(out, history[i])
+		m := MoveVerdict{Column: c, Best: -1}
+		switch {
+		case before == 1 && after == 1:
+			m.Verdict, m.Best = KeptWin, c
+		case before == 1:
+			m.Verdict = ThrewWin
+		case before == 0 && after == 0:
+			m.Verdict, m.Best = KeptDraw, c
+		case before == 0:
+			m.Verdict = DrawToLoss
+		default:
+			m.Verdict = StillLost
+		}
+		a.Moves[i] = m
 	}
-}
 
-// columnOutcomes returns the outcome of each column of p for the player to
-// move, from book where it holds the position a column leads to, else by
-// solving; ok is false when the deadline came first.
-func columnOutcomes(sv *Solver, book *Book, p Position) (outcomes, bool) {
-	var out outcomes
-	for c := range Width {
-		out[c] = unknown
-	}
-	if p.CanWinNext() {
-		// A connect wins at once: the other columns need not be solved,
-		// but they are, since one of them may still win later.
-		for c := range Width {
-			if p.CanPlay(c) && p.IsWinningMove(c) {
-				out[c] = 1
+	// The labels: first a column that kept what each mistake threw away,
+	// then the only moves.
+	sv.deadline, sv.aborted = labelsBy, false
+	for i := n - 1; i >= 0; i-- {
+		if m := &a.Moves[i]; m.Verdict.Mistake() {
+			col, ok := keepingColumn(sv, table, book, line[i], m.Column, outcome[i])
+			if !ok {
+				return
 			}
+			m.Best = col
 		}
 	}
-	// Columns that let the opponent connect at once lose: they need no search.
-	safe := p.nonLosingMoves()
-	for _, c := range centreFirst {
-		if !p.CanPlay(c) || out[c] == 1 {
-			continue
+	for i := n - 1; i >= 0; i-- {
+		m := &a.Moves[i]
+		if (m.Verdict != KeptWin && m.Verdict != KeptDraw) || line[i].IsWinningMove(m.Column) {
+			continue // a connect is obvious enough
 		}
-		if safe&columnBits(c) == 0 && !p.CanWinNext() {
-			out[c] = -1
-			continue
-		}
-		q := p
-		q.Play(c)
-		if _, v, ok := book.Lookup(q); ok {
-			out[c] = -max(-1, min(1, v))
-			continue
-		}
-		v, ok := sv.weakSolve(q)
+		col, ok := keepingColumn(sv, table, book, line[i], m.Column, outcome[i])
 		if !ok {
-			return out, false
+			return
 		}
-		out[c] = -v
+		m.Only = col < 0
 	}
-	return out, true
 }
 
-// verdictOf judges playing col where the columns have the given outcomes.
-func verdictOf(out outcomes, col int) MoveVerdict {
-	best, keep := -2, 0
-	bestCol := -1
+// keepingColumn returns the first column of p, centre first, other than
+// played, that gives the player to move at least want (1 a win, 0 a draw),
+// or -1 when every other column is proven worse; ok is false when the
+// deadline came first.
+func keepingColumn(sv *Solver, table *Outcomes, book *Book, p Position, played, want int) (col int, ok bool) {
 	for _, c := range centreFirst {
-		if o := out[c]; o != unknown && o > best {
-			best, bestCol = o, c
+		if c == played || !p.CanPlay(c) {
+			continue
+		}
+		keeps, ok := keepsOutcome(sv, table, book, p, c, want)
+		if !ok {
+			return -1, false
+		}
+		if keeps {
+			return c, true
 		}
 	}
-	for _, o := range out {
-		if o != unknown && o == best {
-			keep++
-		}
-	}
-	m := MoveVerdict{Column: col, Best: bestCol}
-	got := out[col]
+	return -1, true
+}
+
+// lineOutcome returns the outcome of line[i] for the player to move, given
+// those of the later positions (outcome); ok is false when the deadline came
+// first. A position whose next move connects, or leads to a position lost
+// for the opponent, is won without a search; one the outcome table or the
+// book holds is looked up; otherwise the solver proves it, knowing that it
+// is at least the negative of the next position's.
+func lineOutcome(sv *Solver, table *Outcomes, book *Book, line []Position, history, outcome []int, i int) (int, bool) {
+	p := line[i]
+	n := len(history)
 	switch {
-	case best == 1 && got == 1:
-		m.Verdict = KeptWin
-	case best == 1:
-		m.Verdict = ThrewWin
-	case best == 0 && got == 0:
-		m.Verdict = KeptDraw
-	case best == 0:
-		m.Verdict = DrawToLoss
-	default:
-		m.Verdict = StillLost
+	case i < n && p.IsWinningMove(history[i]):
+		return 1, true
+	case i < n && outcome[i+1] == -1:
+		return 1, true
+	case p.lastMoverWon():
+		return -1, true
+	case p.moves == cells:
+		return 0, true
 	}
-	m.Only = best >= 0 && got == best && keep == 1
-	return m
+	if o, ok := knownOutcome(table, book, p); ok {
+		return o, true
+	}
+	lo := -1
+	if i < n {
+		lo = -outcome[i+1] // the move played gets at least that
+	}
+	v, ok := sv.solveWithin(p, lo, 1)
+	if !ok {
+		return unknown, false
+	}
+	return max(-1, min(1, v)), true
+}
+
+// keepsOutcome reports whether playing col in p gives the player to move
+// at least want (1 a win, 0 a draw), from the table or the book or by one
+// null-window search; ok is false when the deadline came first.
+func keepsOutcome(sv *Solver, table *Outcomes, book *Book, p Position, col, want int) (keeps, ok bool) {
+	if p.IsWinningMove(col) {
+		return true, true
+	}
+	q := p
+	q.Play(col)
+	if o, ok := knownOutcome(table, book, q); ok {
+		return -o >= want, true
+	}
+	// The opponent's value must be at most -want.
+	r := sv.negamax(q, -want, -want+1)
+	if sv.aborted {
+		return false, false
+	}
+	return r <= -want, true
 }
 
 // searchDepth is the deepest horizon, in plies, of the analysis on boards

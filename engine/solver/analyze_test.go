@@ -73,49 +73,94 @@ func TestAnalyzeAgreesWithSolve(t *testing.T) {
 			t.Errorf("line %d: last move %v, but the set's score %d leaves its player %+d", tc.line, last.Verdict, tc.score, after)
 		}
 		for i := len(history) - a.Proven; i < len(history); i++ {
-			p := positionOf(history[:i])
-			best, keep := -2, 0
-			var out [Width]int
-			for c := range Width {
-				if !p.CanPlay(c) {
-					continue
-				}
-				out[c] = referenceOutcome(ref, p, c)
-				best = max(best, out[c])
-			}
-			for c := range Width {
-				if p.CanPlay(c) && out[c] == best {
-					keep++
-				}
-			}
-			m := a.Moves[i]
-			want := verdictOf(out2(p, out), history[i]).Verdict
-			if m.Verdict != want || !verdictAllows(m.Verdict, out[history[i]]) {
-				t.Errorf("line %d move %d (column %d): %v, want %v (best outcome %+d, played %+d)",
-					tc.line, i+1, history[i]+1, m.Verdict, want, best, out[history[i]])
-			}
-			if wantOnly := best >= 0 && out[history[i]] == best && keep == 1; m.Only != wantOnly {
-				t.Errorf("line %d move %d: Only = %v, want %v", tc.line, i+1, m.Only, wantOnly)
-			}
-			if m.Verdict == ThrewWin || m.Verdict == DrawToLoss {
-				if m.Best < 0 || out[m.Best] != best {
-					t.Errorf("line %d move %d: Best column %d does not keep the outcome %+d", tc.line, i+1, m.Best+1, best)
-				}
-			}
+			checkMove(t, ref, tc.line, positionOf(history[:i]), i, a.Moves[i], false)
 		}
 	}
 }
 
-// out2 marks the columns of p that cannot be played as unknown.
-func out2(p Position, out [Width]int) outcomes {
-	var o outcomes
+// checkMove checks m, the analysis of move i played in p, against exact
+// solves of each column of p: its verdict, its Best column (for a mistake
+// when set, and always with labelled) and its Only flag (when set, and when
+// labelled also when not set).
+func checkMove(t *testing.T, ref *Solver, line int, p Position, i int, m MoveVerdict, labelled bool) {
+	t.Helper()
+	best, keep := -2, 0
+	var out [Width]int
 	for c := range Width {
-		o[c] = unknown
-		if p.CanPlay(c) {
-			o[c] = out[c]
+		if !p.CanPlay(c) {
+			continue
+		}
+		out[c] = referenceOutcome(ref, p, c)
+		best = max(best, out[c])
+	}
+	for c := range Width {
+		if p.CanPlay(c) && out[c] == best {
+			keep++
 		}
 	}
-	return o
+	got := out[m.Column]
+	var want Verdict
+	switch {
+	case best == 1 && got == 1:
+		want = KeptWin
+	case best == 1:
+		want = ThrewWin
+	case best == 0 && got == 0:
+		want = KeptDraw
+	case best == 0:
+		want = DrawToLoss
+	default:
+		want = StillLost
+	}
+	if m.Verdict != want || !verdictAllows(m.Verdict, got) {
+		t.Errorf("line %d move %d (column %d): %v, want %v (best outcome %+d, played %+d)",
+			line, i+1, m.Column+1, m.Verdict, want, best, got)
+	}
+	wantOnly := best >= 0 && got == best && keep == 1 && !p.IsWinningMove(m.Column)
+	if m.Only && !wantOnly || labelled && m.Only != wantOnly {
+		t.Errorf("line %d move %d: Only = %v, want %v", line, i+1, m.Only, wantOnly)
+	}
+	if m.Best >= 0 && out[m.Best] != best {
+		t.Errorf("line %d move %d: Best column %d has outcome %+d, not the best %+d", line, i+1, m.Best+1, out[m.Best], best)
+	}
+	if labelled && m.Best < 0 && m.Verdict != StillLost {
+		t.Errorf("line %d move %d: no Best column", line, i+1)
+	}
+}
+
+// TestAnalyzeLabels analyses, without a deadline, the moves medium and easy
+// players continue test-set positions with, and checks every verdict,
+// every Only flag and every Best column against exact solves.
+func TestAnalyzeLabels(t *testing.T) {
+	ref := NewSolver()
+	mistakes, only := 0, 0
+	for i, tc := range spread(loadSet(t, "Test_L2_R1"), samples(4, 2, 2)) {
+		root, err := ParsePosition(tc.moves)
+		if err != nil {
+			t.Fatal(err)
+		}
+		history := continuedBy(t, tc.moves, uint64(i), Medium, Easy).History()[len(tc.moves):]
+		a := Analysis{Exact: true, Moves: make([]MoveVerdict, len(history))}
+		for j, c := range history {
+			a.Moves[j] = MoveVerdict{Column: c, Best: -1}
+		}
+		later := time.Now().Add(time.Hour)
+		analyzeExact(&a, NewSolver(), nil, nil, root, history, later, later, nil)
+		p := root
+		for j, c := range history {
+			checkMove(t, ref, tc.line, p, len(tc.moves)+j, a.Moves[j], true)
+			if a.Moves[j].Verdict.Mistake() {
+				mistakes++
+			}
+			if a.Moves[j].Only {
+				only++
+			}
+			p.Play(c)
+		}
+	}
+	if mistakes == 0 || only == 0 {
+		t.Errorf("%d mistakes, %d only moves: the test checks too little", mistakes, only)
+	}
 }
 
 // verdictAllows reports whether verdict v is possible for a move after
@@ -188,6 +233,13 @@ func TestAnalyzeTurningPoint(t *testing.T) {
 // its end by two medium players seeded with seed.
 func continued(tb testing.TB, moves string, seed uint64) *engine.Game {
 	tb.Helper()
+	return continuedBy(tb, moves, seed, Medium, Medium)
+}
+
+// continuedBy returns the game of moves played on to its end by the levels
+// first and second (the first and the second player), seeded with seed.
+func continuedBy(tb testing.TB, moves string, seed uint64, first, second Level) *engine.Game {
+	tb.Helper()
 	history := make([]int, len(moves))
 	for i := range moves {
 		history[i] = int(moves[i] - '1')
@@ -195,7 +247,11 @@ func continued(tb testing.TB, moves string, seed uint64) *engine.Game {
 	g := newGame(tb, engine.DefaultConfig(), history)
 	rng := rand.New(rand.NewPCG(seed, 99))
 	for !g.State().Over() {
-		col, err := NewAI().ChooseMove(tb.Context(), g, Medium, rng, time.Second)
+		level := first
+		if g.Moves()%2 == 1 {
+			level = second
+		}
+		col, err := NewAI().ChooseMove(tb.Context(), g, level, rng, time.Second)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -353,31 +409,38 @@ func FuzzAnalysisText(f *testing.F) {
 	})
 }
 
-// TestColumnOutcomesFromBook checks that the analysis takes the outcomes of
-// the positions the embedded book holds from it, without solving: with no
-// time at all, the first move's columns still get their known outcomes
-// (the centre wins, its neighbours draw, the rest lose).
-func TestColumnOutcomesFromBook(t *testing.T) {
-	book := embeddedBook()
-	if book == nil {
-		t.Fatal("the embedded book does not load")
+// TestOutcomesFromTables checks that the analysis takes the outcomes of
+// the early positions from the outcome table and the book, without
+// solving: with no time at all, the empty board is a win and its columns
+// get their known outcomes (the centre wins, its neighbours draw, the rest
+// lose).
+func TestOutcomesFromTables(t *testing.T) {
+	table, book := embeddedOutcomes(), embeddedBook()
+	if table == nil || book == nil {
+		t.Fatal("the embedded outcome table or book does not load")
 	}
 	sv := NewSolver()
 	// A deadline already past: any search gives up at its first look at the clock.
 	sv.limited, sv.deadline, sv.aborted = true, time.Now().Add(-time.Second), false
-	out, ok := columnOutcomes(sv, book, Position{})
-	if !ok {
-		t.Fatal("columnOutcomes of the empty board needed the solver")
+	line := []Position{{}}
+	if o, ok := lineOutcome(sv, table, book, line, nil, []int{unknown}, 0); !ok || o != 1 {
+		t.Errorf("the empty board: %d, %v; want a win from the table", o, ok)
 	}
-	if want := (outcomes{-1, -1, 0, 1, 0, -1, -1}); out != want {
-		t.Errorf("outcomes of the first move = %v, want %v", out, want)
+	want := [Width]int{-1, -1, 0, 1, 0, -1, -1}
+	for c, w := range want {
+		for _, target := range []int{0, 1} {
+			keeps, ok := keepsOutcome(sv, table, book, Position{}, c, target)
+			if !ok || keeps != (w >= target) {
+				t.Errorf("column %d keeps %+d: %v, %v; want %v", c+1, target, keeps, ok, w >= target)
+			}
+		}
 	}
 	if sv.Nodes() != 0 {
-		t.Errorf("the solver searched %d nodes; the book holds every answer", sv.Nodes())
+		t.Errorf("the solver searched %d nodes; the tables hold every answer", sv.Nodes())
 	}
 
-	// Without the book the same call has to solve, and runs out of time.
-	if _, ok := columnOutcomes(sv, nil, Position{}); ok {
-		t.Error("columnOutcomes without a book and without time: ok")
+	// Without the tables the same call has to solve, and runs out of time.
+	if _, ok := keepsOutcome(sv, nil, nil, Position{}, 0, 0); ok {
+		t.Error("keepsOutcome without tables and without time: ok")
 	}
 }

@@ -174,20 +174,12 @@ func BuildBook(ctx context.Context, depth, workers int, progress BookProgress, l
 	}
 	workers = max(1, workers)
 	known := map[uint64]uint64{} // canonical key → entry
-	sc := bufio.NewScanner(progress)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		e, err := strconv.ParseUint(line, 16, 64)
-		if err != nil {
-			return nil, fmt.Errorf("solver: book progress line %q: %w", line, err)
-		}
+	err := readProgress(progress, "book", func(e uint64) bool {
 		known[e>>9] = e
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("solver: read book progress: %w", err)
+		return true
+	})
+	if err != nil {
+		return nil, err
 	}
 	solvers := make(chan *Solver, workers)
 	for range workers {
@@ -368,4 +360,26 @@ func bookEntry(ctx context.Context, sv *Solver, p Position) (uint64, error) {
 		key, col = m.Key(), Width-1-col
 	}
 	return packEntry(key, col, v), nil
+}
+
+// readProgress calls add with each entry of a build's progress (what, "book"
+// or "outcome", names it in errors): one entry a line, in hexadecimal, blank
+// lines skipped. It returns the first read error, or an error for a line
+// that is not hexadecimal or that add refuses.
+func readProgress(r io.Reader, what string, add func(uint64) bool) error {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		e, err := strconv.ParseUint(line, 16, 64)
+		if err != nil || !add(e) {
+			return fmt.Errorf("solver: %s progress line %q: bad entry", what, line)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("solver: read %s progress: %w", what, err)
+	}
+	return nil
 }

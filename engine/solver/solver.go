@@ -49,6 +49,13 @@ type Solver struct {
 	split     int
 	nodes     uint64
 
+	// Stores of known values, looked up in the search of positions with at
+	// most knownUpTo discs: the analysis sets them, the AI does not (its
+	// book is consulted before the search).
+	outcomes  *Outcomes
+	book      *Book
+	knownUpTo int
+
 	// Stop control for bounded searches; zero values mean no limit.
 	limited  bool
 	deadline time.Time
@@ -62,7 +69,7 @@ type Solver struct {
 func NewSolver() *Solver { return newSolver(defaultNearLog, defaultFarLog, defaultSplit) }
 
 func newSolver(nearLog, farLog uint, split int) *Solver {
-	return &Solver{near: newTable(nearLog), far: newTable(farLog), split: split}
+	return &Solver{near: newTable(nearLog), far: newTable(farLog), split: split, knownUpTo: -1}
 }
 
 // tableFor returns the table for positions with the given number of discs.
@@ -285,6 +292,25 @@ func (s *Solver) negamax(p Position, alpha, beta int) int {
 		}
 	}
 
+	// A position the outcome table or the book holds needs no search
+	// when what they know decides the window.
+	if p.moves <= s.knownUpTo {
+		if lo, hi, ok := s.knownBounds(p); ok {
+			if lo > alpha {
+				alpha = lo
+				if alpha >= beta {
+					return alpha
+				}
+			}
+			if hi < beta {
+				beta = hi
+				if alpha >= beta {
+					return beta
+				}
+			}
+		}
+	}
+
 	key := p.Key()
 	tt := s.tableFor(p.moves)
 	childTT := s.tableFor(p.moves + 1)
@@ -379,4 +405,36 @@ func (s *Solver) negamax(p Position, alpha, beta int) int {
 	}
 	tt.put(key, alpha, false, best+1)
 	return alpha
+}
+
+// useKnown makes the searches look up positions with few discs in the
+// outcome table and the book (either may be nil).
+func (s *Solver) useKnown(outcomes *Outcomes, book *Book) {
+	s.outcomes, s.book, s.knownUpTo = outcomes, book, -1
+	if outcomes != nil {
+		s.knownUpTo = outcomes.deepest
+	}
+	if book != nil {
+		s.knownUpTo = max(s.knownUpTo, book.depth-1)
+	}
+}
+
+// knownBounds returns bounds on p's value from the book (its exact value)
+// or the outcome table (a win is at least 1, a loss at most -1, a draw 0);
+// ok is false when neither holds p. The player to move cannot connect at
+// once.
+func (s *Solver) knownBounds(p Position) (lo, hi int, ok bool) {
+	if _, v, ok := s.book.Lookup(p); ok {
+		return v, v, true
+	}
+	o, ok := s.outcomes.lookupKey(p)
+	switch {
+	case !ok:
+		return 0, 0, false
+	case o > 0:
+		return 1, maxScore + 3, true
+	case o < 0:
+		return minScore - 3, -1, true
+	}
+	return 0, 0, true
 }

@@ -1,0 +1,62 @@
+package solver
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/connect4/connect4/engine"
+)
+
+// typicalGames returns n games of 7 × 6 from the empty board between medium
+// and easy, medium first in the even ones, seeded: the kind of game the
+// analysis must prove from its first move.
+func typicalGames(tb testing.TB, n int) []*engine.Game {
+	tb.Helper()
+	ai := NewAI()
+	games := make([]*engine.Game, n)
+	for i := range games {
+		g, err := engine.New(engine.DefaultConfig())
+		if err != nil {
+			tb.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(uint64(i), 2026))
+		for !g.State().Over() {
+			level := Medium
+			if g.Moves()%2 != i%2 {
+				level = Easy
+			}
+			col, err := ai.ChooseMove(tb.Context(), g, level, rng, time.Second)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			if err := g.Play(g.Turn(), col); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		games[i] = g
+	}
+	return games
+}
+
+// BenchmarkAnalyzeTypical analyses 30 games of medium against easy within
+// the chat's budget (1.5 s), each from a new solver as the bot does, and
+// reports the share of moves proven and the time a game took.
+func BenchmarkAnalyzeTypical(b *testing.B) {
+	games := typicalGames(b, 30)
+	var moves, proven, analyses int
+	for b.Loop() {
+		for _, g := range games {
+			a, err := Analyze(b.Context(), g, 1500*time.Millisecond)
+			if err != nil {
+				b.Fatal(err)
+			}
+			moves += len(a.Moves)
+			proven += a.Proven
+			analyses++
+		}
+	}
+	b.ReportMetric(100*float64(proven)/float64(moves), "%proven")
+	b.ReportMetric(b.Elapsed().Seconds()/float64(analyses), "s/game")
+	b.ReportMetric(float64(moves)/float64(analyses), "moves/game")
+}
