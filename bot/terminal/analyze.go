@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -99,63 +98,4 @@ func Puzzles(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return errors.New("puzzles: -n must be 1-10000, and no arguments")
 	}
 	return solver.WritePuzzles(ctx, stdout, *n, *seed)
-}
-
-// BookAbout is the description of `connect4 book`.
-const BookAbout = `Builds the opening book of 7 x 6 that the hard AI plays from, with this
-project's own solver: every position with fewer than -depth discs that the AI
-can meet playing the book's moves, as either colour, against any replies, each
-with its best move and exact value, checked by solving the move's position again.
-It is resumable: what it has solved goes to -progress at once, and a new run
-with the same file solves only the rest. It uses -workers cores; run it under
-nice. The committed book was made with
-
-  nice -n 19 go run ./cmd/connect4 book -depth N -out engine/solver/book.bin
-
-usage: connect4 book [-depth 8] [-workers 2] [-progress book.progress] [-out book.bin]`
-
-// Book runs `connect4 book`: see BookAbout.
-func Book(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("book", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	depth := fs.Int("depth", 8, "the book covers positions with fewer discs than this (1-42)")
-	workers := fs.Int("workers", 2, "solvers run in parallel, one core each (~150 MiB each)")
-	progress := fs.String("progress", "book.progress", "the file of what has been solved, read first and appended to")
-	out := fs.String("out", "book.bin", "where to write the book")
-	fs.Usage = func() {}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stdout, BookAbout)
-			return nil
-		}
-		fmt.Fprintln(stderr, BookAbout)
-		return fmt.Errorf("book: %w", err)
-	}
-	if fs.NArg() > 0 || *workers < 1 || *workers > 64 {
-		fmt.Fprintln(stderr, BookAbout)
-		return errors.New("book: -workers must be 1-64, and no arguments")
-	}
-	f, err := os.OpenFile(*progress, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return fmt.Errorf("book: %w", err)
-	}
-	defer f.Close()
-	start := time.Now()
-	save := func(b *solver.Book) error {
-		data, _ := b.MarshalBinary()
-		// Write beside, then rename: a book is never half-written.
-		tmp := *out + ".tmp"
-		if err := os.WriteFile(tmp, data, 0o644); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, *out); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "wrote %s: depth %d, %d positions, %d bytes, after %v\n", *out, b.Depth(), b.Len(), len(data), time.Since(start).Round(time.Second))
-		return nil
-	}
-	if _, err := solver.BuildBook(ctx, *depth, *workers, f, stdout, save); err != nil {
-		return fmt.Errorf("book: %w", err)
-	}
-	return nil
 }

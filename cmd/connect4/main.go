@@ -70,7 +70,7 @@ var subcommands = []subcommand{
 	{"solve", "read positions (column digits 1-7) from stdin, print their exact scores", batch.About, 0},
 	{"analyze", "the solver's verdict on each move of a game (connect4 analyze 4453...)", terminal.AnalyzeAbout, 0},
 	{"puzzles", "generate the embedded puzzle set (engine/solver/puzzles.txt) on stdout", terminal.PuzzlesAbout, 0},
-	{"book", "build the hard AI's opening book, or with -outcomes the analysis' outcome table (resumable; run under nice)", terminal.BookAbout + "\n\n" + outcomesAbout, 0},
+	{"book", "build the hard AI's opening book, or with -outcomes the analysis' outcome table (resumable; run under nice)", terminal.BookAbout + "\n\n" + terminal.OutcomesAbout, 0},
 }
 
 // run is connect4 without the process around it, for tests.
@@ -101,7 +101,7 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 	case "puzzles":
 		return terminal.Puzzles(ctx, args[1:], stdout, stderr)
 	case "book":
-		return runBook(ctx, args[1:], stdout, stderr)
+		return terminal.Book(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			if sc, ok := lookup(args[1]); ok {

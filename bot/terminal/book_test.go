@@ -1,4 +1,4 @@
-package main
+package terminal
 
 import (
 	"bytes"
@@ -10,19 +10,19 @@ import (
 	"github.com/connect4/connect4/engine/solver"
 )
 
-// TestRunBookModes checks that `connect4 book` builds the opening book
+// TestBookModes checks that `connect4 book` builds the opening book
 // without -outcomes and the outcome table with it, and refuses bad flags.
-func TestRunBookModes(t *testing.T) {
+func TestBookModes(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if err := runBook(t.Context(), []string{"-h"}, &out, &errOut); err != nil || !strings.Contains(out.String(), "opening book") {
+	if err := Book(t.Context(), []string{"-h"}, &out, &errOut); err != nil || !strings.Contains(out.String(), "opening book") {
 		t.Errorf("book -h = %v, printed %q; want the book's usage", err, out.String())
 	}
 	out.Reset()
-	if err := runBook(t.Context(), []string{"-outcomes", "-h"}, &out, &errOut); err != nil || !strings.Contains(out.String(), "outcome table") {
+	if err := Book(t.Context(), []string{"-outcomes", "-h"}, &out, &errOut); err != nil || !strings.Contains(out.String(), "outcome table") {
 		t.Errorf("book -outcomes -h = %v, printed %q; want the table's usage", err, out.String())
 	}
 	for _, args := range [][]string{{"-outcomes", "-full", "9"}, {"-outcomes", "extra"}, {"-outcomes", "-nope"}} {
-		if err := runBook(t.Context(), args, &out, &errOut); err == nil {
+		if err := Book(t.Context(), args, &out, &errOut); err == nil {
 			t.Errorf("book %q = nil error, want one", args)
 		}
 	}
@@ -32,7 +32,7 @@ func TestRunBookModes(t *testing.T) {
 	bin := filepath.Join(dir, "outcomes.bin")
 	out.Reset()
 	args := []string{"-outcomes", "-full", "1", "-games", "0", "-progress", filepath.Join(dir, "p"), "-out", bin}
-	if err := runBook(t.Context(), args, &out, &errOut); err != nil {
+	if err := Book(t.Context(), args, &out, &errOut); err != nil {
 		t.Fatalf("book %q: %v (%s)", args, err, errOut.String())
 	}
 	data, err := os.ReadFile(bin)
