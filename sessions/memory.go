@@ -133,7 +133,6 @@ func (m *Memory) workspaceHash(platform, workspace string) uint64 {
 type memBoard struct {
 	players map[string]*memPlayer // by player id
 	h2h     map[string]int
-	rated   int       // players with a rating
 	expires time.Time // zero: never
 }
 
@@ -494,9 +493,6 @@ func (m *Memory) rate(k match.Key, t match.Tally, now time.Time) (match.RatingCh
 	}
 	for i, id := range ch.Players {
 		p := b.player(id)
-		if !p.rated {
-			b.rated++
-		}
 		p.rating, p.rated = ch.After[i], true
 		h := append(p.history, math.Round(ch.After[i].Rating.Rating)) // as stored in Redis
 		p.history = h[max(0, len(h)-match.HistoryLen):]
@@ -699,10 +695,14 @@ func (m *Memory) NewSeason(ctx context.Context, k match.Key) (match.Season, erro
 	defer m.mu.Unlock()
 	now := m.cfg.now()
 	b, ok := m.board(k, now)
-	if !ok || b.rated == 0 {
+	if !ok {
 		return match.Season{}, match.ErrEmptySeason
 	}
-	se := match.Season{Number: len(m.seasons[k]) + 1, Ended: now.Truncate(time.Millisecond), Standings: rankRatings(b, 0)}
+	standings := rankRatings(b, 0)
+	if len(standings) == 0 {
+		return match.Season{}, match.ErrEmptySeason
+	}
+	se := match.Season{Number: len(m.seasons[k]) + 1, Ended: now.Truncate(time.Millisecond), Standings: standings}
 	m.seasons[k] = append([]match.Season{se}, m.seasons[k]...)
 	delete(m.boards, k)
 	return se, nil
