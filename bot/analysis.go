@@ -195,6 +195,7 @@ func analysisFrom(l lang.Lang, a solver.Analysis, g *engine.Game, red, yellow ma
 	}
 	for side := range 2 {
 		var mistakes, only []string
+		unchecked := false // a move that kept the outcome, not looked at for Only
 		for i := side; i < n; i += 2 {
 			if i < from {
 				continue
@@ -204,11 +205,17 @@ func analysisFrom(l lang.Lang, a solver.Analysis, g *engine.Game, red, yellow ma
 				mistakes = append(mistakes, strconv.Itoa(i+1))
 			case m.Only:
 				only = append(only, strconv.Itoa(i+1))
+			case i < a.OnlyFrom && (m.Verdict == solver.KeptWin || m.Verdict == solver.KeptDraw):
+				unchecked = true
 			}
+		}
+		none := "analysis.noOnlyMove"
+		if unchecked {
+			none = "analysis.noOnlyMoveFound"
 		}
 		line("analysis.side", lang.Args{"Player": mention(who(side)),
 			"Mistakes": listed(l, "analysis.noMistake", "analysis.mistakes", mistakes),
-			"Only":     listed(l, "analysis.noOnlyMove", "analysis.onlyMoves", only)})
+			"Only":     listed(l, none, "analysis.onlyMoves", only)})
 	}
 	line("analysis.legend", nil)
 	head := b.String()

@@ -11,8 +11,8 @@ import (
 )
 
 // TestAnalysisWords checks the analysis wording: a puzzle's
-// preset moves are nobody's mistakes or turning point, and one proven move
-// is not "moves 7–7".
+// preset moves are nobody's mistakes or turning point, one proven move is
+// not "moves 7–7", and "no only move" is said only of moves all looked at.
 func TestAnalysisWords(t *testing.T) {
 	red, yellow := match.Player{ID: "UBOT"}, match.Player{ID: "UA"}
 	g, err := engine.New(engine.DefaultConfig())
@@ -54,6 +54,13 @@ func TestAnalysisWords(t *testing.T) {
 			[]string{"A proof was found for 1 of the 5 moves; the others are marked ?."}, []string{"have a proof"}},
 		{"three of five proven, not exact", solver.Analysis{Moves: moves(5, -1), Turning: -1, Proven: 3}, 0, -1,
 			[]string{"A proof was found for 3 of the 5 moves"}, nil},
+		// Only moves: "no only move" only where every move was looked at.
+		{"only moves all looked at", solver.Analysis{Exact: true, Moves: moves(16, -1), Turning: -1, Proven: 16}, 0, -1,
+			[]string{"<@UBOT>: no mistake, no only move.", "<@UA>: no mistake, no only move."}, []string{"not checked"}},
+		{"only moves looked at from move 12", solver.Analysis{Exact: true, Moves: moves(16, -1), Turning: -1, Proven: 16, OnlyFrom: 11}, 0, -1,
+			[]string{"<@UBOT>: no mistake, no only move found (some moves not checked).", "<@UA>: no mistake, no only move found (some moves not checked)."}, nil},
+		{"one side's moves all looked at", solver.Analysis{Exact: true, Moves: moves(16, -1), Turning: -1, Proven: 16, OnlyFrom: 1}, 0, -1,
+			[]string{"<@UBOT>: no mistake, no only move found (some moves not checked).", "<@UA>: no mistake, no only move."}, nil},
 		{"puzzle failed: a slip before its start is nobody's", solver.Analysis{Exact: true, Moves: moves(16, -1), Turning: -1, Proven: 16}, 12, 10,
 			[]string{"<@UBOT>: no mistake"}, []string{"Puzzle failed"}},
 	}

@@ -86,6 +86,12 @@ type Analysis struct {
 	// VerdictUnknown; the moves left unproven are the earliest ones, whose
 	// positions take the longest to solve.
 	Proven int
+	// OnlyFrom is the index in Moves of the earliest move whose Only was
+	// looked at, latest first: from it on, a move that kept the outcome
+	// and is not marked Only had another column that kept it too; before
+	// it the time ran out first, and such a move may have been the only
+	// one. It is 0 when every move was looked at.
+	OnlyFrom int
 }
 
 // Analyze walks the moves of g, a two-player game that may be over (won,
@@ -239,6 +245,7 @@ func analyzeExact(a *Analysis, sv *Solver, table *Outcomes, book *Book, root Pos
 
 	// The labels: first a column that kept what each mistake threw away,
 	// then the only moves.
+	a.OnlyFrom = n
 	sv.deadline, sv.aborted = labelsBy, false
 	for i := n - 1; i >= 0; i-- {
 		if m := &a.Moves[i]; m.Verdict.Mistake() {
@@ -250,15 +257,15 @@ func analyzeExact(a *Analysis, sv *Solver, table *Outcomes, book *Book, root Pos
 		}
 	}
 	for i := n - 1; i >= 0; i-- {
-		m := &a.Moves[i]
-		if (m.Verdict != KeptWin && m.Verdict != KeptDraw) || line[i].IsWinningMove(m.Column) {
-			continue // a connect is obvious enough
+		// A connect is obvious enough, and an unproven move has no label.
+		if m := &a.Moves[i]; (m.Verdict == KeptWin || m.Verdict == KeptDraw) && !line[i].IsWinningMove(m.Column) {
+			col, ok := keepingColumn(sv, table, book, line[i], m.Column, outcome[i])
+			if !ok {
+				return
+			}
+			m.Only = col < 0
 		}
-		col, ok := keepingColumn(sv, table, book, line[i], m.Column, outcome[i])
-		if !ok {
-			return
-		}
-		m.Only = col < 0
+		a.OnlyFrom = i
 	}
 }
 
@@ -424,16 +431,25 @@ func searchVerdict(b *board, scores []int, col int) MoveVerdict {
 	return m
 }
 
-// analysisVersion starts the text form of an Analysis; a reader refuses
-// any other.
-const analysisVersion = "a1"
+// The versions of the text form of an Analysis; a reader refuses any
+// other. analysisVersion has no OnlyFrom (it is 0); analysisVersionOnly
+// ends with it. An analysis whose only moves were all looked at is written
+// in the first, which replicas that know no other still read.
+const (
+	analysisVersion     = "a1"
+	analysisVersionOnly = "a2"
+)
 
 // MarshalText encodes a compactly, for storing beside its game: the version,
 // "e" or "h" (exact or horizon), then per move its column, verdict and only
-// flag, and its best column and win length when known. Turning and Proven
-// are derived again by UnmarshalText. It never fails.
+// flag, and its best column and win length when known, then OnlyFrom when
+// it is not 0. Turning and Proven are derived again by UnmarshalText. It
+// never fails.
 func (a Analysis) MarshalText() ([]byte, error) {
 	b := []byte(analysisVersion)
+	if a.OnlyFrom != 0 {
+		b = []byte(analysisVersionOnly)
+	}
 	if a.Exact {
 		b = append(b, ";e;"...)
 	} else {
@@ -458,17 +474,27 @@ func (a Analysis) MarshalText() ([]byte, error) {
 			}
 		}
 	}
+	if a.OnlyFrom != 0 {
+		b = append(b, ';')
+		b = strconv.AppendInt(b, int64(a.OnlyFrom), 10)
+	}
 	return b, nil
 }
 
 // UnmarshalText decodes what MarshalText wrote. It returns an error, and
 // leaves a unchanged, for anything else: another version, a column or best
 // column outside 0-9, an unknown verdict, more moves than a 10 × 10 board
-// holds.
+// holds, an OnlyFrom outside the moves.
 func (a *Analysis) UnmarshalText(text []byte) error {
 	bad := func(what string) error { return fmt.Errorf("solver: bad analysis: %s", what) }
 	parts := strings.Split(string(text), ";")
-	if len(parts) != 3 || parts[0] != analysisVersion || (parts[1] != "e" && parts[1] != "h") {
+	onlyFrom := ""
+	if len(parts) == 4 && parts[0] == analysisVersionOnly {
+		onlyFrom, parts = parts[3], parts[:3]
+	} else if len(parts) != 3 || parts[0] != analysisVersion {
+		return bad("header")
+	}
+	if parts[1] != "e" && parts[1] != "h" {
 		return bad("header")
 	}
 	out := Analysis{Exact: parts[1] == "e", Turning: -1}
@@ -507,6 +533,13 @@ func (a *Analysis) UnmarshalText(text []byte) error {
 			}
 			out.Moves = append(out.Moves, m)
 		}
+	}
+	if onlyFrom != "" {
+		k, err := strconv.Atoi(onlyFrom)
+		if err != nil || k < 1 || k > len(out.Moves) {
+			return bad(fmt.Sprintf("only moves looked at from %q", onlyFrom))
+		}
+		out.OnlyFrom = k
 	}
 	out.derive()
 	*a = out

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -76,8 +77,10 @@ func TestAnalyzeAgreesWithSolve(t *testing.T) {
 		// outcome table and the book, which TestEmbeddedOutcomes,
 		// TestSolveWithKnown and the book's tests hold to the solver: an
 		// exact solve of each of their columns here takes minutes.
+		// From OnlyFrom on the labels were all looked at: Only and Best
+		// are exact there.
 		for i := max(len(history)-a.Proven, checkedFrom); i < len(history); i++ {
-			checkMove(t, ref, tc.line, positionOf(history[:i]), i, a.Moves[i], false)
+			checkMove(t, ref, tc.line, positionOf(history[:i]), i, a.Moves[i], i >= a.OnlyFrom)
 		}
 	}
 }
@@ -154,6 +157,9 @@ func TestAnalyzeLabels(t *testing.T) {
 		}
 		later := time.Now().Add(time.Hour)
 		analyzeExact(&a, NewSolver(), nil, nil, root, history, later, later, nil)
+		if a.OnlyFrom != 0 {
+			t.Errorf("line %d: only moves looked at from move %d, want all with time to spare", tc.line, a.OnlyFrom+1)
+		}
 		p := root
 		for j, c := range history {
 			checkMove(t, ref, tc.line, p, len(tc.moves)+j, a.Moves[j], true)
@@ -393,7 +399,15 @@ func TestAnalysisText(t *testing.T) {
 	if err := empty.UnmarshalText([]byte("a1;h;")); err != nil || len(empty.Moves) != 0 || empty.Exact {
 		t.Errorf("empty analysis: %+v, %v", empty, err)
 	}
-	for _, in := range []string{"", "a2;e;3.1", "a1;x;3.1", "a1;e;3", "a1;e;10.1", "a1;e;3.8", "a1;e;3.1@10", "a1;e;3.1@2:0", "a1;e;-1.1", "a1;e;3.1;"} {
+	// An analysis whose only moves were not all looked at says from where.
+	a.OnlyFrom = 2
+	b, _ = a.MarshalText()
+	var partial Analysis
+	if err := partial.UnmarshalText(b); err != nil || !reflect.DeepEqual(partial, a) || !strings.HasPrefix(string(b), "a2;") {
+		t.Errorf("round trip of %q = %+v (%v), want %+v", b, partial, err, a)
+	}
+	a.OnlyFrom = 0
+	for _, in := range []string{"", "a2;e;3.1", "a2;e;3.1;0", "a2;e;3.1;2", "a2;e;3.1;x", "a1;e;3.1;1", "a2;x;3.1;1", "a1;x;3.1", "a1;e;3", "a1;e;10.1", "a1;e;3.8", "a1;e;3.1@10", "a1;e;3.1@2:0", "a1;e;-1.1", "a1;e;3.1;"} {
 		keep := a
 		if err := keep.UnmarshalText([]byte(in)); err == nil || !reflect.DeepEqual(keep, a) {
 			t.Errorf("UnmarshalText(%q) = %v, changed %v; want an error and no change", in, err, !reflect.DeepEqual(keep, a))
@@ -404,6 +418,7 @@ func TestAnalysisText(t *testing.T) {
 func FuzzAnalysisText(f *testing.F) {
 	f.Add("a1;e;3.1!@3,2.3@4:7")
 	f.Add("a1;h;")
+	f.Add("a2;e;3.1,2.1!;1")
 	f.Fuzz(func(t *testing.T, s string) {
 		var a Analysis
 		if err := a.UnmarshalText([]byte(s)); err != nil {
