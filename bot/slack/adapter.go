@@ -76,7 +76,7 @@ type Config struct {
 	// APIURL (SLACK_API_URL) is the Web API base URL; "" means Slack's.
 	APIURL string
 	// HTTPClient makes every outgoing call (Web API, response_url); nil
-	// means a client with a 10 s timeout.
+	// means a client of the adapter's own, with a 10 s timeout.
 	HTTPClient *http.Client
 	// Timeout bounds running the command of one click in the background
 	// (the response_url post then gets 2 s of its own); 0 means
@@ -146,10 +146,13 @@ var _ webAPI = (*slackapi.Client)(nil)
 // concurrent use. Button clicks are answered at once and finished in the
 // background; Close waits for that work at shutdown.
 type Adapter struct {
-	svc     *bot.Service
-	cfg     Config
-	log     *slog.Logger // with platform=slack
-	httpc   *http.Client
+	svc   *bot.Service
+	cfg   Config
+	log   *slog.Logger // with platform=slack
+	httpc *http.Client
+	// ownHTTP is set when httpc is the adapter's own (Config.HTTPClient
+	// nil): Close closes its idle connections.
+	ownHTTP bool
 	api     webAPI  // nil without a bot token
 	chat    chatAPI // nil without a bot token
 	apiURL  string
@@ -195,7 +198,12 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 		keeper: &link.Keeper{Tracker: socket, Backoff: link.Backoff{Max: cfg.ReconnectMax}, Log: log,
 			Name: "slack socket mode", Token: "slack: SLACK_APP_TOKEN", Refusal: refusal}}
 	if a.httpc == nil {
-		a.httpc = &http.Client{Timeout: clientTimeout}
+		// A transport of its own, not http.DefaultTransport: anything in
+		// the process may close that one's idle connections (httptest's
+		// servers do when they close), and a POST that had just taken
+		// one fails with "CloseIdleConnections called", never retried.
+		a.httpc = &http.Client{Timeout: clientTimeout, Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		a.ownHTTP = true
 	}
 	var c *slackapi.Client
 	if cfg.BotToken != "" {
@@ -423,7 +431,11 @@ func (a *Adapter) userInfo(ctx context.Context, id, otherwise string) *slackapi.
 // ctx.Err(). Call it after the HTTP server and RunSocketMode have stopped.
 // Closing twice is harmless.
 func (a *Adapter) Close(ctx context.Context) error {
-	return a.work.Close(ctx)
+	err := a.work.Close(ctx)
+	if a.ownHTTP {
+		a.httpc.CloseIdleConnections()
+	}
+	return err
 }
 
 // publicBase checks CONNECT4_PUBLIC_URL and returns it with a trailing
