@@ -16,12 +16,13 @@ import "github.com/redis/go-redis/v9"
 // increment) before its first write, and answers a problem with a reply
 // code instead of an error: it does all of its writes or none. The check
 // costs a move nothing where it can be had from a command the move runs
-// anyway: a read that a key of the wrong type refuses (GET, GETRANGE, HMGET, ZMSCORE,
+// anyway: a read that a key of the wrong type refuses (GET, GETRANGE, HMGET,
 // run with redis.pcall) is the check of its key, and so is the script's
 // first write, since a refused write changes nothing. casScript is built so
 // that every key a move writes is either read first or written first (the
 // index), but for the nonce's, which it records before its checks and
-// deletes again when one fails (see casLua); only a finishing move, once in a record's life, checks the
+// deletes again when one fails (see casLua), and for the schedule's
+// entries, which it checks with TYPE (see scheduleLua); only a finishing move, once in a record's life, checks the
 // leaderboard's and ratings' keys with TYPE, and createScript, once per
 // record, checks every key it touches.
 
@@ -137,8 +138,8 @@ local flat = redis.pcall('HGETALL', KEYS[2])
 if flat['err'] then return {-2, KEYS[2]} end
 local pf = redis.pcall('HGETALL', KEYS[3])
 if pf['err'] then return {-2, KEYS[3]} end
-local sc, ls = sched_read(KEYS[4], KEYS[5], si)
-if not sc then return {-2, ls} end
+local ls, bad = sched_read(KEYS[4], KEYS[5], si)
+if not ls then return {-2, bad} end
 if cur then
   local r = entry(cur)
   if r and r['op'] == ARGV[4] then return {1} end
@@ -182,7 +183,7 @@ if #bind > 0 then redis.call('HSET', KEYS[3], unpack(bind)) end
 redis.call('PEXPIRE', KEYS[2], ARGV[9])
 redis.call('PEXPIRE', KEYS[3], ARGV[9])
 if kn then redis.call('SET', kn, '1', 'PX', ARGV[5]) end
-sched_apply(KEYS[4], KEYS[5], si, sc, ls, now, ARGV[9], true)
+sched_apply(KEYS[4], KEYS[5], si, ls, now, ARGV[9], true)
 return {1}
 `
 
@@ -294,8 +295,8 @@ end
 if id ~= ARGV[5] or tostring(version) ~= ARGV[1] and tonumber(version) ~= tonumber(ARGV[1]) then
   return undo({0, cur or redis.call('GET', kr)})
 end
-local sc, ls = sched_read(kd, kl, si)
-if not sc then return undo({-3, ls}) end
+local ls, bad = sched_read(kd, kl, si)
+if not ls then return undo({-3, bad}) end
 local bind = ARGV[6] ~= '-'
 local players, bound = {}, {}
 if np > 0 then
@@ -369,7 +370,7 @@ end
 if type(added) ~= 'number' then return undo({-3, ki}) end
 local refresh = ARGV[9] == '1'
 redis.call('SET', kr, ARGV[2], 'PX', ARGV[3])
-sched_apply(kd, kl, si, sc, ls, ARGV[8], ARGV[7], refresh)
+sched_apply(kd, kl, si, ls, ARGV[8], ARGV[7], refresh)
 if bind then
   local hset
   for i, p in ipairs(players) do
