@@ -167,8 +167,12 @@ func (s *Redis) bucketKeys(n int) (zset, gen string) {
 // hintArgs are hintScript's keys and arguments for an entry of k due at due.
 func (s *Redis) hintArgs(k match.Key, due time.Time) ([]string, []any) {
 	z, g := s.bucket(k)
-	ttl := s.cfg.idleTTL + s.cfg.finishedTTL + 2*s.ttlSlot()
-	return []string{z, g}, []any{k.String(), due.UnixMilli(), "1", ttl.Milliseconds()}
+	return []string{z, g}, []any{k.String(), due.UnixMilli(), "1", s.bucketTTL().Milliseconds()}
+}
+
+// bucketTTL is the expiry a hint sets on its bucket's keys.
+func (s *Redis) bucketTTL() time.Duration {
+	return s.cfg.idleTTL + s.cfg.finishedTTL + 2*s.ttlSlot()
 }
 
 // hint tells k's bucket that k has an entry due at due.
@@ -211,12 +215,13 @@ func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, 
 		due, ok = c.pending, true // the refresh's hint (see hintedLua)
 	}
 	if ok && !cluster {
-		hkeys, hargs := s.hintArgs(k, due)
 		script = hintedCasScript
 		if op == "create" {
 			script = hintedCreateScript
 		}
-		keys, args = append(keys, hkeys...), append(append(args, hargs...), flag(refresh))
+		z, g := s.bucket(k)
+		keys = append(keys, z, g)
+		args = append(args, k.String(), due.UnixMilli(), s.bucketTTL().Milliseconds(), flag(refresh))
 	}
 	if ok && cluster {
 		if err := s.hint(ctx, k, due); err != nil {

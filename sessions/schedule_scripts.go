@@ -253,8 +253,9 @@ return 1
 
 // hintedLua wraps a record script's source (createLua, casLua) so that
 // it also hints the bucket, in the same step, when it wrote: it reads the
-// bucket's two keys and five arguments (hintScript's four, then "1" when the
-// bucket's expiries are due a refresh, see Redis.ttlRefresh) at the end of
+// bucket's two keys and four arguments (hintScript's but its ARGV[3]: this
+// hint always bumps the generation; then "1" when the bucket's expiries are
+// due a refresh, see Redis.ttlRefresh) at the end of
 // KEYS and ARGV, after those the record script reads (which it counts, so
 // nothing is moved: shifting the arguments cost a move more than the hint),
 // runs the record script and, when its reply says written ({1}; {2} is a
@@ -273,13 +274,13 @@ return 1
 func hintedLua(record string) string {
 	return liveLua + scheduleLua + headLua + bucketLua + `
 local hb, hg = KEYS[#KEYS - 1], KEYS[#KEYS]
-local hn = #ARGV - 5
+local hn = #ARGV - 4
 local function record()
 ` + record + `
 end
 local res = record()
-if type(res) == 'table' and (res[1] == 1 or res[1] == 2) and (sched_hint or ARGV[hn + 5] == '1') then
-  local ch, due, ttl, refresh = ARGV[hn + 1], ARGV[hn + 2], ARGV[hn + 4], ARGV[hn + 5] == '1'
+if type(res) == 'table' and (res[1] == 1 or res[1] == 2) and (sched_hint or ARGV[hn + 4] == '1') then
+  local ch, due, ttl, refresh = ARGV[hn + 1], ARGV[hn + 2], ARGV[hn + 3], ARGV[hn + 4] == '1'
   local n = redis.pcall('ZADD', hb, 'LT', due, ch)
   if type(n) ~= 'number' then
     bucket_mend(hb, hg)
