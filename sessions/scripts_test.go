@@ -220,25 +220,34 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 	c.Del(ctx, lbKey, rtKey, rtzKey, rthKey, h2hKey, genKey, indexKey, playersKey, legacyKey, nonceKey)
 }
 
+// replicaBehind creates a game in storetest.Channel through s and returns
+// it with behind, a second store on the same keys (another replica) that
+// has read it at version 1.
+func replicaBehind(t *testing.T) (c redis.UniversalClient, prefix string, s, behind *sessions.Redis, rec *match.Record) {
+	t.Helper()
+	c = storetest.Redis(t)
+	prefix = storetest.Prefix(t, c)
+	s = storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
+	behind = storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
+	rec = storetest.Playing(t, storetest.Channel)
+	if err := s.Create(t.Context(), rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := behind.Load(t.Context(), storetest.Channel, rec.ID); err != nil { // caches version 1
+		t.Fatal(err)
+	}
+	return c, prefix, s, behind, rec
+}
+
 // TestRedisMoveOverOtherJSON shows the move script's compare on a record
 // whose JSON is not in the form this version writes (its fields in another
 // order, as another writer may store them): the script decodes it instead
 // of reading its head, lands a move at the stored version and refuses one
 // from a replica that is behind.
 func TestRedisMoveOverOtherJSON(t *testing.T) {
-	c := storetest.Redis(t)
-	prefix := storetest.Prefix(t, c)
-	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
-	behind := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
+	c, prefix, s, behind, rec := replicaBehind(t)
 	ctx := t.Context()
 	k := storetest.Channel
-	rec := storetest.Playing(t, k)
-	if err := s.Create(ctx, rec); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := behind.Load(ctx, k, rec.ID); err != nil { // caches version 1
-		t.Fatal(err)
-	}
 	gameKey := prefix + "{" + k.String() + "}:game:" + rec.ID
 	resort := func() {
 		raw, err := c.Get(ctx, gameKey).Result()
@@ -279,19 +288,9 @@ func TestRedisMoveOverOtherJSON(t *testing.T) {
 // same request on the stored record and lands, and only then is the
 // request a replay.
 func TestRedisNonceOfARefusedMove(t *testing.T) {
-	c := storetest.Redis(t)
-	prefix := storetest.Prefix(t, c)
-	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
-	behind := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
+	_, _, s, behind, rec := replicaBehind(t)
 	ctx := t.Context()
 	k := storetest.Channel
-	rec := storetest.Playing(t, k)
-	if err := s.Create(ctx, rec); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := behind.Load(ctx, k, rec.ID); err != nil { // caches version 1
-		t.Fatal(err)
-	}
 	if _, err := s.Update(ctx, k, rec.ID, moveFn(storetest.Alice.ID, 0, 3)); err != nil {
 		t.Fatal(err)
 	}
