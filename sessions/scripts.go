@@ -21,10 +21,10 @@ import "github.com/redis/go-redis/v9"
 // first write, since a refused write changes nothing. casScript is built so
 // that every key a move writes is either read first or written first (the
 // index), but for the nonce's, which it records before its checks and
-// deletes again when one fails (see casLua), and for the schedule's
-// entries, which it checks with TYPE (see scheduleLua); only a finishing move, once in a record's life, checks the
-// leaderboard's and ratings' keys with TYPE, and createScript, once per
-// record, checks every key it touches.
+// deletes again when one fails (see casLua), and the schedule's entries,
+// which it checks with TYPE (see scheduleLua); only a finishing move, once
+// in a record's life, checks the leaderboard's and ratings' keys with TYPE,
+// and createScript, once per record, checks every key it touches.
 
 // headLua reads the head of a stored record as encodeRecord writes it,
 // without decoding the JSON: record_head returns the write token, the id
