@@ -90,8 +90,8 @@ func (s *Redis) onceKey(k match.Key, nonce string) string {
 }
 
 // tallyArgs appends casScript's tally section for t, which is not zero,
-// to args: its kind, players and leaderboard TTL, and plan's ratings when t
-// is rated.
+// to args: its kind, players and leaderboard TTL, then "0", or for a rated
+// game plan's arguments ("1" and the ratings).
 func (s *Redis) tallyArgs(args []any, t match.Tally, plan *ratingPlan) []any {
 	kind := "w"
 	if t.Draw {
@@ -101,7 +101,7 @@ func (s *Redis) tallyArgs(args []any, t match.Tally, plan *ratingPlan) []any {
 	if plan == nil {
 		return append(args, "0")
 	}
-	return append(append(args, "1"), plan.args()...)
+	return append(args, plan.args()...)
 }
 
 // tallyOthers is casScript's JSON of t's further players: an array of
