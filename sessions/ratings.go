@@ -53,7 +53,7 @@ func planRating(k match.Key, t match.Tally, ratings, histories [2]string) (*rati
 	return p, nil
 }
 
-// args are casScript's ARGV[13..24].
+// args are the end of casScript's tally section for a rated game (see tallyArgs).
 func (p *ratingPlan) args() []any {
 	return []any{"1", p.oldRatings[0], p.oldRatings[1], p.newRatings[0], p.newRatings[1],
 		p.winnerVal, p.loserVal, p.oldHistories[0], p.oldHistories[1], p.newHistories[0], p.newHistories[1], p.headToHead}

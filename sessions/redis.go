@@ -89,21 +89,25 @@ func (s *Redis) onceKey(k match.Key, nonce string) string {
 	return s.cfg.prefix + "{" + k.String() + "}:once:" + nonce
 }
 
-// tallyKind is casScript's ARGV[5] for t.
-func tallyKind(t match.Tally) string {
-	switch {
-	case t.IsZero():
-		return ""
-	case t.Draw:
-		return "d"
+// tallyArgs appends casScript's tally section for t, which is not zero,
+// to args: its kind, players and leaderboard TTL, then "0", or for a rated
+// game plan's arguments ("1" and the ratings).
+func (s *Redis) tallyArgs(args []any, t match.Tally, plan *ratingPlan) []any {
+	kind := "w"
+	if t.Draw {
+		kind = "d"
 	}
-	return "w"
+	args = append(args, kind, t.Winner.ID, t.Winner.Name, t.Loser.ID, t.Loser.Name, s.cfg.lbTTL.Milliseconds(), tallyOthers(t))
+	if plan == nil {
+		return append(args, "0")
+	}
+	return append(args, plan.args()...)
 }
 
-// tallyOthers is casScript's ARGV[28] for t: its further players as a
-// JSON array of [id, name] pairs, "" for none.
+// tallyOthers is casScript's JSON of t's further players: an array of
+// [id, name] pairs, "" for none.
 func tallyOthers(t match.Tally) string {
-	if len(t.Others) == 0 || t.IsZero() {
+	if len(t.Others) == 0 {
 		return ""
 	}
 	pairs := make([][2]string, len(t.Others))

@@ -307,7 +307,6 @@ func (s *Redis) Update(ctx context.Context, k match.Key, gameID string, fn func(
 // binding lost meanwhile (an evicted key).
 func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally) (bool, *match.Record, error) {
 	k := next.Key
-	rated := []any{"", "", "", "", "", 0, 0, "", "", "", "", ""}
 	var plan *ratingPlan
 	if t.Rated {
 		var err error
@@ -315,7 +314,6 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 			return false, nil, err
 		}
 		next.Rating = &plan.change
-		rated = plan.args()
 	}
 	op := newID() // lets the script recognise a resend of this very write
 	b, err := encodeRecord(next, op)
@@ -329,33 +327,43 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 		entry = newIndexEntry(next, now, ttl)
 	}
 	sched := newScheduleChange(cur, next)
-	keys := []string{s.gameKey(k, cur.ID), s.indexKey(k), s.playersKey(k), s.dueKey(k), s.leaseKey(k)}
-	args := []any{cur.Version, b, ttl.Milliseconds(), op, tallyKind(t),
-		t.Winner.ID, t.Winner.Name, t.Loser.ID, t.Loser.Name, s.cfg.lbTTL.Milliseconds(), cur.ID, replayWindow.Milliseconds()}
-	opt := ""
-	if n := match.Nonce(ctx); n != "" {
-		keys, opt = append(keys, s.onceKey(k, n)), "n"
-	}
-	if !t.IsZero() {
-		keys = append(keys, s.tallyKeys(k)...)
-	}
-	finished := finishedBy(cur, next)
-	if len(finished) > 0 {
-		keys, opt = append(keys, s.lastKey(k)), opt+"f"
-	}
 	refresh := s.ttlRefresh(cur, now)
-	args = append(append(args, rated...), entry, s.indexTTL().Milliseconds(), now.UnixMilli(), tallyOthers(t), flag(refresh), opt)
 	// finishedBy's players are next's bound ones, which a finishing write
 	// (entry "-") always passes.
 	var bound []string
 	if b := next.Bound(); refresh || entry == "-" || !cur.Active(now) || !slices.Equal(b, cur.Bound()) {
 		bound = b
 	}
-	args = append(args, len(bound))
+	keys := make([]string, 5, 15)
+	keys[0], keys[1], keys[2], keys[3], keys[4] = s.gameKey(k, cur.ID), s.indexKey(k), s.playersKey(k), s.dueKey(k), s.leaseKey(k)
+	nonce := match.Nonce(ctx)
+	finished := finishedBy(cur, next)
+	opt := ""
+	if nonce != "" {
+		keys, opt = append(keys, s.onceKey(k, nonce)), "n"
+	}
+	if !t.IsZero() {
+		keys, opt = append(keys, s.tallyKeys(k)...), opt+"t"
+	}
+	if len(finished) > 0 {
+		keys, opt = append(keys, s.lastKey(k)), opt+"f"
+	}
+	args := make([]any, 0, 24+len(bound))
+	args = append(args, cur.Version, b, ttl.Milliseconds(), op, cur.ID, entry, s.indexTTL().Milliseconds(),
+		now.UnixMilli(), flag(refresh), opt, len(bound))
 	for _, p := range bound {
 		args = append(args, p)
 	}
-	args = sched.appendArgs(append(args, s.cfg.finishedTTL.Milliseconds()))
+	if nonce != "" {
+		args = append(args, replayWindow.Milliseconds())
+	}
+	if !t.IsZero() {
+		args = s.tallyArgs(args, t, plan)
+	}
+	if len(finished) > 0 {
+		args = append(args, s.cfg.finishedTTL.Milliseconds())
+	}
+	args = sched.appendArgs(args)
 	res, err := s.writeScript(ctx, k, sched, refresh, casScript, keys, args)
 	if err != nil {
 		return false, nil, err

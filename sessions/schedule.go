@@ -86,6 +86,9 @@ type scheduleChange struct {
 	Remove []string      // members
 	id     string        // next's game id, whose entries adds are
 	adds   []match.Timer // next's timers to write
+	// hint is set when an add does not put off a pending timer of cur,
+	// so the bucket needs a hint (see scheduleLua).
+	hint bool
 	// pending is the earliest due time of next's pending timers, zero for
 	// none: what a write that adds no entry hints when the bucket's
 	// expiry is due a refresh.
@@ -101,10 +104,15 @@ func newScheduleChange(cur, next *match.Record) scheduleChange {
 		if c.pending.IsZero() || t.Due.Before(c.pending) {
 			c.pending = t.Due
 		}
+		var ct match.Timer
+		var ok bool
 		if cur != nil {
-			if ct, ok := cur.Timer(t.Kind); ok && ct == t {
+			if ct, ok = cur.Timer(t.Kind); ok && ct == t {
 				continue
 			}
+		}
+		if !ok || ct.Fired || t.Due.Before(ct.Due) {
+			c.hint = true
 		}
 		c.adds = append(c.adds, t)
 	}
@@ -119,10 +127,10 @@ func newScheduleChange(cur, next *match.Record) scheduleChange {
 }
 
 // appendArgs appends the change to args as the record scripts read it
-// (see scheduleLua): the counts, the members removed, the members added,
-// their due times.
+// (see scheduleLua): the counts, whether it needs a hint, the members
+// removed, the members added, their due times.
 func (c scheduleChange) appendArgs(args []any) []any {
-	args = append(args, len(c.Remove), len(c.adds))
+	args = append(args, len(c.Remove), len(c.adds), flag(c.hint))
 	for _, m := range c.Remove {
 		args = append(args, m)
 	}
@@ -159,8 +167,12 @@ func (s *Redis) bucketKeys(n int) (zset, gen string) {
 // hintArgs are hintScript's keys and arguments for an entry of k due at due.
 func (s *Redis) hintArgs(k match.Key, due time.Time) ([]string, []any) {
 	z, g := s.bucket(k)
-	ttl := s.cfg.idleTTL + s.cfg.finishedTTL + 2*s.ttlSlot()
-	return []string{z, g}, []any{k.String(), due.UnixMilli(), "1", ttl.Milliseconds()}
+	return []string{z, g}, []any{k.String(), due.UnixMilli(), "1", s.bucketTTL().Milliseconds()}
+}
+
+// bucketTTL is the expiry a hint sets on its bucket's keys.
+func (s *Redis) bucketTTL() time.Duration {
+	return s.cfg.idleTTL + s.cfg.finishedTTL + 2*s.ttlSlot()
 }
 
 // hint tells k's bucket that k has an entry due at due.
@@ -203,12 +215,13 @@ func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, 
 		due, ok = c.pending, true // the refresh's hint (see hintedLua)
 	}
 	if ok && !cluster {
-		hkeys, hargs := s.hintArgs(k, due)
 		script = hintedCasScript
 		if op == "create" {
 			script = hintedCreateScript
 		}
-		keys, args = append(keys, hkeys...), append(append(args, hargs...), flag(refresh))
+		z, g := s.bucket(k)
+		keys = append(keys, z, g)
+		args = append(args, k.String(), due.UnixMilli(), s.bucketTTL().Milliseconds(), flag(refresh))
 	}
 	if ok && cluster {
 		if err := s.hint(ctx, k, due); err != nil {

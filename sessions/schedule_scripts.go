@@ -14,38 +14,42 @@ import "github.com/redis/go-redis/v9"
 // the script's first write, sched_apply after.
 //
 // The change is a run of ARGV from position i: r and a, the counts of
-// entries to remove and to add, then the r members to remove, the a members
-// to add, and the a due times (Unix ms as digits) of those added, in the
-// same order. rm removes an entry unless a worker holds its lease (it
-// removes the entry itself when done, and a record that no longer carries
-// the timer makes its handling a no-op); add writes an entry and cancels its
-// lease when the due time changed, so a worker handling the old one never
-// removes the new one. The members are contiguous so that the reads take
-// them straight from ARGV, and the due times are text that ZADD takes as it
-// is and that matches ZMSCORE's reply for an entry that did not move: a move
-// builds no table of its change and converts no number in Lua (ms_cmp
-// compares two due times as digits, as numbers only when ZMSCORE's reply is
-// not plain digits).
+// entries to remove and to add, h ("1" when the change needs a hint, see
+// below), then the r members to remove, the a members to add, and the a
+// due times (Unix ms as digits) of those added, in the same order. rm
+// removes an entry unless a worker holds its lease (it removes the entry
+// itself when done, and a record that no longer carries the timer makes
+// its handling a no-op); add writes an entry and cancels its lease, so a
+// worker handling the old one never removes the new one. The members are
+// contiguous so that the reads take them straight from ARGV, and the due
+// times are text that ZADD takes as it is: a move builds no table of its
+// change and converts no number in Lua.
 //
-// sched_read reads what the change needs, the entries' due times and their
-// leases, in one ZMSCORE and one HMGET (none for an empty change), and
-// those reads are the keys' type checks: a key of the wrong type refuses
-// them, before anything is written. sched_apply then writes only what
-// differs, each kind of write once (one ZADD, one ZREM, one HDEL), and sets
-// the keys' expiries only when refresh is set or its ZADD created an entry
-// (see Redis.ttlRefresh).
+// sched_read reads what the change needs, the entries' leases, in one
+// HMGET (none for an empty change), which is the lease key's type check;
+// the entries' key is checked with TYPE: reading their due times
+// (ZMSCORE, whose reply Redis formats from doubles as text) cost a move
+// more than the TYPE does. Both run before anything is
+// written. sched_apply then writes each kind of write once (one ZADD, one
+// ZREM, one HDEL), and sets the keys' expiries only when refresh is set or
+// its ZADD created an entry (see Redis.ttlRefresh).
 //
 // sched_apply sets sched_hint when the bucket must be hinted (see
-// hintedLua): when it adds an entry, moves one earlier, or moves one a
-// worker holds or held a lease on. A move that only puts off entries the
-// channel already has (the turn's reminder and timeout, on most moves)
-// needs no hint: the channel's hint is at or before their old due times,
-// so before the new ones, and a worker between its claim of the hint and
-// its settle either read the channel before the move (and settles at or
-// before the old due times) or after it (and sees the new ones). Only a
-// worker that claimed the entry itself settles at the end of its lease,
-// which may be after the new due time: that is why a leased entry is
-// hinted.
+// hintedLua): when its ZADD created an entry, when it moves one a worker
+// holds or held a lease on, and when h says so: the caller knows the
+// record the entries were written with (the script wrote them with it, the
+// compare-and-set checked it is the stored one), and sets h unless every
+// entry it adds puts off one of that record's pending timers. A move that
+// only puts off entries the channel already has (the turn's reminder and
+// timeout, on most moves) needs no hint: the channel's hint is at or
+// before their old due times, so before the new ones, and a worker between
+// its claim of the hint and its settle either read the channel before the
+// move (and settles at or before the old due times) or after it (and sees
+// the new ones). Only a worker that claimed the entry itself settles at the
+// end of its lease, which may be after the new due time: that is why a
+// leased entry is hinted. An entry that a worker removed meanwhile (its
+// handling left the record as it was) is created again by the ZADD, and
+// hinted as new.
 const scheduleLua = `
 local sched_hint = false
 local function sched_bad(kd, kl)
@@ -57,53 +61,42 @@ local function sched_bad(kd, kl)
 end
 local function sched_read(kd, kl, i)
   local n = tonumber(ARGV[i]) + tonumber(ARGV[i + 1])
-  if n == 0 then return {}, {} end
-  local sc = redis.pcall('ZMSCORE', kd, unpack(ARGV, i + 2, i + 1 + n))
-  if sc['err'] then return nil, kd end
-  local ls = redis.pcall('HMGET', kl, unpack(ARGV, i + 2, i + 1 + n))
+  if n == 0 then return {} end
+  local td = redis.call('TYPE', kd).ok
+  if td ~= 'none' and td ~= 'zset' then return nil, kd end
+  local ls = redis.pcall('HMGET', kl, unpack(ARGV, i + 3, i + 2 + n))
   if ls['err'] then return nil, kl end
-  return sc, ls
+  return ls
 end
 local function lease_until(l)
   if not l then return 0 end
   return tonumber(string.match(l, '/(%d+)$')) or 0
 end
-local function ms_cmp(d, g)
-  if d == g then return 0 end
-  if string.find(g, '%D') then
-    local a, b = tonumber(d), tonumber(g)
-    if a == b then return 0 elseif a < b then return -1 end
-    return 1
-  end
-  if #d ~= #g then return #d < #g and -1 or 1 end
-  return d < g and -1 or 1
-end
-local function sched_apply(kd, kl, i, sc, ls, now, ttl, refresh)
+local function sched_apply(kd, kl, i, ls, now, ttl, refresh)
   local r, a = tonumber(ARGV[i]), tonumber(ARGV[i + 1])
-  local m0, d0 = i + 1, i + 1 + r + a
+  if ARGV[i + 2] == '1' then sched_hint = true end
+  local m0, d0 = i + 2, i + 2 + r + a
   local zrem, zadd, hdel
   for j = 1, r do
     if not ls[j] or lease_until(ls[j]) <= tonumber(now) then
-      if sc[j] then zrem = zrem or {}; table.insert(zrem, ARGV[m0 + j]) end
+      zrem = zrem or {}; table.insert(zrem, ARGV[m0 + j])
       if ls[j] then hdel = hdel or {}; table.insert(hdel, ARGV[m0 + j]) end
     end
   end
   for j = r + 1, r + a do
-    local m, d, g = ARGV[m0 + j], ARGV[d0 + j - r], sc[j]
-    local c = -1
-    if g then c = ms_cmp(d, g) end
-    local sooner = c < 0
-    if c ~= 0 then
-      zadd = zadd or {}
-      table.insert(zadd, d)
-      table.insert(zadd, m)
-      if ls[j] then hdel = hdel or {}; table.insert(hdel, m) end
-      if sooner or ls[j] then sched_hint = true end
+    local m = ARGV[m0 + j]
+    zadd = zadd or {}
+    table.insert(zadd, ARGV[d0 + j - r])
+    table.insert(zadd, m)
+    if ls[j] then
+      hdel = hdel or {}; table.insert(hdel, m)
+      sched_hint = true
     end
   end
   if zrem then redis.call('ZREM', kd, unpack(zrem)) end
   local added = 0
   if zadd then added = redis.call('ZADD', kd, unpack(zadd)) end
+  if added > 0 then sched_hint = true end
   if hdel then redis.call('HDEL', kl, unpack(hdel)) end
   if refresh or added > 0 then
     redis.call('PEXPIRE', kd, ttl)
@@ -260,8 +253,9 @@ return 1
 
 // hintedLua wraps a record script's source (createLua, casLua) so that
 // it also hints the bucket, in the same step, when it wrote: it reads the
-// bucket's two keys and five arguments (hintScript's four, then "1" when the
-// bucket's expiries are due a refresh, see Redis.ttlRefresh) at the end of
+// bucket's two keys and four arguments (hintScript's but its ARGV[3]: this
+// hint always bumps the generation; then "1" when the bucket's expiries are
+// due a refresh, see Redis.ttlRefresh) at the end of
 // KEYS and ARGV, after those the record script reads (which it counts, so
 // nothing is moved: shifting the arguments cost a move more than the hint),
 // runs the record script and, when its reply says written ({1}; {2} is a
@@ -280,13 +274,13 @@ return 1
 func hintedLua(record string) string {
 	return liveLua + scheduleLua + headLua + bucketLua + `
 local hb, hg = KEYS[#KEYS - 1], KEYS[#KEYS]
-local hn = #ARGV - 5
+local hn = #ARGV - 4
 local function record()
 ` + record + `
 end
 local res = record()
-if type(res) == 'table' and (res[1] == 1 or res[1] == 2) and (sched_hint or ARGV[hn + 5] == '1') then
-  local ch, due, ttl, refresh = ARGV[hn + 1], ARGV[hn + 2], ARGV[hn + 4], ARGV[hn + 5] == '1'
+if type(res) == 'table' and (res[1] == 1 or res[1] == 2) and (sched_hint or ARGV[hn + 4] == '1') then
+  local ch, due, ttl, refresh = ARGV[hn + 1], ARGV[hn + 2], ARGV[hn + 3], ARGV[hn + 4] == '1'
   local n = redis.pcall('ZADD', hb, 'LT', due, ch)
   if type(n) ~= 'number' then
     bucket_mend(hb, hg)

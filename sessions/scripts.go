@@ -16,13 +16,15 @@ import "github.com/redis/go-redis/v9"
 // increment) before its first write, and answers a problem with a reply
 // code instead of an error: it does all of its writes or none. The check
 // costs a move nothing where it can be had from a command the move runs
-// anyway: a read that a key of the wrong type refuses (GET, GETRANGE, HMGET, ZMSCORE,
+// anyway: a read that a key of the wrong type refuses (GET, GETRANGE, HMGET,
 // run with redis.pcall) is the check of its key, and so is the script's
 // first write, since a refused write changes nothing. casScript is built so
 // that every key a move writes is either read first or written first (the
-// index); only a finishing move, once in a record's life, checks the
-// leaderboard's and ratings' keys with TYPE, and createScript, once per
-// record, checks every key it touches.
+// index), but for the nonce's, which it records before its checks and
+// deletes again when one fails (see casLua), and the schedule's entries,
+// which it checks with TYPE (see scheduleLua); only a finishing move, once
+// in a record's life, checks the leaderboard's and ratings' keys with TYPE,
+// and createScript, once per record, checks every key it touches.
 
 // headLua reads the head of a stored record as encodeRecord writes it,
 // without decoding the JSON: record_head returns the write token, the id
@@ -136,8 +138,8 @@ local flat = redis.pcall('HGETALL', KEYS[2])
 if flat['err'] then return {-2, KEYS[2]} end
 local pf = redis.pcall('HGETALL', KEYS[3])
 if pf['err'] then return {-2, KEYS[3]} end
-local sc, ls = sched_read(KEYS[4], KEYS[5], si)
-if not sc then return {-2, ls} end
+local ls, bad = sched_read(KEYS[4], KEYS[5], si)
+if not ls then return {-2, bad} end
 if cur then
   local r = entry(cur)
   if r and r['op'] == ARGV[4] then return {1} end
@@ -181,7 +183,7 @@ if #bind > 0 then redis.call('HSET', KEYS[3], unpack(bind)) end
 redis.call('PEXPIRE', KEYS[2], ARGV[9])
 redis.call('PEXPIRE', KEYS[3], ARGV[9])
 if kn then redis.call('SET', kn, '1', 'PX', ARGV[5]) end
-sched_apply(KEYS[4], KEYS[5], si, sc, ls, now, ARGV[9], true)
+sched_apply(KEYS[4], KEYS[5], si, ls, now, ARGV[9], true)
 return {1}
 `
 
@@ -195,36 +197,38 @@ return {1}
 // players at the game as their last finished one.
 //
 // It takes only the keys a write touches, in this order, the optional
-// ones as ARGV[30] and ARGV[5] say:
+// ones as ARGV[10] says:
 //
 //	KEYS[1] the record   KEYS[2] the index   KEYS[3] the players
 //	KEYS[4] the schedule's entries   KEYS[5] their leases (see scheduleLua)
-//	then the request's nonce, when ARGV[30] holds "n"
-//	then, for a tally (ARGV[5] not ""), the leaderboard (a hash: w:<id>, l:<id>, d:<id> counts,
+//	then the request's nonce, with "n"
+//	then, for a tally ("t"), the leaderboard (a hash: w:<id>, l:<id>, d:<id> counts,
 //	n:<id> name), ratings (hash id → rating JSON), ratings by value (sorted set), rating
 //	histories (hash id → csv), head to head (hash of counts), the season's write counter
-//	then the players' last finished games (a hash), when ARGV[30] holds "f"
+//	then the players' last finished games (a hash), with "f"
 //
-// and
+// and only the arguments a write uses, the sections a move leaves out
+// (a tally's, most of all) not sent at all: every argument costs Redis a
+// string and a Lua string, and a move used to send twenty empty ones.
 //
 //	ARGV[1] expected version   ARGV[2] new JSON   ARGV[3] record TTL in ms   ARGV[4] write token
-//	ARGV[5] tally: "" none, "w" win, "d" draw   ARGV[6..9] winner id, name, loser id, name
-//	ARGV[10] leaderboard TTL in ms, ≤ 0 for none   ARGV[11] expected game id
-//	ARGV[12] nonce TTL in ms   ARGV[13] "1" for a rated game
-//	ARGV[14..15] the winner's and loser's stored ratings as read ("" for none)
-//	ARGV[16..17] their new ratings   ARGV[18..19] the new ratings' values, for the sorted set
-//	ARGV[20..21] their stored histories as read   ARGV[22..23] their new histories
-//	ARGV[24] the head-to-head count to increment
-//	ARGV[25] the new index entry, "-" to remove it
-//	ARGV[26] the indexes' TTL in ms   ARGV[27] now in Unix ms
-//	ARGV[28] the further players of a tallied game of 3 or 4, who count like the loser: a JSON
-//	         array of [id, name] pairs, "" for none
-//	ARGV[29] "1" when the channel's keys are due a refresh of their expiries (see Redis.ttlRefresh)
-//	ARGV[30] which optional keys follow the first five: "n" the nonce's, "f" the last finished games'
-//	ARGV[31] how many players follow, n   ARGV[32..31+n] the players of the record; none when the
+//	ARGV[5] expected game id   ARGV[6] the new index entry, "-" to remove it
+//	ARGV[7] the indexes' TTL in ms   ARGV[8] now in Unix ms
+//	ARGV[9] "1" when the channel's keys are due a refresh of their expiries (see Redis.ttlRefresh)
+//	ARGV[10] which optional sections follow, in this order: "n" the nonce's, "t" the tally's,
+//	         "f" the last finished games'
+//	ARGV[11] how many players follow, n   ARGV[12..11+n] the players of the record; none when the
 //	         write leaves the players' index alone (see Redis.cas)
-//	ARGV[32+n] the last finished games' TTL in ms, with "f" (the players are pointed at the game)
-//	ARGV[33+n..] the schedule change (see scheduleLua)
+//	then, with "n", the nonce's TTL in ms
+//	then, with "t", the tally (see tallyArgs): its kind ("w" win, "d" draw), the winner's id and
+//	         name, the loser's id and name, the leaderboard's TTL in ms (≤ 0 for none), the
+//	         further players of a game of 3 or 4, who count like the loser (a JSON array of
+//	         [id, name] pairs, "" for none), "1" for a rated game, and for a rated game eleven
+//	         more: the winner's and loser's stored ratings as read ("" for none), their new
+//	         ratings, the new ratings' values (for the sorted set), their stored histories as
+//	         read, their new histories, the head-to-head count to increment
+//	then, with "f", the last finished games' TTL in ms (the players are pointed at the game)
+//	then the schedule change (see scheduleLua)
 //
 // Whatever follows is left to a wrapper (see hintedLua).
 //
@@ -238,7 +242,7 @@ return {1}
 //	               retries on json, or reports it as corrupt
 //	{3}            the nonce has been seen: a replayed request, refused whole
 //	{5, r1, r2, h1, h2}  a player's rating or history is not what the caller planned from: the
-//	               stored ratings and histories of ARGV[6] and ARGV[8] ("" for none), to plan again
+//	               stored ratings and histories of the winner and the loser ("" for none), to plan again
 //	{6, id}        a player the record binds is in active game id
 //	{-1}           the record is gone
 //	{-2, type}     the record key holds a non-string
@@ -251,142 +255,156 @@ var casScript = redis.NewScript(liveLua + scheduleLua + headLua + casLua)
 // after every other write, each write refused by a key of the wrong type
 // left alone: the pointer is a convenience for /connect4 analyze, which a
 // damaged key loses, never a reason to refuse the move.
+//
+// The nonce is recorded where it is checked, by a SET NX (a replay finds
+// it set and is refused before any write), so that a move runs one command
+// for it, not an EXISTS and then a SET: every reply after it but {1} deletes
+// it again (undo), which leaves the keys as they were, since the SET NX
+// found none. No type of key refuses it (a key of any type is a replay);
+// a server out of memory does, with an error, before anything was written.
 const casLua = `
 local kr, ki, kp, kd, kl = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local nk = 6
-local kn, kf
-local opt = ARGV[30]
-if opt ~= '' and string.find(opt, 'n', 1, true) then kn = KEYS[nk]; nk = nk + 1 end
-local kind = ARGV[5]
-local tk
-if kind ~= '' then
-  tk = {}
-  for i = 0, 5 do tk[i + 2] = KEYS[nk + i] end
-  nk = nk + 6
+local opt = ARGV[10]
+local np = tonumber(ARGV[11])
+local nk, ai = 6, 12 + np
+local kn, nttl, kf, fttl, tk
+local kind, wid, wname, lid, lname, lbttl, others, rv = ''
+if opt ~= '' then
+  if string.find(opt, 'n', 1, true) then kn, nttl, nk, ai = KEYS[nk], ARGV[ai], nk + 1, ai + 1 end
+  if string.find(opt, 't', 1, true) then
+    tk = {}
+    for i = 0, 5 do tk[i + 2] = KEYS[nk + i] end
+    nk = nk + 6
+    kind, wid, wname, lid, lname, lbttl, others = unpack(ARGV, ai, ai + 6)
+    if ARGV[ai + 7] == '1' then rv = ai + 8; ai = ai + 11 end
+    ai = ai + 8
+  end
+  if string.find(opt, 'f', 1, true) then kf, fttl, ai = KEYS[nk], ARGV[ai], ai + 1 end
 end
-local np = tonumber(ARGV[31])
-if opt ~= '' and string.find(opt, 'f', 1, true) then kf = KEYS[nk] end
-local si = 33 + np
+local si = ai
 local cur, op, id, version, wrong = record_read(kr)
 if wrong then return {-2, redis.call('TYPE', kr).ok} end
 if cur == nil then return {-1} end
 if not op then return {0, cur} end
 if op == ARGV[4] then return {2} end
-if kn and redis.call('EXISTS', kn) == 1 then return {3} end
-if id ~= ARGV[11] or tostring(version) ~= ARGV[1] and tonumber(version) ~= tonumber(ARGV[1]) then
-  return {0, cur or redis.call('GET', kr)}
+if kn and not redis.call('SET', kn, '1', 'PX', nttl, 'NX') then return {3} end
+local function undo(r)
+  if kn then redis.call('DEL', kn) end
+  return r
 end
-local sc, ls = sched_read(kd, kl, si)
-if not sc then return {-3, ls} end
-local bind = ARGV[25] ~= '-'
+if id ~= ARGV[5] or tostring(version) ~= ARGV[1] and tonumber(version) ~= tonumber(ARGV[1]) then
+  return undo({0, cur or redis.call('GET', kr)})
+end
+local ls, bad = sched_read(kd, kl, si)
+if not ls then return undo({-3, bad}) end
+local bind = ARGV[6] ~= '-'
 local players, bound = {}, {}
 if np > 0 then
-  players = {unpack(ARGV, 32, 31 + np)}
+  players = {unpack(ARGV, 12, 11 + np)}
   bound = redis.pcall('HMGET', kp, unpack(players))
-  if bound['err'] then return {-3, kp} end
+  if bound['err'] then return undo({-3, kp}) end
 end
 if bind and np > 0 then
-  local now = tonumber(ARGV[27])
+  local now = tonumber(ARGV[8])
   for i, p in ipairs(players) do
     local g = bound[i]
-    if g and g ~= ARGV[11] then
+    if g and g ~= ARGV[5] then
       local e = redis.pcall('HGET', ki, g)
-      if type(e) == 'table' then return {-3, ki} end
-      if e and live(entry(e), now) then return {6, g} end
+      if type(e) == 'table' then return undo({-3, ki}) end
+      if e and live(entry(e), now) then return undo({6, g}) end
     end
   end
 end
-local rated = kind ~= '' and ARGV[13] == '1'
+local rated = rv ~= nil
 local counts = {}
 local more = {}
-if kind ~= '' and ARGV[28] ~= '' then
-  local okm, m = pcall(cjson.decode, ARGV[28])
+if kind ~= '' and others ~= '' then
+  local okm, m = pcall(cjson.decode, others)
   if okm and type(m) == 'table' then more = m end
 end
 if kind == 'w' then
-  counts = {{2, 'w:' .. ARGV[6]}, {2, 'l:' .. ARGV[8]}}
+  counts = {{2, 'w:' .. wid}, {2, 'l:' .. lid}}
 elseif kind ~= '' then
-  counts = {{2, 'd:' .. ARGV[6]}, {2, 'd:' .. ARGV[8]}}
+  counts = {{2, 'd:' .. wid}, {2, 'd:' .. lid}}
 end
 for _, p in ipairs(more) do
   if kind == 'w' then table.insert(counts, {2, 'l:' .. p[1]}) else table.insert(counts, {2, 'd:' .. p[1]}) end
 end
-if rated then table.insert(counts, {6, ARGV[24]}) end
+if rated then table.insert(counts, {6, ARGV[rv + 10]}) end
 if kind ~= '' then
   local lbf = {}
   for _, c in ipairs(counts) do
     if c[1] == 2 then table.insert(lbf, c[2]) end
   end
   local v = redis.pcall('HMGET', tk[2], unpack(lbf))
-  if v['err'] then return {-3, tk[2]} end
+  if v['err'] then return undo({-3, tk[2]}) end
   for i, f in ipairs(lbf) do
-    if v[i] and (#v[i] > 15 or not string.match(v[i], '^%d+$')) then return {-4, f} end
+    if v[i] and (#v[i] > 15 or not string.match(v[i], '^%d+$')) then return undo({-4, f}) end
   end
   local gen = redis.pcall('GET', tk[7])
-  if type(gen) == 'table' then return {-3, tk[7]} end
-  if gen and not string.match(gen, '^%d+$') then return {-4, tk[7]} end
+  if type(gen) == 'table' then return undo({-3, tk[7]}) end
+  if gen and not string.match(gen, '^%d+$') then return undo({-4, tk[7]}) end
   if rated then
-    local h = redis.pcall('HGET', tk[6], ARGV[24])
-    if type(h) == 'table' then return {-3, tk[6]} end
-    if h and (#h > 15 or not string.match(h, '^%d+$')) then return {-4, ARGV[24]} end
+    local h = redis.pcall('HGET', tk[6], ARGV[rv + 10])
+    if type(h) == 'table' then return undo({-3, tk[6]}) end
+    if h and (#h > 15 or not string.match(h, '^%d+$')) then return undo({-4, ARGV[rv + 10]}) end
     local zt = redis.call('TYPE', tk[4]).ok
-    if zt ~= 'none' and zt ~= 'zset' then return {-3, tk[4]} end
-    local rt = redis.pcall('HMGET', tk[3], ARGV[6], ARGV[8])
-    if rt['err'] then return {-3, tk[3]} end
-    local rh = redis.pcall('HMGET', tk[5], ARGV[6], ARGV[8])
-    if rh['err'] then return {-3, tk[5]} end
-    if (rt[1] or '') ~= ARGV[14] or (rt[2] or '') ~= ARGV[15] or (rh[1] or '') ~= ARGV[20] or (rh[2] or '') ~= ARGV[21] then
-      return {5, rt[1] or '', rt[2] or '', rh[1] or '', rh[2] or ''}
+    if zt ~= 'none' and zt ~= 'zset' then return undo({-3, tk[4]}) end
+    local rt = redis.pcall('HMGET', tk[3], wid, lid)
+    if rt['err'] then return undo({-3, tk[3]}) end
+    local rh = redis.pcall('HMGET', tk[5], wid, lid)
+    if rh['err'] then return undo({-3, tk[5]}) end
+    if (rt[1] or '') ~= ARGV[rv] or (rt[2] or '') ~= ARGV[rv + 1] or (rh[1] or '') ~= ARGV[rv + 6] or (rh[2] or '') ~= ARGV[rv + 7] then
+      return undo({5, rt[1] or '', rt[2] or '', rh[1] or '', rh[2] or ''})
     end
   end
 end
--- The first write: the index's. A key of the wrong type refuses it, and
--- then nothing has been written (see the top of this file).
+-- The first write but the nonce's: the index's. A key of the wrong type
+-- refuses it, and then nothing has been written (see the top of this file).
 local added = 0
 if bind then
-  added = redis.pcall('HSET', ki, ARGV[11], ARGV[25])
+  added = redis.pcall('HSET', ki, ARGV[5], ARGV[6])
 else
-  added = redis.pcall('HDEL', ki, ARGV[11])
+  added = redis.pcall('HDEL', ki, ARGV[5])
 end
-if type(added) ~= 'number' then return {-3, ki} end
-local refresh = ARGV[29] == '1'
+if type(added) ~= 'number' then return undo({-3, ki}) end
+local refresh = ARGV[9] == '1'
 redis.call('SET', kr, ARGV[2], 'PX', ARGV[3])
-if kn then redis.call('SET', kn, '1', 'PX', ARGV[12]) end
-sched_apply(kd, kl, si, sc, ls, ARGV[27], ARGV[26], refresh)
+sched_apply(kd, kl, si, ls, ARGV[8], ARGV[7], refresh)
 if bind then
   local hset
   for i, p in ipairs(players) do
-    if bound[i] ~= ARGV[11] then
+    if bound[i] ~= ARGV[5] then
       hset = hset or {}
       table.insert(hset, p)
-      table.insert(hset, ARGV[11])
+      table.insert(hset, ARGV[5])
     end
   end
   if hset then redis.call('HSET', kp, unpack(hset)) end
-  if refresh or added > 0 then redis.call('PEXPIRE', ki, ARGV[26]) end
-  if refresh or hset then redis.call('PEXPIRE', kp, ARGV[26]) end
+  if refresh or added > 0 then redis.call('PEXPIRE', ki, ARGV[7]) end
+  if refresh or hset then redis.call('PEXPIRE', kp, ARGV[7]) end
 else
   local hdel = {}
   for i, p in ipairs(players) do
-    if bound[i] == ARGV[11] then table.insert(hdel, p) end
+    if bound[i] == ARGV[5] then table.insert(hdel, p) end
   end
   if #hdel > 0 then redis.call('HDEL', kp, unpack(hdel)) end
 end
 if kind ~= '' then
   for _, c in ipairs(counts) do redis.call('HINCRBY', tk[c[1]], c[2], 1) end
-  redis.call('HSET', tk[2], 'n:' .. ARGV[6], ARGV[7], 'n:' .. ARGV[8], ARGV[9])
+  redis.call('HSET', tk[2], 'n:' .. wid, wname, 'n:' .. lid, lname)
   for _, p in ipairs(more) do redis.call('HSET', tk[2], 'n:' .. p[1], p[2]) end
   redis.call('INCR', tk[7])
   local season = {2, 7}
   if rated then
-    redis.call('HSET', tk[3], ARGV[6], ARGV[16], ARGV[8], ARGV[17])
-    redis.call('ZADD', tk[4], ARGV[18], ARGV[6], ARGV[19], ARGV[8])
-    redis.call('HSET', tk[5], ARGV[6], ARGV[22], ARGV[8], ARGV[23])
+    redis.call('HSET', tk[3], wid, ARGV[rv + 2], lid, ARGV[rv + 3])
+    redis.call('ZADD', tk[4], ARGV[rv + 4], wid, ARGV[rv + 5], lid)
+    redis.call('HSET', tk[5], wid, ARGV[rv + 8], lid, ARGV[rv + 9])
     season = {2, 3, 4, 5, 6, 7}
   end
   for _, i in ipairs(season) do
-    if tonumber(ARGV[10]) > 0 then
-      redis.call('PEXPIRE', tk[i], ARGV[10])
+    if tonumber(lbttl) > 0 then
+      redis.call('PEXPIRE', tk[i], lbttl)
     else
       redis.call('PERSIST', tk[i])
     end
@@ -396,10 +414,10 @@ if kf and np > 0 then
   local fin = {}
   for _, p in ipairs(players) do
     table.insert(fin, p)
-    table.insert(fin, ARGV[11])
+    table.insert(fin, ARGV[5])
   end
   if type(redis.pcall('HSET', kf, unpack(fin))) == 'number' then
-    redis.call('PEXPIRE', kf, ARGV[32 + np])
+    redis.call('PEXPIRE', kf, fttl)
   end
 end
 return {1}

@@ -50,8 +50,10 @@ func winningMove(r *match.Record) (match.Tally, error) {
 // TestRedisScriptsAllOrNothing damages each key a script touches, in each
 // way it can be damaged, and shows that the script refuses before its
 // first write: the record and the leaderboard are exactly as they were, and
-// the caller is told the data is corrupt. Then Repair clears what cannot be
-// read and keeps the rest.
+// the caller is told the data is corrupt. The refused move carries a
+// request's nonce, which the move script records before its checks: it is
+// gone again, so the same request lands once Repair cleared what cannot be
+// read and kept the rest.
 func TestRedisScriptsAllOrNothing(t *testing.T) {
 	c := storetest.Redis(t)
 	prefix := storetest.Prefix(t, c)
@@ -63,6 +65,8 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 	lbKey := key("lb")
 	rtKey, rtzKey, rthKey, h2hKey, genKey := key("rt"), key("rtz"), key("rth"), key("h2h"), key("gen")
 	indexKey, playersKey, legacyKey := key("games"), key("players"), key("game")
+	nonceKey := key("once:all-or-nothing")
+	nctx := match.WithNonce(ctx, "all-or-nothing")
 
 	damages := []struct {
 		name   string
@@ -126,7 +130,7 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 	}
 	for _, tc := range damages {
 		t.Run(tc.name, func(t *testing.T) {
-			c.Del(ctx, lbKey, rtKey, rtzKey, rthKey, h2hKey, genKey, indexKey, playersKey, legacyKey)
+			c.Del(ctx, lbKey, rtKey, rtzKey, rthKey, h2hKey, genKey, indexKey, playersKey, legacyKey, nonceKey)
 			rec := storetest.Playing(t, k, 0, 0, 1, 1, 2, 2)
 			if err := s.Create(ctx, rec); err != nil {
 				t.Fatal(err)
@@ -136,7 +140,7 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 			if err := tc.damage(ctx); err != nil {
 				t.Fatal(err)
 			}
-			all := []string{gameKey, lbKey, rtKey, rtzKey, rthKey, h2hKey, genKey, indexKey, playersKey, legacyKey}
+			all := []string{gameKey, lbKey, rtKey, rtzKey, rthKey, h2hKey, genKey, indexKey, playersKey, legacyKey, nonceKey}
 			snapshot := func() []string {
 				out := make([]string, len(all))
 				for i, k := range all {
@@ -148,7 +152,7 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 			lb := before[1]
 
 			if !tc.updates {
-				_, err := s.Update(ctx, k, rec.ID, winningMove)
+				_, err := s.Update(nctx, k, rec.ID, winningMove)
 				if !errors.Is(err, match.ErrCorrupt) {
 					t.Errorf("winning move with the %s: err = %v, want ErrCorrupt", tc.name, err)
 				}
@@ -201,8 +205,8 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 				if err := s.Create(ctx, storetest.Challenge(k)); !errors.Is(err, match.ErrBusy) {
 					t.Errorf("Create for Alice after Repair = %v, want ErrBusy", err)
 				}
-				if _, err := s.Update(ctx, k, rec.ID, winningMove); err != nil {
-					t.Fatalf("winning move after Repair: %v", err)
+				if _, err := s.Update(nctx, k, rec.ID, winningMove); err != nil {
+					t.Fatalf("winning move after Repair, the refused one's request again: %v", err)
 				}
 				if st, err := s.Stats(ctx, k, storetest.Alice.ID); err != nil || st.Wins != 1 {
 					t.Errorf("Alice after the repaired win: %+v, %v; want 1 win", st, err)
@@ -213,7 +217,26 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 			}
 		})
 	}
-	c.Del(ctx, lbKey, rtKey, rtzKey, rthKey, h2hKey, genKey, indexKey, playersKey, legacyKey)
+	c.Del(ctx, lbKey, rtKey, rtzKey, rthKey, h2hKey, genKey, indexKey, playersKey, legacyKey, nonceKey)
+}
+
+// replicaBehind creates a game in storetest.Channel through s and returns
+// it with behind, a second store on the same keys (another replica) that
+// has read it at version 1.
+func replicaBehind(t *testing.T) (c redis.UniversalClient, prefix string, s, behind *sessions.Redis, rec *match.Record) {
+	t.Helper()
+	c = storetest.Redis(t)
+	prefix = storetest.Prefix(t, c)
+	s = storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
+	behind = storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
+	rec = storetest.Playing(t, storetest.Channel)
+	if err := s.Create(t.Context(), rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := behind.Load(t.Context(), storetest.Channel, rec.ID); err != nil { // caches version 1
+		t.Fatal(err)
+	}
+	return c, prefix, s, behind, rec
 }
 
 // TestRedisMoveOverOtherJSON shows the move script's compare on a record
@@ -222,19 +245,9 @@ func TestRedisScriptsAllOrNothing(t *testing.T) {
 // of reading its head, lands a move at the stored version and refuses one
 // from a replica that is behind.
 func TestRedisMoveOverOtherJSON(t *testing.T) {
-	c := storetest.Redis(t)
-	prefix := storetest.Prefix(t, c)
-	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
-	behind := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
+	c, prefix, s, behind, rec := replicaBehind(t)
 	ctx := t.Context()
 	k := storetest.Channel
-	rec := storetest.Playing(t, k)
-	if err := s.Create(ctx, rec); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := behind.Load(ctx, k, rec.ID); err != nil { // caches version 1
-		t.Fatal(err)
-	}
 	gameKey := prefix + "{" + k.String() + "}:game:" + rec.ID
 	resort := func() {
 		raw, err := c.Get(ctx, gameKey).Result()
@@ -266,6 +279,33 @@ func TestRedisMoveOverOtherJSON(t *testing.T) {
 	got, err = behind.Update(ctx, k, rec.ID, moveFn(storetest.Bob.ID, 1, 4))
 	if err != nil || got.Version != 3 || got.Game.Moves() != 2 {
 		t.Fatalf("move from a replica behind = %v, %v; want version 3 with 2 moves", got, err)
+	}
+}
+
+// TestRedisNonceOfARefusedMove shows that a move the compare-and-set
+// refuses leaves its request's nonce unrecorded (the move script records it
+// before its checks and deletes it again): the replica behind retries the
+// same request on the stored record and lands, and only then is the
+// request a replay.
+func TestRedisNonceOfARefusedMove(t *testing.T) {
+	_, _, s, behind, rec := replicaBehind(t)
+	ctx := t.Context()
+	k := storetest.Channel
+	if _, err := s.Update(ctx, k, rec.ID, moveFn(storetest.Alice.ID, 0, 3)); err != nil {
+		t.Fatal(err)
+	}
+	tries := 0
+	move := func(r *match.Record) (match.Tally, error) { // the turn's disc, on any version
+		tries++
+		return match.Tally{}, r.Game.Play(r.Game.Turn(), 6)
+	}
+	nctx := match.WithNonce(ctx, "behind")
+	got, err := behind.Update(nctx, k, rec.ID, move)
+	if err != nil || got.Version != 3 || tries != 2 {
+		t.Fatalf("move from a replica behind = %v, %v after %d tries; want version 3 after 2", got, err, tries)
+	}
+	if _, err := s.Update(nctx, k, rec.ID, move); !errors.Is(err, match.ErrReplay) {
+		t.Errorf("the same request again: err = %v, want ErrReplay", err)
 	}
 }
 
