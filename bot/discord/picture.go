@@ -96,7 +96,7 @@ type v2Attachment struct {
 //
 // The board is drawn in the first of ps that fits (see layoutIn).
 func v2Layout(r bot.Reply, withPicture bool, alt string, ps ...render.Palette) []discordgo.MessageComponent {
-	m, _ := fit(r, maxV2Text, ps)
+	m, _, _ := fit(r, maxV2Text, ps)
 	var inner []discordgo.MessageComponent
 	budget := maxV2Text
 	text := func(s string) {
