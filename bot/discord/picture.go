@@ -241,6 +241,10 @@ func retry404(ctx context.Context, call func(ctx context.Context) error) error {
 func (a *Adapter) respond(s restAPI, in *interaction, r bot.Reply, fromButton, onTime bool) (initial, laterFunc) {
 	switch {
 	case a.pictured(r):
+		// The functions returned keep a copy of r of their own, made here:
+		// captured as the parameter, r went to the heap (400 bytes) on
+		// every reply, pictures or not.
+		r := r
 		if fromButton && onTime && r.Visibility == bot.Update {
 			resp, err := a.pictureResponse(r)
 			if err == nil {
