@@ -369,7 +369,7 @@ func layoutIn(r bot.Reply, ps ...render.Palette) (string, []discordgo.MessageCom
 // returns the text too, joined once for both its length and its use.
 func fit(r bot.Reply, limit int, ps []render.Palette) (message, string, bool) {
 	if len(ps) == 0 {
-		ps = []render.Palette{render.Unicode()}
+		ps = unicodeOnly
 	}
 	var m message
 	var text string
