@@ -220,20 +220,36 @@ func (m *Memory) active(k match.Key, now time.Time) []*match.Record {
 	return out
 }
 
-// busyWith returns the active record of k other than skip that binds one
-// of ids, and that player. Call with mu held.
+// busyWith returns the oldest active record of k other than skip that
+// binds one of ids, and that player (the first of its bound players in
+// ids). Call with mu held. It ranges over k's records rather than sorting
+// them all first (as active does): a move checks its own players on every
+// write, and its channel seldom holds another game, let alone one that
+// binds them.
 func (m *Memory) busyWith(k match.Key, ids []string, skip string, now time.Time) (*match.Record, string) {
-	for _, r := range m.active(k, now) {
-		if r.ID == skip {
+	if len(ids) == 0 {
+		return nil, ""
+	}
+	var busy *match.Record
+	var who string
+	for id, g := range m.games[k] {
+		if g.expired(now) {
+			m.drop(k, id)
+			continue
+		}
+		r := g.rec
+		if !g.active(now) || r.ID == skip ||
+			(busy != nil && cmp.Or(r.Created.Compare(busy.Created), cmp.Compare(r.ID, busy.ID)) > 0) {
 			continue
 		}
 		for _, b := range r.Bound() {
 			if slices.Contains(ids, b) {
-				return r, b
+				busy, who = r, b
+				break
 			}
 		}
 	}
-	return nil, ""
+	return busy, who
 }
 
 // board returns the live leaderboard of k, dropping it if expired. Call with mu held.
