@@ -23,6 +23,12 @@ func scanCases(tb testing.TB) []struct {
 		Data:   discordtest.Click("c4:drop:b1:4:3"), Message: &discordtest.MessageRef{ID: "3g1", ChannelID: "c1"}}
 	dmClick := oneToOne.in(f, 3, "UB", map[string]any{"custom_id": "c4:drop:g1:0:3", "component_type": 2})
 	guildClick := inGuild.in(f, 3, "UB", map[string]any{"custom_id": "c4:drop:g1:0:3", "component_type": 2})
+	withResolved := f.slashIn("UA", "challenge", []map[string]any{opt("opponent", 6, "UB"), opt("rows", 4, 8)},
+		map[string]any{"id": "UB", "username": "ub", "global_name": "Bee", "bot": true})
+	loadSettings := discordtest.Interaction{ID: "4g1", ApplicationID: appID, Type: discordtest.TypeApplicationCommand,
+		Token: "loadtest-g1-1", Version: 1, GuildID: "loadtest", ChannelID: "c1",
+		Member: &discordtest.Member{User: discordtest.User{ID: "u1", Username: "one"}, Permissions: "16"},
+		Data:   discordtest.Slash("settings", []discordtest.Option{{Name: "board", Type: 3, Value: "emoji"}})}
 	deep := `{"type":3,"data":{"custom_id":"x"},"x":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`
 	return []struct {
 		name    string
@@ -49,8 +55,24 @@ func scanCases(tb testing.TB) []struct {
 		{"zero", []byte(`{"type":0,"context":0}`), true},
 		{"invalid UTF-8 in a skipped string", []byte("{\"type\":3,\"data\":{\"custom_id\":\"x\"},\"x\":\"\xff\"}"), true},
 
-		{"command options", []byte(`{"type":2,"id":"1","user":{"id":"2"},"data":{"name":"connect4","options":[{"name":"board","type":1}]}}`), false},
-		{"resolved users", []byte(`{"type":2,"data":{"name":"connect4","resolved":{}}}`), false},
+		{"challenge", mustJSON(tb, withResolved), true},
+		{"ai", mustJSON(tb, f.slashIn("UA", "ai", []map[string]any{opt("level", 3, "hard")})), true},
+		{"settings of the load test", mustJSON(tb, loadSettings), true},
+		{"DM command", mustJSON(tb, oneToOne.in(f, 2, "UA", map[string]any{"name": "connect4", "type": 1,
+			"options": []any{map[string]any{"name": "board", "type": 1}}})), true},
+		{"option values", []byte(`{"type":2,"data":{"name":"connect4","options":[{"name":"s","type":1,"options":[` +
+			`{"name":"a","value":"x"},{"name":"b","value":-1.5e3},{"name":"c","value":true},{"name":"d","value":null},` +
+			`{"name":"e","value":false,"value":7},{"name":"f","value":0,"focused":true}]}]}}`), true},
+		{"empty options and resolved", []byte(`{"type":2,"data":{"name":"connect4","options":[],"resolved":{},"options":null,"options":[]}}`), true},
+		{"resolved users and members", []byte(`{"type":2,"data":{"resolved":{"members":{"U1":{"nick":null}},"users":{"U1":{"id":"U1","bot":true},"U2":null},"users":{"U3":{"id":"U3"}}}}}`), true},
+		{"option value an object", []byte(`{"type":2,"data":{"options":[{"name":"a","value":{"x":1}}]}}`), false},
+		{"option value a list", []byte(`{"type":2,"data":{"options":[{"name":"a","value":[1]}]}}`), false},
+		{"option value out of range", []byte(`{"type":2,"data":{"options":[{"name":"a","value":1e400}]}}`), false},
+		{"repeated options", []byte(`{"type":2,"data":{"options":[{"name":"a"}],"options":[{"type":1}]}}`), false},
+		{"null option", []byte(`{"type":2,"data":{"options":[null]}}`), false},
+		{"options nested deep", []byte(`{"type":2,"data":{"options":[{"options":[{"options":[{"options":[{"options":[]}]}]}]}]}}`), false},
+		{"repeated resolved", []byte(`{"type":2,"data":{"resolved":{},"resolved":{}}}`), false},
+		{"resolved user as a string", []byte(`{"type":2,"data":{"resolved":{"users":{"U1":"x"}}}}`), false},
 		{"escape in a kept string", []byte(`{"type":3,"data":{"custom_id":"c4:drop\u003ag1:0:3"}}`), false},
 		{"escape in a key", []byte(`{"type":3,"data":{"custom\u005fid":"c4:drop:g1:0:3"}}`), false},
 		{"key in capitals", []byte(`{"type":3,"ID":"1","data":{"custom_id":"x"}}`), false},
@@ -126,24 +148,32 @@ func FuzzScan(f *testing.F) {
 	f.Fuzz(checkScan)
 }
 
-// BenchmarkScanClick decodes the load test's click with scanInteraction
-// and with json.Unmarshal.
-func BenchmarkScanClick(b *testing.B) {
-	body := scanCases(b)[1].body
-	b.Run("scan", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, ok := scanInteraction(body); !ok {
-				b.Fatal("not scanned")
+// BenchmarkScan decodes the load test's click and a challenge with
+// scanInteraction and with json.Unmarshal.
+func BenchmarkScan(b *testing.B) {
+	bodies := map[string][]byte{}
+	for _, c := range scanCases(b) {
+		bodies[c.name] = c.body
+	}
+	for _, c := range []struct {
+		name string
+		body []byte
+	}{{"click", bodies["load test click"]}, {"challenge", bodies["challenge"]}} {
+		b.Run(c.name+"/scan", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, ok := scanInteraction(c.body); !ok {
+					b.Fatal("not scanned")
+				}
 			}
-		}
-	})
-	b.Run("unmarshal", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if err := json.Unmarshal(body, new(interaction)); err != nil {
-				b.Fatal(err)
+		})
+		b.Run(c.name+"/unmarshal", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := json.Unmarshal(c.body, new(interaction)); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
+		})
+	}
 }
