@@ -44,118 +44,90 @@ type scanner struct {
 // input is left to the full decoder.
 const maxScanDepth = 64
 
-// The readers of an object loop over its keys with first and next and
-// return false on a value they refuse; at the end, whether the object was
-// well formed.
-
 func (s *scanner) interaction(in *interaction) bool {
-	for key, more := s.first(); more; key, more = s.next() {
-		var ok bool
+	return s.fields(func(key []byte) bool {
 		switch string(key) {
 		case "id":
-			ok = s.str(&in.ID)
+			return s.str(&in.ID)
 		case "application_id":
-			ok = s.str(&in.AppID)
+			return s.str(&in.AppID)
 		case "type":
-			ok = scanUint(s, &in.Type, 255)
+			return scanUint(s, &in.Type, 255)
 		case "token":
-			ok = s.str(&in.Token)
+			return s.str(&in.Token)
 		case "guild_id":
-			ok = s.str(&in.GuildID)
+			return s.str(&in.GuildID)
 		case "channel_id":
-			ok = s.str(&in.ChannelID)
+			return s.str(&in.ChannelID)
 		case "locale":
-			ok = s.str(&in.Locale)
+			return s.str(&in.Locale)
 		case "guild_locale":
-			ok = s.str(&in.GuildLocale)
+			return s.str(&in.GuildLocale)
 		case "member":
-			ok = nulled(s, &in.Member) || s.member(alloc(&in.Member))
+			return nulled(s, &in.Member) || s.member(alloc(&in.Member))
 		case "user":
-			ok = nulled(s, &in.User) || s.user(alloc(&in.User))
+			return nulled(s, &in.User) || s.user(alloc(&in.User))
 		case "data":
-			ok = nulled(s, &in.Data) || s.data(alloc(&in.Data))
+			return nulled(s, &in.Data) || s.data(alloc(&in.Data))
 		case "message":
-			ok = nulled(s, &in.Message) || s.message(alloc(&in.Message))
+			return nulled(s, &in.Message) || s.message(alloc(&in.Message))
 		case "context":
-			ok = nulled(s, &in.Context) || scanUint(s, alloc(&in.Context), 1<<53)
+			return nulled(s, &in.Context) || scanUint(s, alloc(&in.Context), 1<<53)
 		case "authorizing_integration_owners":
-			ok = s.owners(in)
+			return s.owners(in)
 		case "entitlements":
-			ok = s.entitlements(in)
-		default:
-			ok = s.skipField(key)
+			return s.entitlements(in)
 		}
-		if !ok {
-			return false
-		}
-	}
-	return !s.bad
+		return s.skipField(key)
+	})
 }
 
 func (s *scanner) member(m *member) bool {
-	for key, more := s.first(); more; key, more = s.next() {
-		var ok bool
+	return s.fields(func(key []byte) bool {
 		switch string(key) {
 		case "user":
-			ok = nulled(s, &m.User) || s.user(alloc(&m.User))
+			return nulled(s, &m.User) || s.user(alloc(&m.User))
 		case "permissions":
-			ok = s.str(&m.Permissions)
-		default:
-			ok = s.skipField(key)
+			return s.str(&m.Permissions)
 		}
-		if !ok {
-			return false
-		}
-	}
-	return !s.bad
+		return s.skipField(key)
+	})
 }
 
 func (s *scanner) user(u *user) bool {
-	for key, more := s.first(); more; key, more = s.next() {
-		var ok bool
+	return s.fields(func(key []byte) bool {
 		switch string(key) {
 		case "id":
-			ok = s.str(&u.ID)
+			return s.str(&u.ID)
 		case "username":
-			ok = s.str(&u.Username)
+			return s.str(&u.Username)
 		case "global_name":
-			ok = s.str(&u.GlobalName)
+			return s.str(&u.GlobalName)
 		case "bot":
-			ok = s.bool(&u.Bot)
-		default:
-			ok = s.skipField(key)
+			return s.bool(&u.Bot)
 		}
-		if !ok {
-			return false
-		}
-	}
-	return !s.bad
+		return s.skipField(key)
+	})
 }
 
 // data reads a click's data, or a command's with its options and the
 // users they name.
 func (s *scanner) data(d *interactionData) bool {
-	for key, more := s.first(); more; key, more = s.next() {
-		var ok bool
+	return s.fields(func(key []byte) bool {
 		switch string(key) {
 		case "name":
-			ok = s.str(&d.Name)
+			return s.str(&d.Name)
 		case "custom_id":
-			ok = s.str(&d.CustomID)
+			return s.str(&d.CustomID)
 		case "options":
-			ok = s.options(&d.Options, 0)
+			return s.options(&d.Options, 0)
 		case "resolved":
 			// A repeated resolved would be decoded into the first: left
 			// to the full decoder.
-			ok = nulled(s, &d.Resolved) || (d.Resolved == nil && s.resolved(alloc(&d.Resolved)))
-		default:
-			ok = s.skipField(key)
+			return nulled(s, &d.Resolved) || (d.Resolved == nil && s.resolved(alloc(&d.Resolved)))
 		}
-		if !ok {
-			return false
-		}
-	}
-	return !s.bad
+		return s.skipField(key)
+	})
 }
 
 // maxOptionDepth bounds the nesting of options read: a subcommand group's
@@ -195,25 +167,19 @@ func (s *scanner) options(p *[]*option, depth int) bool {
 }
 
 func (s *scanner) option(o *option, depth int) bool {
-	for key, more := s.first(); more; key, more = s.next() {
-		var ok bool
+	return s.fields(func(key []byte) bool {
 		switch string(key) {
 		case "name":
-			ok = s.str(&o.Name)
+			return s.str(&o.Name)
 		case "type":
-			ok = scanUint(s, &o.Type, 255)
+			return scanUint(s, &o.Type, 255)
 		case "value":
-			ok = s.value(&o.Value)
+			return s.value(&o.Value)
 		case "options":
-			ok = s.options(&o.Options, depth+1)
-		default:
-			ok = s.skipField(key)
+			return s.options(&o.Options, depth+1)
 		}
-		if !ok {
-			return false
-		}
-	}
-	return !s.bad
+		return s.skipField(key)
+	})
 }
 
 // value reads an option's value as the full decoder reads it into an
@@ -254,19 +220,13 @@ func (s *scanner) value(v *any) bool {
 // resolved reads the users a command's options name; the rest of resolved
 // (members, roles, channels) is skipped.
 func (s *scanner) resolved(r *resolved) bool {
-	for key, more := s.first(); more; key, more = s.next() {
-		var ok bool
+	return s.fields(func(key []byte) bool {
 		switch string(key) {
 		case "users":
-			ok = s.users(r)
-		default:
-			ok = s.skipField(key)
+			return s.users(r)
 		}
-		if !ok {
-			return false
-		}
-	}
-	return !s.bad
+		return s.skipField(key)
+	})
 }
 
 // users reads resolved users into r.Users, adding to what a repeated key
@@ -280,35 +240,26 @@ func (s *scanner) users(r *resolved) bool {
 	if r.Users == nil {
 		r.Users = map[string]*user{}
 	}
-	for key, more := s.first(); more; key, more = s.next() {
-		if !utf8.Valid(key) {
-			return false
-		}
+	return s.fields(func(key []byte) bool {
 		var u *user
-		if !nulled(s, &u) && !s.user(alloc(&u)) {
+		if !utf8.Valid(key) || !nulled(s, &u) && !s.user(alloc(&u)) {
 			return false
 		}
 		r.Users[string(key)] = u
-	}
-	return !s.bad
+		return true
+	})
 }
 
 func (s *scanner) message(m *clickedMessage) bool {
-	for key, more := s.first(); more; key, more = s.next() {
-		var ok bool
+	return s.fields(func(key []byte) bool {
 		switch string(key) {
 		case "id":
-			ok = s.str(&m.ID)
+			return s.str(&m.ID)
 		case "flags":
-			ok = scanUint(s, &m.Flags, 1<<53)
-		default:
-			ok = s.skipField(key)
+			return scanUint(s, &m.Flags, 1<<53)
 		}
-		if !ok {
-			return false
-		}
-	}
-	return !s.bad
+		return s.skipField(key)
+	})
 }
 
 // owners reads authorizing_integration_owners, an object of strings, into
@@ -321,14 +272,14 @@ func (s *scanner) owners(in *interaction) bool {
 	if in.Owners == nil {
 		in.Owners = map[string]string{}
 	}
-	for key, more := s.first(); more; key, more = s.next() {
+	return s.fields(func(key []byte) bool {
 		var v string
 		if !utf8.Valid(key) || s.peek() != '"' || !s.str(&v) {
 			return false
 		}
 		in.Owners[string(key)] = v
-	}
-	return !s.bad
+		return true
+	})
 }
 
 // entitlements reads an empty list (which the full decoder makes an empty
@@ -362,6 +313,18 @@ func alloc[T any](p **T) *T {
 		*p = new(T)
 	}
 	return *p
+}
+
+// fields reads an object, calling field with each key and the scanner at
+// its value; field reads the value, or returns false to refuse it. It
+// reports whether the object was read whole.
+func (s *scanner) fields(field func(key []byte) bool) bool {
+	for key, more := s.first(); more; key, more = s.next() {
+		if !field(key) {
+			return false
+		}
+	}
+	return !s.bad
 }
 
 // first reads the opening brace of an object and its first key, next the
@@ -536,12 +499,7 @@ func (s *scanner) skip(depth int) bool {
 	case '"':
 		return s.skipString()
 	case '{':
-		for _, more := s.first(); more; _, more = s.next() {
-			if !s.skip(depth + 1) {
-				return false
-			}
-		}
-		return !s.bad
+		return s.fields(func([]byte) bool { return s.skip(depth + 1) })
 	case '[':
 		s.i++
 		if s.byte(']') {
