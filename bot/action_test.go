@@ -1,8 +1,12 @@
 package bot
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/connect4/connect4/engine"
 )
 
 func TestActionRoundTrip(t *testing.T) {
@@ -33,4 +37,40 @@ func TestActionRoundTrip(t *testing.T) {
 			t.Errorf("ParseAction(%q) = %+v, want an error", bad, r)
 		}
 	}
+}
+
+// parseActionNaive is ParseAction as it was written first, with Split and
+// a regular expression: the reference FuzzParseAction holds it to.
+func parseActionNaive(s string) (Request, bool) {
+	parts := strings.Split(s, ":")
+	if len(s) > MaxActionLen || len(parts) != 5 || parts[0] != actionPrefix {
+		return Request{}, false
+	}
+	kind, ok := buttonKinds[parts[1]]
+	if !ok || !regexp.MustCompile(`^[A-Za-z0-9_\-]{1,64}$`).MatchString(parts[2]) {
+		return Request{}, false
+	}
+	move, err1 := strconv.Atoi(parts[3])
+	col, err2 := strconv.Atoi(parts[4])
+	if err1 != nil || err2 != nil || move < 0 || move > engine.MaxSize*engine.MaxSize || col < 0 || col >= engine.MaxSize {
+		return Request{}, false
+	}
+	return Request{Kind: kind, GameID: parts[2], Move: move, Column: col, Human: parts[1] == humanDrop}, true
+}
+
+// FuzzParseAction checks ParseAction against parseActionNaive: the same
+// request or the same refusal for any input.
+func FuzzParseAction(f *testing.F) {
+	for _, s := range []string{"c4:drop:AbC_-1:41:6", "c4:move:g:0:0", "c4:accept:g:0:0", "c4:drop:g:1", "c4:drop:g:1:2:3",
+		"c4:drop::1:2", "c4:drop:g h:1:2", "c4:drop:g:+1:2", "c4:drop:g:1:-0", "c4:drop:g:1:10", ":::", "::::", "c4::::",
+		"c4:drop:" + strings.Repeat("g", 64) + ":1:2", "c4:drop:" + strings.Repeat("g", 65) + ":1:2", "c4:drop:g\n:1:2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := ParseAction(s)
+		want, ok := parseActionNaive(s)
+		if (err == nil) != ok || got != want {
+			t.Fatalf("ParseAction(%q) = %+v, %v; want %+v, ok %v", s, got, err, want, ok)
+		}
+	})
 }

@@ -101,6 +101,10 @@ func gameView(l lang.Lang, r *match.Record, vis Visibility, text string) Reply {
 		reply.Others = inTurnOrder(r)[2:]
 	}
 	cfg := g.Config()
+	// One allocation for the columns and the two buttons at most that
+	// follow them (a draw's Accept and Decline, or Analysis and Rematch),
+	// rather than four as the slice grew.
+	reply.Buttons = make([]Button, 0, cfg.Cols+2)
 	for c := 0; c < cfg.Cols; c++ {
 		reply.Buttons = append(reply.Buttons, Button{
 			Label:    strconv.Itoa(c + 1),

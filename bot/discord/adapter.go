@@ -146,7 +146,7 @@ type Adapter struct {
 	painter *render.Painter // draws the pictures, keeping what it drew
 	// emoji are the palettes of the app's own emoji, by image palette,
 	// once LoadEmoji found them; nil: the Unicode discs.
-	emoji atomic.Pointer[map[render.ImagePalette]render.Palette]
+	emoji atomic.Pointer[map[render.ImagePalette][]render.Palette]
 
 	// deferAfter is the package constant, shortened or lengthened by tests.
 	deferAfter time.Duration

@@ -219,20 +219,29 @@ func (a *Adapter) LoadEmoji(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	pals := emojiPalettesByID(list.Items, imgs)
+	pals := make(map[render.ImagePalette][]render.Palette)
+	for ip, p := range emojiPalettesByID(list.Items, imgs) {
+		pals[ip] = []render.Palette{p, render.Unicode()}
+	}
 	a.emoji.Store(&pals)
 	return len(pals), nil
 }
 
+// unicodeOnly is the palettes of a board without the app's emoji. Like
+// the lists of the app's emoji, it is made once and only read: a list made
+// on every reply cost an allocation of 350 bytes.
+var unicodeOnly = []render.Palette{render.Unicode()}
+
 // palettes are the palettes to draw r's emoji board in, best first: the
-// app's own emoji in r's palette when known, then Unicode.
+// app's own emoji in r's palette when known, then Unicode. Callers must
+// not change the list.
 func (a *Adapter) palettes(r bot.Reply) []render.Palette {
 	if m := a.emoji.Load(); m != nil {
-		if p, ok := (*m)[r.ImagePalette()]; ok {
-			return []render.Palette{p, render.Unicode()}
+		if ps, ok := (*m)[r.ImagePalette()]; ok {
+			return ps
 		}
 	}
-	return []render.Palette{render.Unicode()}
+	return unicodeOnly
 }
 
 // registrar makes the REST calls of `connect4 register` with the bot token.

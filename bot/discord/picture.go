@@ -96,7 +96,7 @@ type v2Attachment struct {
 //
 // The board is drawn in the first of ps that fits (see layoutIn).
 func v2Layout(r bot.Reply, withPicture bool, alt string, ps ...render.Palette) []discordgo.MessageComponent {
-	m, _ := fit(r, maxV2Text, ps)
+	m, _, _ := fit(r, maxV2Text, ps)
 	var inner []discordgo.MessageComponent
 	budget := maxV2Text
 	text := func(s string) {
@@ -241,6 +241,10 @@ func retry404(ctx context.Context, call func(ctx context.Context) error) error {
 func (a *Adapter) respond(s restAPI, in *interaction, r bot.Reply, fromButton, onTime bool) (initial, laterFunc) {
 	switch {
 	case a.pictured(r):
+		// The functions returned keep a copy of r of their own, made here:
+		// captured as the parameter, r went to the heap (400 bytes) on
+		// every reply, pictures or not.
+		r := r
 		if fromButton && onTime && r.Visibility == bot.Update {
 			resp, err := a.pictureResponse(r)
 			if err == nil {

@@ -357,29 +357,30 @@ func layoutIn(r bot.Reply, ps ...render.Palette) (string, []discordgo.MessageCom
 	if r.Visibility == bot.Ephemeral {
 		return clip.Runes(r.Text, maxContent), []discordgo.MessageComponent{}
 	}
-	m, ok := fit(r, maxContent, ps)
-	content := m.text()
-	if !ok {
-		content = r.Fallback() // the board in words is shorter than in emoji
+	_, content, ok := fit(r, maxContent, ps)
+	if !ok { // the board in words is shorter than in emoji
+		content = clip.Runes(r.Fallback(), maxContent)
 	}
-	return clip.Runes(content, maxContent), components(r.Buttons)
+	return content, components(r.Buttons)
 }
 
 // fit lays r out in the first of ps (Unicode when ps is empty) whose text
-// is at most limit characters, or in the last one, reporting false.
-func fit(r bot.Reply, limit int, ps []render.Palette) (message, bool) {
+// is at most limit characters, or in the last one, reporting false. It
+// returns the text too, joined once for both its length and its use.
+func fit(r bot.Reply, limit int, ps []render.Palette) (message, string, bool) {
 	if len(ps) == 0 {
-		ps = []render.Palette{render.Unicode()}
+		ps = unicodeOnly
 	}
 	var m message
+	var text string
 	for _, p := range ps {
 		m = message(r.Format(p))
 		m.Status = r.FlagStatus(m.Status, relativeTime)
-		if utf8.RuneCountInString(m.text()) <= limit {
-			return m, true
+		if text = m.text(); utf8.RuneCountInString(text) <= limit {
+			return m, text, true
 		}
 	}
-	return m, false
+	return m, text, false
 }
 
 // message is a laid-out reply.

@@ -34,7 +34,10 @@ func (x *exchange) handle(ctx context.Context) bot.Reply {
 			// A typed cancel or decline: the challenge's message loses
 			// its buttons, beside the response; a tournament's table and
 			// its new round's games.
-			x.a.work.Go(func(wctx context.Context) { bot.ApplyEdits(wctx, x.a, x.cmd.Key, r, x.a.log) })
+			// A copy of its own for the goroutine: r captured itself went
+			// to the heap on every reply.
+			aside := r
+			x.a.work.Go(func(wctx context.Context) { bot.ApplyEdits(wctx, x.a, x.cmd.Key, aside, x.a.log) })
 		}
 		return r
 	}

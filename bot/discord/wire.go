@@ -95,11 +95,15 @@ type clickedMessage struct {
 
 // parse decodes an interaction from its JSON body. Anything that is not a
 // JSON object of an interaction type this bot knows, with data for
-// commands and clicks, is an error.
+// commands and clicks, is an error. A click is read by scanInteraction;
+// what it leaves, commands above all, by json.Unmarshal.
 func parse(body []byte) (*interaction, error) {
-	in := new(interaction)
-	if err := json.Unmarshal(body, in); err != nil {
-		return nil, err
+	in, ok := scanInteraction(body)
+	if !ok {
+		in = new(interaction)
+		if err := json.Unmarshal(body, in); err != nil {
+			return nil, err
+		}
 	}
 	switch in.Type {
 	case discordgo.InteractionPing, discordgo.InteractionApplicationCommandAutocomplete:
