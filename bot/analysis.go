@@ -169,16 +169,16 @@ func analysisFrom(l lang.Lang, a solver.Analysis, g *engine.Game, red, yellow ma
 	switch {
 	case a.Proven < n && !a.Exact:
 		line("analysis.proven.some", lang.Args{"Proven": a.Proven, "Count": n})
-	case a.Proven < n:
-		first := n - a.Proven // the unproven moves are the earliest ones
-		switch a.Proven {
-		case 0:
-			line("analysis.proven.nothing", nil)
-		case 1: // not "moves 7–7"
-			line("analysis.proven.openingLast", lang.Args{"Unproven": first, "Last": n})
-		default:
-			line("analysis.proven.opening", lang.Args{"Unproven": first, "Next": first + 1, "Last": n})
+	case a.Proven == 0:
+		line("analysis.proven.nothing", nil)
+	case a.Proven == n-1: // not "moves 7–7"
+		for i, m := range a.Moves {
+			if m.Verdict == solver.VerdictUnknown {
+				line("analysis.proven.move", lang.Args{"Move": i + 1})
+			}
 		}
+	case a.Proven < n:
+		line("analysis.proven.moves", lang.Args{"Moves": unprovenRanges(a.Moves)})
 	}
 	if t := a.Turning; t >= from {
 		b.WriteString(turningText(l, t+1, who(t), a.Moves[t]))
@@ -231,6 +231,31 @@ func analysisFrom(l lang.Lang, a solver.Analysis, g *engine.Game, red, yellow ma
 		text = head + cut(moves.String(), MaxAnalysisText-len(head)-1) + "…"
 	}
 	return text
+}
+
+// unprovenRanges lists the numbers of the moves without a verdict as
+// ranges, "4–9" or "4–5, 7–9".
+func unprovenRanges(moves []solver.MoveVerdict) string {
+	var b strings.Builder
+	for i := 0; i < len(moves); i++ {
+		if moves[i].Verdict != solver.VerdictUnknown {
+			continue
+		}
+		j := i
+		for j+1 < len(moves) && moves[j+1].Verdict == solver.VerdictUnknown {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(i + 1))
+		if j > i {
+			b.WriteString("–")
+			b.WriteString(strconv.Itoa(j + 1))
+		}
+		i = j
+	}
+	return b.String()
 }
 
 // listed says in l how many moves there are of a kind and which: the

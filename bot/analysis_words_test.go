@@ -12,7 +12,8 @@ import (
 
 // TestAnalysisWords checks the issue's analysis wording: a puzzle's
 // preset moves are nobody's mistakes or turning point, one proven move is
-// not "moves 7–7", and "no only move" is said only of moves all looked at.
+// not "moves 7–7", the unproven moves are said as ranges, and "no only
+// move" is said only of moves all looked at.
 func TestAnalysisWords(t *testing.T) {
 	red, yellow := match.Player{ID: "UBOT"}, match.Player{ID: "UA"}
 	g, err := engine.New(engine.DefaultConfig())
@@ -29,6 +30,13 @@ func TestAnalysisWords(t *testing.T) {
 		}
 		return ms
 	}
+	// unproven leaves the moves at the indexes given without a verdict.
+	unproven := func(ms []solver.MoveVerdict, unknown ...int) solver.Analysis {
+		for _, i := range unknown {
+			ms[i].Verdict = solver.VerdictUnknown
+		}
+		return solver.Analysis{Exact: true, Moves: ms, Turning: -1, Proven: len(ms) - len(unknown)}
+	}
 	tests := []struct {
 		name      string
 		a         solver.Analysis
@@ -42,8 +50,14 @@ func TestAnalysisWords(t *testing.T) {
 			[]string{"Turning point:* move 14, <@UA>", "<@UA>: 1 mistake (move 14)"}, nil},
 		{"a game: the same mistake counts", solver.Analysis{Exact: true, Moves: moves(16, 11), Turning: 11, Proven: 16}, 0, -1,
 			[]string{"move 12, <@UA>", "<@UA>: 1 mistake (move 12)"}, nil},
-		{"one move proven", solver.Analysis{Exact: true, Moves: moves(7, -1), Turning: -1, Proven: 1}, 0, -1,
-			[]string{"only the last move, 7, was"}, []string{"7–7"}},
+		// The unproven moves said as ranges: those the outcome table and
+		// the book hold are proven even when the time ran out before them.
+		{"one move proven", unproven(moves(7, -1), 0, 1, 2, 3, 4, 5), 0, -1,
+			[]string{"Moves 1–6 were not proven in the time there was"}, []string{"7–7"}},
+		{"one move not proven", unproven(moves(7, -1), 4), 0, -1,
+			[]string{"Move 5 was not proven in the time there was"}, []string{"5–5"}},
+		{"moves not proven between proven ones", unproven(moves(12, -1), 3, 4, 6, 7, 8), 0, -1,
+			[]string{"Moves 4–5, 7–9 were not proven in the time there was (the opening is the longest to solve); the others were."}, nil},
 		// The issue's failed puzzle: it fails on its move limit while the
 		// solver still sees a win, so no move is a mistake of the game.
 		{"puzzle failed on its move limit", solver.Analysis{Exact: true, Moves: moves(16, -1), Turning: -1, Proven: 16}, 12, 14,

@@ -83,8 +83,10 @@ type Analysis struct {
 	// was proven a mistake).
 	Turning int
 	// Proven is the number of moves with a verdict other than
-	// VerdictUnknown; the moves left unproven are the earliest ones, whose
-	// positions take the longest to solve.
+	// VerdictUnknown. The moves left unproven are in the opening, whose
+	// positions take the longest to solve, but not always its first ones:
+	// the outcome table and the book hold those, and are looked up when
+	// the time for searches has run out.
 	Proven int
 	// OnlyFrom is the index in Moves of the earliest move whose Only was
 	// looked at, latest first: from it on, a move that kept the outcome
@@ -212,19 +214,24 @@ func analyzeExact(a *Analysis, sv *Solver, table *Outcomes, book *Book, root Pos
 		outcome[i] = unknown
 	}
 	sv.limited, sv.deadline, sv.done, sv.aborted = true, verdictsBy, done, false
-	for i := n; i >= 0 && !stopped(verdictsBy, done); i-- {
-		o, ok := lineOutcome(sv, table, book, line, history, outcome, i)
-		if !ok {
-			break // out of time: this position and the earlier ones stay unknown
+	search := true
+	for i := n; i >= 0; i-- {
+		// Out of time, the earlier positions are only looked up: the
+		// outcome table and the book hold the first ones.
+		search = search && !stopped(verdictsBy, done)
+		if o, ok := lineOutcome(sv, table, book, line, history, outcome, i, search); ok {
+			outcome[i] = o
+		} else {
+			search = false
 		}
-		outcome[i] = o
 	}
 	for i, c := range history {
-		if outcome[i] == unknown {
+		connects := line[i].IsWinningMove(c)
+		if outcome[i] == unknown || !connects && outcome[i+1] == unknown {
 			continue
 		}
 		before, after := outcome[i], 1 // a connect wins
-		if !line[i].IsWinningMove(c) {
+		if !connects {
 			after = -outcome[i+1]
 		}
 		m := MoveVerdict{Column: c, Best: -1}
@@ -290,12 +297,13 @@ func keepingColumn(sv *Solver, table *Outcomes, book *Book, p Position, played, 
 }
 
 // lineOutcome returns the outcome of line[i] for the player to move, given
-// those of the later positions (outcome); ok is false when the deadline came
-// first. A position whose next move connects, or leads to a position lost
-// for the opponent, is won without a search; one the outcome table or the
-// book holds is looked up; otherwise the solver proves it, knowing that it
-// is at least the negative of the next position's.
-func lineOutcome(sv *Solver, table *Outcomes, book *Book, line []Position, history, outcome []int, i int) (int, bool) {
+// those of the later positions (outcome, where known); ok is false when the
+// deadline came first, or search is false and it would take a search. A
+// position whose next move connects, or leads to a position lost for the
+// opponent, is won without a search; one the outcome table or the book
+// holds is looked up; otherwise the solver proves it, knowing that it is at
+// least the negative of the next position's.
+func lineOutcome(sv *Solver, table *Outcomes, book *Book, line []Position, history, outcome []int, i int, search bool) (int, bool) {
 	p := line[i]
 	n := len(history)
 	switch {
@@ -311,8 +319,11 @@ func lineOutcome(sv *Solver, table *Outcomes, book *Book, line []Position, histo
 	if o, ok := knownOutcome(table, book, p); ok {
 		return o, true
 	}
+	if !search {
+		return unknown, false
+	}
 	lo := -1
-	if i < n {
+	if i < n && outcome[i+1] != unknown {
 		lo = -outcome[i+1] // the move played gets at least that
 	}
 	v, ok := sv.solveWithin(p, lo, 1)

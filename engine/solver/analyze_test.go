@@ -277,17 +277,64 @@ func continuedBy(tb testing.TB, moves string, seed uint64, first, second Level) 
 }
 
 // TestAnalyzeOutOfTime checks that a budget too short for the opening
-// leaves the earliest moves unknown and proves the latest ones.
+// leaves the opening's moves unknown and proves the latest ones, and that
+// the moves whose positions the outcome table holds (the first ones) are
+// proven even with no time for a search.
 func TestAnalyzeOutOfTime(t *testing.T) {
 	g := continued(t, "5554224333234511", 3)
+	history := g.History()
+	table, book := embeddedOutcomes(), embeddedBook()
+	// known reports whether the outcome of the position after the first i
+	// moves is had without a search: a connect, a lookup, a move that
+	// connects or leaves the opponent lost.
+	var known func(i int) (int, bool)
+	known = func(i int) (int, bool) {
+		p := positionOf(history[:i])
+		if p.lastMoverWon() {
+			return -1, true
+		}
+		if o, ok := knownOutcome(table, book, p); ok {
+			return o, true
+		}
+		if i < len(history) && p.IsWinningMove(history[i]) {
+			return 1, true
+		}
+		if o, ok := known(i + 1); ok && o == -1 && i < len(history) {
+			return 1, true
+		}
+		return 0, false
+	}
+	// searched reports the first move in a proven without a search.
+	searched := func(a Analysis, limit int) int {
+		for j := range limit {
+			if a.Moves[j].Verdict == VerdictUnknown {
+				continue
+			}
+			_, before := known(j)
+			_, after := known(j + 1)
+			if !before || !after && !positionOf(history[:j]).IsWinningMove(history[j]) {
+				return j
+			}
+		}
+		return -1
+	}
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	a, err := Analyze(ctx, g, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Proven != 0 || a.Turning != -1 {
-		t.Errorf("cancelled: Proven %d, Turning %d; want 0, -1", a.Proven, a.Turning)
+	last := len(a.Moves) - 1
+	if j := searched(a, len(a.Moves)); j >= 0 {
+		t.Errorf("cancelled: move %d proven, but it needs a search", j+1)
+	}
+	for i := range table.Full() {
+		if a.Moves[i].Verdict == VerdictUnknown {
+			t.Errorf("cancelled: move %d not proven, but the outcome table holds every position of up to %d discs", i+1, table.Full())
+		}
+	}
+	if a.Proven == len(a.Moves) {
+		t.Errorf("cancelled: every move proven, want some left to a search")
 	}
 	// Half a second proves the last moves on an idle machine; a busy one
 	// (CI beside other work) gets more, doubling: this checks the order
@@ -296,17 +343,21 @@ func TestAnalyzeOutOfTime(t *testing.T) {
 		if a, err = Analyze(t.Context(), g, budget); err != nil {
 			t.Fatal(err)
 		}
-		if a.Moves[len(a.Moves)-1].Verdict != VerdictUnknown || budget >= 16*time.Second {
+		if a.Moves[last-1].Verdict != VerdictUnknown || budget >= 16*time.Second {
 			break
 		}
 	}
-	for i := 1; i < len(a.Moves); i++ {
-		if a.Moves[i-1].Verdict != VerdictUnknown && a.Moves[i].Verdict == VerdictUnknown {
-			t.Fatalf("move %d proven but move %d not: the analysis must go from the end", i, i+1)
-		}
+	if a.Moves[last-1].Verdict == VerdictUnknown {
+		t.Errorf("the move before the last is not proven in 16 s")
 	}
-	if a.Moves[len(a.Moves)-1].Verdict == VerdictUnknown {
-		t.Errorf("the last move is not proven in 16 s")
+	// From the end: before the last move left unproven, a move is proven
+	// only without a search.
+	u := last
+	for u >= 0 && a.Moves[u].Verdict != VerdictUnknown {
+		u--
+	}
+	if j := searched(a, max(u, 0)); j >= 0 {
+		t.Errorf("move %d proven by a search before move %d, which is not proven: the analysis must go from the end", j+1, u+1)
 	}
 }
 
@@ -446,7 +497,7 @@ func TestOutcomesFromTables(t *testing.T) {
 	// A deadline already past: any search gives up at its first look at the clock.
 	sv.limited, sv.deadline, sv.aborted = true, time.Now().Add(-time.Second), false
 	line := []Position{{}}
-	if o, ok := lineOutcome(sv, table, book, line, nil, []int{unknown}, 0); !ok || o != 1 {
+	if o, ok := lineOutcome(sv, table, book, line, nil, []int{unknown}, 0, true); !ok || o != 1 {
 		t.Errorf("the empty board: %d, %v; want a win from the table", o, ok)
 	}
 	want := [Width]int{-1, -1, 0, 1, 0, -1, -1}
