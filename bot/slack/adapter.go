@@ -202,7 +202,10 @@ func New(svc *bot.Service, cfg Config, log *slog.Logger) (*Adapter, error) {
 		// the process may close that one's idle connections (httptest's
 		// servers do when they close), and a POST that had just taken
 		// one fails with "CloseIdleConnections called", never retried.
-		a.httpc = &http.Client{Timeout: clientTimeout, Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		a.httpc = &http.Client{Timeout: clientTimeout, Transport: http.DefaultTransport}
+		if t, ok := http.DefaultTransport.(*http.Transport); ok { // replaced by the program: use it
+			a.httpc.Transport = t.Clone()
+		}
 		a.ownHTTP = true
 	}
 	var c *slackapi.Client
