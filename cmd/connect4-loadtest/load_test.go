@@ -193,11 +193,16 @@ func TestPlaysGames(t *testing.T) {
 				// load test asks for emoji boards, as the baseline draws), and
 				// the bot keeps what it wrote for a while.
 				t.Logf("redis: %d round trips, %d calls for %d moves: %v", rep.RedisRoundTrips, rep.RedisCalls, rep.Moves, rep.RedisCommands)
-				conns := rep.RedisCommands["hello"]
-				got := rep.RedisRoundTrips - 2*rep.RedisCommands["eval"]
-				if lo, hi := int64(rep.Moves+3*total), int64(rep.Moves+3*total)+3*conns; got < lo || got > hi {
-					t.Errorf("redis round trips %d (less script loads) for %d moves in %d games on %d connections, want %d..%d",
-						got, rep.Moves, total, conns, lo, hi)
+				// A script's load is counted as one or two replies written
+				// (the NOSCRIPT refusal and the EVAL's): with several
+				// connections loading the same scripts at once, runs of
+				// this test counted 6 to 11 EVALs and fell 1 or 2 replies
+				// short of two each, on an idle machine as on a busy one.
+				conns, loads := rep.RedisCommands["hello"], rep.RedisCommands["eval"]
+				least, most := rep.RedisRoundTrips-2*loads, rep.RedisRoundTrips-loads
+				if lo, hi := int64(rep.Moves+3*total), int64(rep.Moves+3*total)+3*conns; most < lo || least > hi {
+					t.Errorf("redis round trips %d..%d (less script loads) for %d moves in %d games on %d connections, want %d..%d",
+						least, most, rep.Moves, total, conns, lo, hi)
 				}
 				if rep.RedisCalls < rep.RedisRoundTrips-3*conns {
 					t.Errorf("redis calls %d < round trips %d: scripts' commands are calls too", rep.RedisCalls, rep.RedisRoundTrips)
