@@ -82,7 +82,8 @@ func BenchmarkMove(b *testing.B) {
 // carries a request's nonce. It reports the Redis commands run per move
 // (scripts' own commands; EVALSHA and the benchmark's INFO left out) and
 // the server's time in the script per move, both from INFO commandstats,
-// and the server's CPU time per move (INFO cpu).
+// and the server's CPU time per move (INFO cpu), beside its CPU time per
+// PING, a round trip that runs no script.
 func BenchmarkMoveScript(b *testing.B) {
 	srv := storetest.StartServer(b)
 	c := srv.Client(b)
@@ -128,6 +129,17 @@ func BenchmarkMoveScript(b *testing.B) {
 	b.ReportMetric(float64(cmds)/moves, "cmds/op")
 	b.ReportMetric(float64(after["evalsha"].usec-before["evalsha"].usec)/moves, "script-us/op")
 	b.ReportMetric(cpu*1e6/moves, "redis-cpu-us/op")
+	// What a bare round trip costs the server, measured on the same
+	// connection right after the moves, so that redis-cpu-us/op can be
+	// read as the round trip's share and the script's own.
+	pings := min(n-n0, 20000)
+	cpu0 = serverCPU(b, c)
+	for range pings {
+		if err := c.Ping(ctx).Err(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric((serverCPU(b, c)-cpu0)*1e6/float64(pings), "redis-cpu-us/ping")
 }
 
 // serverCPU returns the server's CPU seconds so far, used_cpu_sys +

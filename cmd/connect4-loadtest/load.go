@@ -180,7 +180,16 @@ func (lt *loadtester) run(ctx context.Context) (report, error) {
 		if err != nil {
 			return report{}, err
 		}
-		rep.RedisCPU = after.cpu - before.cpu
+		rep.RedisCPU, rep.RedisCPUSys = after.cpu-before.cpu, after.sys-before.sys
+		for cmd, us := range after.usec {
+			switch d := us - before.usec[cmd]; {
+			case cmd == "info":
+			case isScript(cmd):
+				rep.RedisScriptTime += d
+			default:
+				rep.RedisCommandTime += d
+			}
+		}
 		rep.RedisCommands = map[string]int64{}
 		for cmd, n := range after.calls {
 			if d := n - before.calls[cmd]; d > 0 && cmd != "info" {

@@ -161,6 +161,10 @@ func TestPlaysGames(t *testing.T) {
 			if redisURL != "" && rep.RedisCPU <= 0 {
 				t.Errorf("Redis CPU %v, want a positive reading from INFO cpu", rep.RedisCPU)
 			}
+			if redisURL != "" && (rep.RedisScriptTime <= 0 || rep.RedisCommandTime <= 0 || rep.RedisCPUSys < 0 || rep.RedisCPUSys > rep.RedisCPU) {
+				t.Errorf("Redis script time %dµs, command time %dµs, sys CPU %vs of %vs: want positive times and a share of the CPU",
+					rep.RedisScriptTime, rep.RedisCommandTime, rep.RedisCPUSys, rep.RedisCPU)
+			}
 			if rep.Deferred > 0 {
 				// A move slower than the adapter's deferral threshold (a
 				// busy machine): its reply went to the REST stub, and the
@@ -427,14 +431,21 @@ func TestParseCommandStats(t *testing.T) {
 		"cmdstat_evalsha:calls=7,usec=300,usec_per_call=42.86,rejected_calls=0,failed_calls=1\r\n" +
 		"cmdstat_client|setinfo:calls=2,usec=3,usec_per_call=1.50,rejected_calls=0,failed_calls=0\r\n" +
 		"not_a_stat:calls=5\r\n"
-	got := parseCommandStats(in)
-	want := map[string]int64{"get": 21, "evalsha": 7, "client|setinfo": 2}
-	if len(got) != len(want) {
-		t.Errorf("parseCommandStats = %v, want %v", got, want)
-	}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("parseCommandStats[%q] = %d, want %d", k, got[k], v)
+	calls, usec := parseCommandStats(in)
+	for _, c := range []struct {
+		what      string
+		got, want map[string]int64
+	}{
+		{"calls", calls, map[string]int64{"get": 21, "evalsha": 7, "client|setinfo": 2}},
+		{"usec", usec, map[string]int64{"get": 175, "evalsha": 300, "client|setinfo": 3}},
+	} {
+		if len(c.got) != len(c.want) {
+			t.Errorf("parseCommandStats %s = %v, want %v", c.what, c.got, c.want)
+		}
+		for k, v := range c.want {
+			if c.got[k] != v {
+				t.Errorf("parseCommandStats %s[%q] = %d, want %d", c.what, k, c.got[k], v)
+			}
 		}
 	}
 }

@@ -17,8 +17,10 @@ import (
 // redisStats are the counters of one INFO reply.
 type redisStats struct {
 	calls  map[string]int64 // by command, from commandstats
+	usec   map[string]int64 // microseconds spent in each command, from commandstats
 	writes int64            // total_writes_processed: replies written to clients
 	cpu    float64          // used_cpu_sys + used_cpu_user: the server's CPU seconds
+	sys    float64          // used_cpu_sys alone: the kernel's share of cpu
 }
 
 // readRedisStats reads the command counts, the replies written and the
@@ -28,7 +30,8 @@ func readRedisStats(ctx context.Context, c *redis.Client) (redisStats, error) {
 	if err != nil {
 		return redisStats{}, fmt.Errorf("redis INFO commandstats stats cpu: %w", err)
 	}
-	st := redisStats{calls: parseCommandStats(s)}
+	calls, usec := parseCommandStats(s)
+	st := redisStats{calls: calls, usec: usec}
 	sc := bufio.NewScanner(strings.NewReader(s))
 	for sc.Scan() {
 		name, v, _ := strings.Cut(strings.TrimSpace(sc.Text()), ":")
@@ -38,31 +41,49 @@ func readRedisStats(ctx context.Context, c *redis.Client) (redisStats, error) {
 		case "used_cpu_sys", "used_cpu_user":
 			f, _ := strconv.ParseFloat(v, 64)
 			st.cpu += f
+			if name == "used_cpu_sys" {
+				st.sys = f
+			}
 		}
 	}
 	return st, nil
 }
 
 // parseCommandStats reads lines like
-// "cmdstat_get:calls=21,usec=175,usec_per_call=8.33,..." into calls by
-// command ("get"; subcommands as "client|setname").
-func parseCommandStats(s string) map[string]int64 {
-	out := map[string]int64{}
+// "cmdstat_get:calls=21,usec=175,usec_per_call=8.33,..." into calls and
+// microseconds by command ("get"; subcommands as "client|setname").
+func parseCommandStats(s string) (calls, usec map[string]int64) {
+	calls, usec = map[string]int64{}, map[string]int64{}
 	sc := bufio.NewScanner(strings.NewReader(s))
 	for sc.Scan() {
 		name, rest, ok := strings.Cut(strings.TrimSpace(sc.Text()), ":")
 		if !ok || !strings.HasPrefix(name, "cmdstat_") {
 			continue
 		}
+		cmd := strings.TrimPrefix(name, "cmdstat_")
 		for f := range strings.SplitSeq(rest, ",") {
-			if v, ok := strings.CutPrefix(f, "calls="); ok {
-				if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-					out[strings.TrimPrefix(name, "cmdstat_")] = n
-				}
+			key, v, _ := strings.Cut(f, "=")
+			n, err := strconv.ParseInt(v, 10, 64)
+			switch {
+			case err != nil:
+			case key == "calls":
+				calls[cmd] = n
+			case key == "usec":
+				usec[cmd] = n
 			}
 		}
 	}
-	return out
+	return calls, usec
+}
+
+// isScript reports whether a command of commandstats runs a script or a
+// function, whose usec includes the commands it runs.
+func isScript(cmd string) bool {
+	switch cmd {
+	case "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro":
+		return true
+	}
+	return false
 }
 
 // cpuMetric is the Prometheus process collector's CPU time, which
