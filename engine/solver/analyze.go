@@ -213,16 +213,28 @@ func analyzeExact(a *Analysis, sv *Solver, table *Outcomes, book *Book, root Pos
 	for i := range outcome {
 		outcome[i] = unknown
 	}
+	// keeper[i] is a column of line[i], other than the one played, that
+	// keeps outcome[i] by a proof found without a search of its own, or -1.
+	keeper := make([]int, n+1)
 	sv.limited, sv.deadline, sv.done, sv.aborted = true, verdictsBy, done, false
 	search := true
 	for i := n; i >= 0; i-- {
 		// Out of time, the earlier positions are only looked up: the
 		// outcome table and the book hold the first ones.
 		search = search && !stopped(verdictsBy, done)
+		keeper[i] = -1
 		if o, ok := lineOutcome(sv, table, book, line, history, outcome, i, search); ok {
 			outcome[i] = o
 		} else {
 			search = false
+		}
+		// The search that proved a position won or drawn has left in the
+		// table the column that does it: read now, before the searches of
+		// the earlier positions overwrite it. While every search so far has
+		// run to its end, what the table holds depends on the game alone,
+		// not on the clock, and so does the column read from it.
+		if search && i < n && outcome[i] >= 0 {
+			keeper[i] = provenKeeper(sv, table, book, line[i], history[i], outcome[i], true)
 		}
 	}
 	for i, c := range history {
@@ -256,17 +268,26 @@ func analyzeExact(a *Analysis, sv *Solver, table *Outcomes, book *Book, root Pos
 	sv.deadline, sv.aborted = labelsBy, false
 	for i := n - 1; i >= 0; i-- {
 		if m := &a.Moves[i]; m.Verdict.Mistake() {
-			col, ok := keepingColumn(sv, table, book, line[i], m.Column, outcome[i])
-			if !ok {
-				return
+			// The column shown must be the same on every run: the table
+			// is not read again, for after a search cut short what it
+			// holds depends on the clock.
+			col := keeper[i]
+			if col < 0 {
+				var ok bool
+				if col, ok = keepingColumn(sv, table, book, line[i], m.Column, outcome[i], false); !ok {
+					return
+				}
 			}
 			m.Best = col
 		}
 	}
 	for i := n - 1; i >= 0; i-- {
 		// A connect is obvious enough, and an unproven move has no label.
-		if m := &a.Moves[i]; (m.Verdict == KeptWin || m.Verdict == KeptDraw) && !line[i].IsWinningMove(m.Column) {
-			col, ok := keepingColumn(sv, table, book, line[i], m.Column, outcome[i])
+		// Whether the move was the only one is a fact, not a choice: any
+		// proof that another column kept the outcome will do, whenever the
+		// table got it.
+		if m := &a.Moves[i]; (m.Verdict == KeptWin || m.Verdict == KeptDraw) && !line[i].IsWinningMove(m.Column) && keeper[i] < 0 {
+			col, ok := keepingColumn(sv, table, book, line[i], m.Column, outcome[i], true)
 			if !ok {
 				return
 			}
@@ -276,11 +297,17 @@ func analyzeExact(a *Analysis, sv *Solver, table *Outcomes, book *Book, root Pos
 	}
 }
 
-// keepingColumn returns the first column of p, centre first, other than
-// played, that gives the player to move at least want (1 a win, 0 a draw),
-// or -1 when every other column is proven worse; ok is false when the
-// deadline came first.
-func keepingColumn(sv *Solver, table *Outcomes, book *Book, p Position, played, want int) (col int, ok bool) {
+// keepingColumn returns a column of p other than played that gives the
+// player to move at least want (1 a win, 0 a draw), or -1 when every other
+// column is proven worse; ok is false when the deadline came first. It
+// takes the first that provenKeeper finds, else the first, centre first,
+// that a search proves. With useTable false it reads nothing from the
+// solver's table, whose entries may depend on the clock: the column then
+// depends on p alone.
+func keepingColumn(sv *Solver, table *Outcomes, book *Book, p Position, played, want int, useTable bool) (col int, ok bool) {
+	if c := provenKeeper(sv, table, book, p, played, want, useTable); c >= 0 {
+		return c, true
+	}
 	for _, c := range centreFirst {
 		if c == played || !p.CanPlay(c) {
 			continue
@@ -294,6 +321,49 @@ func keepingColumn(sv *Solver, table *Outcomes, book *Book, p Position, played, 
 		}
 	}
 	return -1, true
+}
+
+// provenKeeper returns a column of p other than played that gives the
+// player to move at least want (1 a win, 0 a draw) by a proof had without
+// a search, or -1: a connect, else (with useTable) the column stored with
+// a lower bound on p's value in the solver's table, else a column whose
+// position the outcome table or the book holds, or (with useTable) one
+// whose upper bound in the table is low enough, centre first. A lower
+// bound is stored only by the search of the column stored with it, an
+// upper bound only when every column of its position was searched, and a
+// table slot's index and tag identify its key exactly: each is a proof
+// about that position.
+func provenKeeper(sv *Solver, table *Outcomes, book *Book, p Position, played, want int, useTable bool) int {
+	for _, c := range centreFirst {
+		if c != played && p.CanPlay(c) && p.IsWinningMove(c) {
+			return c
+		}
+	}
+	if useTable {
+		if v, lower, m, ok := sv.tableFor(p.moves).get(p.Key()); ok && lower && m > 0 && m-1 != played && v >= want {
+			return m - 1
+		}
+	}
+	for _, c := range centreFirst {
+		if c == played || !p.CanPlay(c) {
+			continue
+		}
+		q := p
+		q.Play(c)
+		if q.CanWinNext() {
+			continue
+		}
+		if o, ok := knownOutcome(table, book, q); ok {
+			if -o >= want {
+				return c
+			}
+			continue
+		}
+		if v, lower, _, ok := sv.tableFor(q.moves).get(q.Key()); useTable && ok && !lower && -v >= want {
+			return c
+		}
+	}
+	return -1
 }
 
 // lineOutcome returns the outcome of line[i] for the player to move, given
@@ -342,6 +412,9 @@ func keepsOutcome(sv *Solver, table *Outcomes, book *Book, p Position, col, want
 	}
 	q := p
 	q.Play(col)
+	if q.CanWinNext() {
+		return false, true // the opponent connects: negamax must not be asked
+	}
 	if o, ok := knownOutcome(table, book, q); ok {
 		return -o >= want, true
 	}

@@ -177,6 +177,99 @@ func TestAnalyzeLabels(t *testing.T) {
 	}
 }
 
+// TestProvenKeeper follows the analysis through typical games, from the
+// last position back: the searches of the verdicts and of the labels fill
+// the solver's table, and every column that provenKeeper then names, with
+// the table or without it, must keep what it was asked for by an exact
+// solve of its own in another solver.
+func TestProvenKeeper(t *testing.T) {
+	table, book := embeddedOutcomes(), embeddedBook()
+	ref := NewSolver()
+	named, fromTable := 0, 0
+	for gi, g := range typicalGames(t, samples(16, 10, 3)) {
+		history := g.History()
+		sv := NewSolver()
+		sv.useKnown(table, book)
+		check := func(p Position) {
+			t.Helper()
+			var out [Width]int // the reference outcome of each column, +2 when not solved yet
+			for c := range out {
+				out[c] = 2
+			}
+			for want := range 2 {
+				for played := range Width {
+					if !p.CanPlay(played) {
+						continue
+					}
+					withTable := provenKeeper(sv, table, book, p, played, want, true)
+					plain := provenKeeper(sv, table, book, p, played, want, false)
+					if withTable != plain {
+						fromTable++
+					}
+					for _, c := range []int{withTable, plain} {
+						if c < 0 {
+							continue
+						}
+						named++
+						if out[c] == 2 && p.CanPlay(c) {
+							out[c] = referenceOutcome(ref, p, c)
+						}
+						if c == played || !p.CanPlay(c) || out[c] < want {
+							t.Errorf("game %d, %d discs, played %d, want %+d: column %d named, outcome %+d", gi, p.moves, played, want, c, out[c])
+						}
+					}
+				}
+			}
+		}
+		for i := len(history) - 1; i >= checkedFrom; i-- {
+			p := positionOf(history[:i])
+			sv.weakSolve(p) // as the verdicts do
+			check(p)
+			for c := range Width {
+				if p.CanPlay(c) {
+					keepsOutcome(sv, table, book, p, c, 0) // as the labels do
+				}
+			}
+			check(p)
+		}
+	}
+	if named == 0 || fromTable == 0 {
+		t.Errorf("%d columns named, %d from the table: the test checks too little", named, fromTable)
+	}
+	t.Logf("%d columns named, %d from the table", named, fromTable)
+}
+
+// TestAnalyzeBestStable analyses typical games with budgets that cut the
+// searches short at different points, and checks that a mistake labelled
+// in two analyses of the same game names the same column in both: the
+// column shown must not depend on the time there was.
+func TestAnalyzeBestStable(t *testing.T) {
+	t.Parallel() // its analyses spend their budget: it waits for the clock
+	compared := 0
+	for gi, g := range typicalGames(t, samples(12, 6, 2)) {
+		var first Analysis
+		for k, budget := range []time.Duration{1500 * time.Millisecond, 100 * time.Millisecond, 400 * time.Millisecond} {
+			a, err := Analyze(t.Context(), g, budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k == 0 {
+				first = a
+				continue
+			}
+			for i, m := range a.Moves {
+				if f := first.Moves[i]; m.Verdict.Mistake() && f.Verdict == m.Verdict && m.Best >= 0 && f.Best >= 0 && i != a.Turning && i != first.Turning {
+					compared++
+					if m.Best != f.Best {
+						t.Errorf("game %d move %d: column %d at %v, %d at %v", gi, i+1, m.Best, budget, f.Best, 1500*time.Millisecond)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d mistakes compared", compared)
+}
+
 // verdictAllows reports whether verdict v is possible for a move after
 // which its player's outcome is after.
 func verdictAllows(v Verdict, after int) bool {
