@@ -117,14 +117,17 @@ type exchange struct {
 	// what settling a guest channel's timed events needs shown (see
 	// handle). Written by handle before its reply is taken.
 	extra []bot.Reply
+	// timeout is the context inPlace runs the command in, held here to
+	// cost no allocation of its own.
+	timeout lazyDeadline
 }
 
 // inPlace runs the command within handleTimeout and responds with its
 // reply.
 func (x *exchange) inPlace(ctx context.Context) (initial, laterFunc) {
-	ctx, cancel := context.WithTimeout(ctx, handleTimeout)
-	defer cancel()
-	r := x.handle(ctx)
+	x.timeout.parent, x.timeout.deadline = ctx, time.Now().Add(handleTimeout)
+	defer x.timeout.stop()
+	r := x.handle(&x.timeout)
 	x.rep.Outcome = r.Outcome()
 	return x.respond(r)
 }
