@@ -59,7 +59,8 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		a.refuse(w, rep, http.StatusBadRequest, "malformed interaction", bot.OutcomeBadRequest, rep.Reason)
 		return
 	}
-	ct, out, pooled, err := resp.encode(a.buffers.get())
+	buf := a.buffers.get()
+	ct, out, pooled, err := resp.encode(*buf)
 	if err != nil { // cannot happen: a response is plain data
 		a.log.Error("encode interaction response", "err", err)
 		ct, out, pooled = "application/json", []byte(`{"type":6}`), false
@@ -71,8 +72,9 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Length", strconv.Itoa(len(out)))
 	w.Write(out) // copies out or writes it through: it is free again
 	if pooled {
-		a.buffers.put(out)
+		*buf = out
 	}
+	a.buffers.put(buf)
 	if later == nil {
 		a.done(rep)
 		if rep.attachGame != "" {
