@@ -310,7 +310,13 @@ type cloned struct {
 // AI, which plays any number of games at once. A store allows each id in
 // at most one active record per channel.
 func (r *Record) Bound() []string {
-	ids := []string{r.Challenger.ID}
+	return r.AppendBound(make([]string, 0, 2+len(r.Others)))
+}
+
+// AppendBound appends the ids Bound returns to ids, so that a caller can
+// keep them in an array of its own (engine.MaxPlayers ids at most).
+func (r *Record) AppendBound(ids []string) []string {
+	ids = append(ids, r.Challenger.ID)
 	if r.Opponent.ID != "" && r.AILevel == solver.LevelNone {
 		ids = append(ids, r.Opponent.ID)
 	}
