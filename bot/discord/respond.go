@@ -391,8 +391,9 @@ type message bot.Message
 
 // text is m's parts that are not empty, one per line.
 func (m message) text() string {
-	var parts []string
-	for _, p := range []string{m.Header, m.Board, m.Status} {
+	var buf [3]string // on the stack: the joined text is the one allocation
+	parts := buf[:0]
+	for _, p := range [...]string{m.Header, m.Board, m.Status} {
 		if p != "" {
 			parts = append(parts, p)
 		}
