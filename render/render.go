@@ -61,16 +61,14 @@ func Board(g *engine.Game, p Palette) string {
 	for _, c := range g.WinningCells() {
 		win[c.Row][c.Col] = true
 	}
-	// The length first, so that the board is written in one allocation
-	// rather than in the dozen of a builder growing.
-	n := b.Rows() + b.Rows()*(b.Cols()-1)*len(p.Separator) + (b.Cols()-1)*len(p.Separator)
+	// Room for the longest emoji in every cell, so that the board is
+	// written in one allocation rather than in the dozen of a builder
+	// growing, and in one pass.
+	widest := max(len(p.Empty), len(p.Red), len(p.Yellow), len(p.Green), len(p.Blue),
+		len(p.RedWin), len(p.YellowWin), len(p.GreenWin), len(p.BlueWin))
+	n := b.Rows()*(1+b.Cols()*widest) + (b.Rows()+1)*(b.Cols()-1)*len(p.Separator)
 	for c := 0; c < b.Cols(); c++ {
 		n += len(p.Numbers[c])
-	}
-	for r := b.Rows() - 1; r >= 0; r-- {
-		for c := 0; c < b.Cols(); c++ {
-			n += len(p.disc(b.At(r, c), win[r][c]))
-		}
 	}
 	var sb strings.Builder
 	sb.Grow(n)
