@@ -65,11 +65,13 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		a.log.Error("encode interaction response", "err", err)
 		ct, out, pooled = "application/json", []byte(`{"type":6}`), false
 	}
+	// Set by their canonical keys, as Header.Set would after
+	// canonicalizing them on every response.
 	h := w.Header()
-	h.Set("Content-Type", ct)
+	h["Content-Type"] = []string{ct}
 	// With its length the response leaves whole at the Flush below,
 	// rather than as a chunk now and the chunked encoding's end later.
-	h.Set("Content-Length", strconv.Itoa(len(out)))
+	h["Content-Length"] = []string{strconv.Itoa(len(out))}
 	w.Write(out) // copies out or writes it through: it is free again
 	if pooled {
 		*buf = out
