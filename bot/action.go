@@ -47,11 +47,43 @@ var buttonKinds = map[string]Kind{
 
 // String encodes a as "c4:<kind>:<game>:<move>:<column>".
 func (a Action) String() string {
+	var buf [MaxActionLen]byte
+	return string(a.append(buf[:0]))
+}
+
+// append appends a encoded (see String) to b.
+func (a Action) append(b []byte) []byte {
 	kind := a.Kind.String()
 	if a.Kind == KindDrop && a.Human {
 		kind = humanDrop
 	}
-	return actionPrefix + ":" + kind + ":" + a.GameID + ":" + strconv.Itoa(a.Move) + ":" + strconv.Itoa(a.Column)
+	b = append(append(append(b, actionPrefix...), ':'), kind...)
+	b = append(append(append(b, ':'), a.GameID...), ':')
+	b = append(strconv.AppendInt(b, int64(a.Move), 10), ':')
+	return strconv.AppendInt(b, int64(a.Column), 10)
+}
+
+// columnValues sets vals[c], for each of a board's cols columns, to the
+// encoded drop in column c (a with Column c, as String encodes it), all
+// cut from one string: one allocation for the row rather than one per
+// button, on every board a move shows.
+func (a Action) columnValues(cols int, vals *[engine.MaxSize]string) {
+	var buf [MaxActionLen]byte
+	a.Column = 0
+	head := a.append(buf[:0])
+	head = head[:len(head)-1] // without its column, "0"
+	var sb strings.Builder
+	sb.Grow(cols * (len(head) + 1))
+	var ends [engine.MaxSize]int
+	for c := range cols {
+		sb.Write(head)
+		sb.WriteByte(byte('0' + c)) // columns are 0 to engine.MaxSize-1: one digit
+		ends[c] = sb.Len()
+	}
+	all, start := sb.String(), 0
+	for c := range cols {
+		vals[c], start = all[start:ends[c]], ends[c]
+	}
 }
 
 // ParseAction decodes a button value made by Action.String into a Request.

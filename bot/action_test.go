@@ -74,3 +74,28 @@ func FuzzParseAction(f *testing.F) {
 		}
 	})
 }
+
+// TestColumnValues: the column buttons' values cut from one string are
+// what String encodes for each column, on every board width.
+func TestColumnValues(t *testing.T) {
+	for cols := engine.MinSize; cols <= engine.MaxSize; cols++ {
+		for _, a := range []Action{
+			{Kind: KindDrop, GameID: "AbCdEfGhIjKlMnOp", Move: 0},
+			{Kind: KindDrop, GameID: "x_-9", Move: 41, Human: true},
+			{Kind: KindDrop, GameID: "AbCdEfGhIjKlMnOp", Move: engine.MaxSize * engine.MaxSize, Human: true},
+		} {
+			var vals [engine.MaxSize]string
+			a.columnValues(cols, &vals)
+			for c := range engine.MaxSize {
+				want := ""
+				if c < cols {
+					a.Column = c
+					want = a.String()
+				}
+				if vals[c] != want {
+					t.Errorf("%+v.columnValues(%d)[%d] = %q, want %q", a, cols, c, vals[c], want)
+				}
+			}
+		}
+	}
+}

@@ -14,57 +14,72 @@ import (
 // drop drops the clicking player's disc in the clicked column, then lets
 // the AI answer in an AI game.
 func (s *Service) drop(ctx context.Context, cmd Command) (Reply, error) {
-	var text speech
-	var over bool
-	rec, err := s.updatePlayable(ctx, &cmd, func(r *match.Record, me engine.Player) (match.Tally, error) {
-		g := r.Game
-		if cmd.Move != g.Moves() {
-			return match.Tally{}, userErr(ProblemStale)
-		}
-		if t := g.Turn(); t != me {
-			return match.Tally{}, userErr(ProblemNotYourTurn, lang.Args{"Player": "<@" + r.PlayerOf(t).ID + ">"})
-		}
-		if err := g.Play(me, cmd.Column); err != nil {
-			var me *engine.MoveError
-			if errors.As(err, &me) && me.Reason == engine.ReasonColumnFull {
-				return match.Tally{}, userErr(ProblemColumnFull, lang.Args{"Column": cmd.Column + 1})
-			}
-			if errors.As(err, &me) && me.Reason == engine.ReasonOutOfRange {
-				return match.Tally{}, userErr(ProblemStale)
-			}
-			return match.Tally{}, err
-		}
-		r.Takeback = nil // a move lapses a pending takeback
-		text = moveText(cmd.User, cmd.Column)
-		var tally match.Tally
-		if over = g.State().Over(); over {
-			var end speech
-			tally, end = settle(r, match.FinishNone, false)
-			text = text.line(end)
-		}
-		if r.Puzzle != nil {
-			verdict, t, err := puzzleCheck(s.channelLang(ctx, cmd, r), r, me)
-			if err != nil {
-				return match.Tally{}, err
-			}
-			if verdict != "" {
-				text = text.line(said(verdict))
-				over, tally = true, t
-			}
-		}
-		if !cmd.Message.IsZero() {
-			r.Message = cmd.Message
-		}
-		return tally, nil
+	// What the function in the store's compare-and-set reads and writes
+	// lives in one allocation (the function's variables moved to the heap
+	// one by one: the command, the text, whether the game was over).
+	d := &dropping{cmd: cmd}
+	rec, err := s.updatePlayable(ctx, &d.cmd, func(r *match.Record, me engine.Player) (match.Tally, error) {
+		return d.play(ctx, s, r, me)
 	})
 	if err != nil {
-		return Reply{}, noGame(cmd, err)
+		return Reply{}, noGame(d.cmd, err)
 	}
-	s.moved(cmd)
+	s.moved(d.cmd)
 	if rec.Status == match.StatusFinished {
-		s.finished(cmd, rec.Finish)
+		s.finished(d.cmd, rec.Finish)
 	}
-	return s.afterHuman(ctx, cmd, rec, Update, text)
+	return s.afterHuman(ctx, d.cmd, rec, Update, d.text)
+}
+
+// dropping is a drop in the store's compare-and-set: the command, and the
+// text that announces the move.
+type dropping struct {
+	cmd  Command
+	text speech
+}
+
+// play drops d's disc as player me in r.
+func (d *dropping) play(ctx context.Context, s *Service, r *match.Record, me engine.Player) (match.Tally, error) {
+	cmd := &d.cmd
+	g := r.Game
+	if cmd.Move != g.Moves() {
+		return match.Tally{}, userErr(ProblemStale)
+	}
+	if t := g.Turn(); t != me {
+		return match.Tally{}, userErr(ProblemNotYourTurn, lang.Args{"Player": "<@" + r.PlayerOf(t).ID + ">"})
+	}
+	if err := g.Play(me, cmd.Column); err != nil {
+		var me *engine.MoveError
+		if errors.As(err, &me) && me.Reason == engine.ReasonColumnFull {
+			return match.Tally{}, userErr(ProblemColumnFull, lang.Args{"Column": cmd.Column + 1})
+		}
+		if errors.As(err, &me) && me.Reason == engine.ReasonOutOfRange {
+			return match.Tally{}, userErr(ProblemStale)
+		}
+		return match.Tally{}, err
+	}
+	r.Takeback = nil // a move lapses a pending takeback
+	d.text = moveText(cmd.User, cmd.Column)
+	var tally match.Tally
+	if g.State().Over() {
+		var end speech
+		tally, end = settle(r, match.FinishNone, false)
+		d.text = d.text.line(end)
+	}
+	if r.Puzzle != nil {
+		verdict, t, err := puzzleCheck(s.channelLang(ctx, *cmd, r), r, me)
+		if err != nil {
+			return match.Tally{}, err
+		}
+		if verdict != "" {
+			d.text = d.text.line(said(verdict))
+			tally = t
+		}
+	}
+	if !cmd.Message.IsZero() {
+		r.Message = cmd.Message
+	}
+	return tally, nil
 }
 
 // updatePlayable runs fn in the store's compare-and-set on the game cmd

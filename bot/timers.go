@@ -35,7 +35,8 @@ func (t timedStore) Create(ctx context.Context, rec *match.Record) error {
 func (t timedStore) Update(ctx context.Context, k match.Key, gameID string, fn func(r *match.Record) (match.Tally, error)) (*match.Record, error) {
 	var ended bool
 	rec, err := t.Store.Update(ctx, k, gameID, func(r *match.Record) (match.Tally, error) {
-		prev := snapshot(r)
+		var prev before
+		prev.take(r)
 		wasOver := r.Status == match.StatusFinished
 		tally, err := fn(r)
 		if err == nil {
@@ -58,7 +59,20 @@ func (t timedStore) Update(ctx context.Context, k match.Key, gameID string, fn f
 type before struct {
 	turn     turn
 	takeback *match.Takeback
-	timers   []match.Timer
+	// The timers: the first n in room when they fit (a before lives on
+	// its caller's stack, where a copy of them in a slice of their own
+	// was an allocation on every move), else in more.
+	room [2]match.Timer
+	n    int
+	more []match.Timer
+}
+
+// timers returns the record's timers before the write.
+func (b *before) timers() []match.Timer {
+	if b.more != nil {
+		return b.more
+	}
+	return b.room[:b.n]
 }
 
 // turn identifies whose move it is in which round: a reminder and a
@@ -75,13 +89,19 @@ func turnOf(r *match.Record) turn {
 		mover: r.Game.Turn()}
 }
 
-func snapshot(r *match.Record) before {
-	b := before{turn: turnOf(r), timers: slices.Clone(r.Timers)}
+// take sets b to r's state before a write: its timers copied (into
+// b.room when they fit), its takeback request.
+func (b *before) take(r *match.Record) {
+	*b = before{turn: turnOf(r)}
+	if len(r.Timers) <= len(b.room) {
+		b.n = copy(b.room[:], r.Timers)
+	} else {
+		b.more = slices.Clone(r.Timers)
+	}
 	if r.Takeback != nil {
 		tb := *r.Takeback
 		b.takeback = &tb
 	}
-	return b
 }
 
 func timerOf(ts []match.Timer, k match.TimerKind) (match.Timer, bool) {
@@ -105,6 +125,12 @@ func timerOf(ts []match.Timer, k match.TimerKind) (match.Timer, bool) {
 //     last write.
 func (s *Service) plan(prev *before, r *match.Record, now time.Time) {
 	var ts []match.Timer
+	if prev != nil {
+		// r is the copy a write is made of, its timers its own and
+		// already copied into prev: they are written over in place,
+		// without an allocation while they fit.
+		ts = r.Timers[:0]
+	}
 	var expire time.Time
 	soonest := func(t time.Time) {
 		if !t.IsZero() && (expire.IsZero() || t.Before(expire)) {
@@ -120,7 +146,7 @@ func (s *Service) plan(prev *before, r *match.Record, now time.Time) {
 	if tb := r.Takeback; tb != nil {
 		due := now.Add(s.opt.ChallengeTTL)
 		if prev != nil && prev.takeback != nil && *prev.takeback == *tb {
-			if t, ok := timerOf(prev.timers, match.TimerExpire); ok {
+			if t, ok := timerOf(prev.timers(), match.TimerExpire); ok {
 				due = t.Due
 			}
 		}
@@ -134,7 +160,7 @@ func (s *Service) plan(prev *before, r *match.Record, now time.Time) {
 	} else if cur := turnOf(r); cur.playing && r.AILevel == solver.LevelNone {
 		if prev != nil && prev.turn == cur {
 			for _, k := range [...]match.TimerKind{match.TimerRemind, match.TimerTimeout} {
-				if t, ok := timerOf(prev.timers, k); ok {
+				if t, ok := timerOf(prev.timers(), k); ok {
 					ts = append(ts, t)
 				}
 			}
@@ -148,6 +174,9 @@ func (s *Service) plan(prev *before, r *match.Record, now time.Time) {
 	}
 	if r.Status == match.StatusPlaying && s.opt.IdleAfter > 0 {
 		ts = append(ts, match.Timer{Kind: match.TimerAbandon, Due: now.Add(s.opt.IdleAfter)})
+	}
+	if len(ts) == 0 {
+		ts = nil // none, as a new record or a store's copy holds none
 	}
 	r.Timers = ts
 }

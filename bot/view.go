@@ -105,10 +105,12 @@ func gameView(l lang.Lang, r *match.Record, vis Visibility, text string) Reply {
 	// follow them (a draw's Accept and Decline, or Analysis and Rematch),
 	// rather than four as the slice grew.
 	reply.Buttons = make([]Button, 0, cfg.Cols+2)
+	var values [engine.MaxSize]string
+	Action{Kind: KindDrop, GameID: r.ID, Move: g.Moves(), Human: r.AILevel == solver.LevelNone}.columnValues(cfg.Cols, &values)
 	for c := 0; c < cfg.Cols; c++ {
 		reply.Buttons = append(reply.Buttons, Button{
 			Label:    strconv.Itoa(c + 1),
-			Value:    Action{Kind: KindDrop, GameID: r.ID, Move: g.Moves(), Column: c, Human: r.AILevel == solver.LevelNone}.String(),
+			Value:    values[c],
 			Column:   c + 1,
 			Disabled: !g.CanPlay(c),
 		})

@@ -57,11 +57,21 @@ func Slack() Palette {
 // discs of a winning line are drawn with the win emoji.
 func Board(g *engine.Game, p Palette) string {
 	b := g.Board()
-	win := map[engine.Cell]bool{}
+	var win [engine.MaxSize][engine.MaxSize]bool
 	for _, c := range g.WinningCells() {
-		win[c] = true
+		win[c.Row][c.Col] = true
+	}
+	// Room for the longest emoji in every cell, so that the board is
+	// written in one allocation rather than in the dozen of a builder
+	// growing, and in one pass.
+	widest := max(len(p.Empty), len(p.Red), len(p.Yellow), len(p.Green), len(p.Blue),
+		len(p.RedWin), len(p.YellowWin), len(p.GreenWin), len(p.BlueWin))
+	n := b.Rows()*(1+b.Cols()*widest) + (b.Rows()+1)*(b.Cols()-1)*len(p.Separator)
+	for c := 0; c < b.Cols(); c++ {
+		n += len(p.Numbers[c])
 	}
 	var sb strings.Builder
+	sb.Grow(n)
 	for c := 0; c < b.Cols(); c++ {
 		if c > 0 {
 			sb.WriteString(p.Separator)
@@ -74,7 +84,7 @@ func Board(g *engine.Game, p Palette) string {
 			if c > 0 {
 				sb.WriteString(p.Separator)
 			}
-			sb.WriteString(p.disc(b.At(r, c), win[engine.Cell{Row: r, Col: c}]))
+			sb.WriteString(p.disc(b.At(r, c), win[r][c]))
 		}
 	}
 	return sb.String()

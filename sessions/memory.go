@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine"
 )
 
 // The sweep: every sweepEvery writes, a write looks at sweepSample entries
@@ -340,10 +341,11 @@ func (m *Memory) Create(ctx context.Context, rec *match.Record) error {
 	if err := m.begin(ctx, "create", rec.Key, false); err != nil {
 		return err
 	}
+	nc := m.nonceOf(ctx, n.Key) // hashed before the lock: the seeds never change
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.cfg.now()
-	if m.replayed(ctx, n.Key, now) {
+	if m.replayed(nc, now) {
 		return fmt.Errorf("sessions: create %s: %w", n.Key, match.ErrReplay)
 	}
 	if _, ok := m.games[n.Key][n.ID]; ok {
@@ -357,7 +359,7 @@ func (m *Memory) Create(ctx context.Context, rec *match.Record) error {
 	}
 	m.put(n.Clone(), now)
 	m.schedule(nil, n, now)
-	m.see(ctx, n.Key, now)
+	m.see(nc, now)
 	*rec = *n
 	return nil
 }
@@ -448,6 +450,7 @@ func (m *Memory) cas(ctx context.Context, cur, next *match.Record, t match.Tally
 	if err := m.begin(ctx, "update", next.Key, false); err != nil {
 		return false, nil, err
 	}
+	nc := m.nonceOf(ctx, next.Key) // hashed before the lock: the seeds never change
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.cfg.now()
@@ -455,13 +458,14 @@ func (m *Memory) cas(ctx context.Context, cur, next *match.Record, t match.Tally
 	if !ok {
 		return false, nil, match.ErrNoGame
 	}
-	if m.replayed(ctx, next.Key, now) {
+	if m.replayed(nc, now) {
 		return false, nil, fmt.Errorf("sessions: update %s: %w", next.Key, match.ErrReplay)
 	}
 	if stored.ID != cur.ID || stored.Version != cur.Version {
 		return false, stored.Clone(), nil
 	}
-	if other, who := m.busyWith(next.Key, bound(next, now), next.ID, now); other != nil {
+	var ids [engine.MaxPlayers]string // on the stack: a move checks its players on every write
+	if other, who := m.busyWith(next.Key, appendBound(ids[:0], next, now), next.ID, now); other != nil {
 		return false, nil, &match.BusyError{Existing: other.Clone(), Player: who}
 	}
 	if t.Rated {
@@ -476,28 +480,44 @@ func (m *Memory) cas(ctx context.Context, cur, next *match.Record, t match.Tally
 	for _, id := range finishedBy(cur, next) {
 		m.last[seenKey{next.Key, id}] = next.ID
 	}
-	m.see(ctx, next.Key, now)
+	m.see(nc, now)
 	if !t.IsZero() {
 		m.tally(next.Key, t, now)
 	}
 	return true, nil, nil
 }
 
-// replayed reports whether ctx's nonce has written in k within the replay
-// window. Call with mu held.
-func (m *Memory) replayed(ctx context.Context, k match.Key, now time.Time) bool {
+// nonce is the entry of a write's nonce in the replay window, hashed once
+// for both the check and the record of it; ok is false for a write
+// without a nonce.
+type nonce struct {
+	entry seenNonce
+	ok    bool
+}
+
+// nonceOf returns the entry of ctx's nonce in k.
+func (m *Memory) nonceOf(ctx context.Context, k match.Key) nonce {
 	n := match.Nonce(ctx)
 	if n == "" {
+		return nonce{}
+	}
+	return nonce{m.seenNonce(k, n), true}
+}
+
+// replayed reports whether n has written within the replay window. Call
+// with mu held.
+func (m *Memory) replayed(n nonce, now time.Time) bool {
+	if !n.ok {
 		return false
 	}
-	until, ok := m.seen[m.seenNonce(k, n)]
+	until, ok := m.seen[n.entry]
 	return ok && now.UnixNano() < until
 }
 
-// see records ctx's nonce as having written in k. Call with mu held.
-func (m *Memory) see(ctx context.Context, k match.Key, now time.Time) {
-	if n := match.Nonce(ctx); n != "" {
-		m.seen[m.seenNonce(k, n)] = now.Add(replayWindow).UnixNano()
+// see records n as having written. Call with mu held.
+func (m *Memory) see(n nonce, now time.Time) {
+	if n.ok {
+		m.seen[n.entry] = now.Add(replayWindow).UnixNano()
 	}
 }
 

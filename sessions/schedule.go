@@ -405,9 +405,14 @@ func (m *Memory) schedule(cur, next *match.Record, now time.Time) {
 				continue
 			}
 		}
+		// A turn's timer moves on every move: its entry, held by the map
+		// alone, is made new in place (no second hash of its key, no
+		// allocation).
 		ek := memEntryKey{next.Key, next.ID, t.Kind}
-		if e, ok := m.entries[ek]; !ok || !e.due.Equal(t.Due) {
+		if e, ok := m.entries[ek]; !ok {
 			m.entries[ek] = &memEntry{due: t.Due}
+		} else if !e.due.Equal(t.Due) {
+			*e = memEntry{due: t.Due}
 		}
 	}
 }

@@ -322,13 +322,13 @@ func newID() string {
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
-// bound returns the players rec binds while it is active (see
-// match.Record.Bound); none once it is not.
-func bound(rec *match.Record, now time.Time) []string {
+// appendBound appends to ids the players rec binds while it is active
+// (see match.Record.Bound); none once it is not.
+func appendBound(ids []string, rec *match.Record, now time.Time) []string {
 	if !rec.Active(now) {
-		return nil
+		return ids
 	}
-	return rec.Bound()
+	return rec.AppendBound(ids)
 }
 
 // finishedBy returns the ids of the people (not the AI) who played in next

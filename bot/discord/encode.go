@@ -69,21 +69,25 @@ type responseBuffers struct{ pool sync.Pool }
 // response with room to spare, not an outsized help text.
 const maxPooledResponse = 4 * responseSize
 
-// get returns an empty buffer, of a response's room when it has one.
-func (r *responseBuffers) get() []byte {
+// get returns an empty buffer, of a response's room when it has one, in
+// the box put takes back: putting the box itself costs no allocation, as
+// a new pointer to the slice did on every response.
+func (r *responseBuffers) get() *[]byte {
 	if b, ok := r.pool.Get().(*[]byte); ok {
-		return (*b)[:0]
+		*b = (*b)[:0]
+		return b
 	}
-	return make([]byte, 0, responseSize)
+	b := make([]byte, 0, responseSize)
+	return &b
 }
 
 // put keeps b for another response, unless it is over maxPooledResponse;
 // the caller must not use b afterwards.
-func (r *responseBuffers) put(b []byte) bool {
-	if cap(b) > maxPooledResponse {
+func (r *responseBuffers) put(b *[]byte) bool {
+	if cap(*b) > maxPooledResponse {
 		return false
 	}
-	r.pool.Put(&b)
+	r.pool.Put(b)
 	return true
 }
 

@@ -59,8 +59,10 @@ func check(t *testing.T, name string, resp *discordgo.InteractionResponse) {
 		t.Fatalf("%s: encodeResponse: %v", name, err)
 	}
 	var pool responseBuffers
-	pool.put(append(pool.get(), "left over from the last response"...))
-	if again, err := appendResponse(pool.get(), resp); err != nil || string(again) != string(fast) {
+	b := pool.get()
+	*b = append(*b, "left over from the last response"...)
+	pool.put(b)
+	if again, err := appendResponse(*pool.get(), resp); err != nil || string(again) != string(fast) {
 		t.Errorf("%s: appendResponse to a pooled buffer = %s, %v; want %s", name, again, err, fast)
 	}
 	sameJSON(t, name, "encodeResponse", fast, resp)
@@ -128,10 +130,11 @@ func TestResponseBuffers(t *testing.T) {
 		size int
 		kept bool
 	}{{responseSize, true}, {maxPooledResponse, true}, {maxPooledResponse + 1, false}, {1 << 20, false}} {
-		if kept := pool.put(make([]byte, 7, c.size)); kept != c.kept {
+		b := make([]byte, 7, c.size)
+		if kept := pool.put(&b); kept != c.kept {
 			t.Errorf("put a buffer of %d bytes: kept %v, want %v", c.size, kept, c.kept)
 		}
-		if b := pool.get(); len(b) != 0 || cap(b) > maxPooledResponse {
+		if b := *pool.get(); len(b) != 0 || cap(b) > maxPooledResponse {
 			t.Errorf("get after a put of %d bytes: len %d cap %d, want 0 and at most %d", c.size, len(b), cap(b), maxPooledResponse)
 		}
 	}

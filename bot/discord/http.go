@@ -45,7 +45,7 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		a.rec.BodyError(w, &rep.Report, err, "deferred", rep.deferred)
 		return
 	}
-	if !a.key.verify(sig, ts, body) {
+	if !a.key.verify(sig[:], ts, body) {
 		a.refuse(w, rep, http.StatusUnauthorized, "invalid request signature", bot.OutcomeUnauthorized, "bad signature")
 		return
 	}
@@ -59,20 +59,24 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
 		a.refuse(w, rep, http.StatusBadRequest, "malformed interaction", bot.OutcomeBadRequest, rep.Reason)
 		return
 	}
-	ct, out, pooled, err := resp.encode(a.buffers.get())
+	buf := a.buffers.get()
+	ct, out, pooled, err := resp.encode(*buf)
 	if err != nil { // cannot happen: a response is plain data
 		a.log.Error("encode interaction response", "err", err)
 		ct, out, pooled = "application/json", []byte(`{"type":6}`), false
 	}
+	// Set by their canonical keys, as Header.Set would after
+	// canonicalizing them on every response.
 	h := w.Header()
-	h.Set("Content-Type", ct)
+	h["Content-Type"] = []string{ct}
 	// With its length the response leaves whole at the Flush below,
 	// rather than as a chunk now and the chunked encoding's end later.
-	h.Set("Content-Length", strconv.Itoa(len(out)))
+	h["Content-Length"] = []string{strconv.Itoa(len(out))}
 	w.Write(out) // copies out or writes it through: it is free again
 	if pooled {
-		a.buffers.put(out)
+		*buf = out
 	}
+	a.buffers.put(buf)
 	if later == nil {
 		a.done(rep)
 		if rep.attachGame != "" {
@@ -107,26 +111,57 @@ var (
 // Ed25519 signature in hex, and a timestamp that is a decimal number of
 // Unix seconds within 5 minutes of now. It returns the signature and the
 // timestamp as sent, or errNoSignature, errBadTimestamp or errStale.
-func signatureHeaders(h http.Header, now time.Time) (sig []byte, ts string, err error) {
-	sig, err = hex.DecodeString(h.Get("X-Signature-Ed25519"))
-	if err != nil || len(sig) != ed25519.SignatureSize {
-		return nil, "", errNoSignature
+func signatureHeaders(h http.Header, now time.Time) (sig [ed25519.SignatureSize]byte, ts string, err error) {
+	if !decodeHex(sig[:], h.Get("X-Signature-Ed25519")) {
+		return sig, "", errNoSignature
 	}
 	ts = h.Get("X-Signature-Timestamp")
 	if ts == "" || len(ts) > 19 {
-		return nil, "", errBadTimestamp
+		return sig, "", errBadTimestamp
 	}
 	for _, c := range []byte(ts) {
 		if c < '0' || c > '9' {
-			return nil, "", errBadTimestamp
+			return sig, "", errBadTimestamp
 		}
 	}
 	secs, err := strconv.ParseInt(ts, 10, 64)
 	if err != nil {
-		return nil, "", errBadTimestamp
+		return sig, "", errBadTimestamp
 	}
 	if d := now.Sub(time.Unix(secs, 0)); d > window || d < -window {
-		return nil, "", errStale
+		return sig, "", errStale
 	}
 	return sig, ts, nil
+}
+
+// decodeHex decodes s, hex digits of either case as encoding/hex reads
+// them, into dst, reporting whether s is exactly dst's length in hex: the
+// signature into an array of the caller's, where hex.DecodeString made a
+// slice (and converting the header to bytes a copy) on every request.
+func decodeHex(dst []byte, s string) bool {
+	if len(s) != hex.EncodedLen(len(dst)) {
+		return false
+	}
+	for i := range dst {
+		hi, ok1 := fromHexChar(s[2*i])
+		lo, ok2 := fromHexChar(s[2*i+1])
+		if !ok1 || !ok2 {
+			return false
+		}
+		dst[i] = hi<<4 | lo
+	}
+	return true
+}
+
+// fromHexChar returns the value of the hex digit c.
+func fromHexChar(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }

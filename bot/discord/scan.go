@@ -23,8 +23,11 @@ import (
 func scanInteraction(body []byte) (*interaction, bool) {
 	// The strings kept are cut from one copy of body: one allocation
 	// rather than one each.
-	s := scanner{b: body, src: string(body)}
-	in := new(interaction)
+	// The interaction and the objects it points to are one allocation too
+	// (see scanned).
+	sc := new(scanned)
+	s := scanner{b: body, src: string(body), spares: sc}
+	in := &sc.in
 	if !s.interaction(in) {
 		return nil, false
 	}
@@ -34,10 +37,43 @@ func scanInteraction(body []byte) (*interaction, bool) {
 
 // scanner reads b (and src, the same bytes as a string) from i.
 type scanner struct {
-	b   []byte
-	src string
-	i   int
-	bad bool // set by first and next on anything but a well-formed object
+	b      []byte
+	src    string
+	i      int
+	bad    bool     // set by first and next on anything but a well-formed object
+	spares *scanned // room for the objects the interaction points to
+}
+
+// scanned is an interaction and room for the objects it points to that
+// every click and command has, allocated with it: five allocations were
+// one.
+type scanned struct {
+	in         interaction
+	member     spare[member]
+	memberUser spare[user]
+	user       spare[user]
+	data       spare[interactionData]
+	message    spare[clickedMessage]
+}
+
+// spare is room for one T.
+type spare[T any] struct {
+	v    T
+	used bool
+}
+
+// into is alloc with sp's room for the first T it makes: a later one (a
+// key repeated after a null) is new and zero, as json.Unmarshal makes it.
+func (sp *spare[T]) into(p **T) *T {
+	if *p == nil {
+		if sp.used {
+			*p = new(T)
+		} else {
+			sp.used = true
+			*p = &sp.v
+		}
+	}
+	return *p
 }
 
 // maxScanDepth bounds the nesting of the values scanner skips; deeper
@@ -64,13 +100,13 @@ func (s *scanner) interaction(in *interaction) bool {
 		case "guild_locale":
 			return s.str(&in.GuildLocale)
 		case "member":
-			return nulled(s, &in.Member) || s.member(alloc(&in.Member))
+			return nulled(s, &in.Member) || s.member(s.spares.member.into(&in.Member))
 		case "user":
-			return nulled(s, &in.User) || s.user(alloc(&in.User))
+			return nulled(s, &in.User) || s.user(s.spares.user.into(&in.User))
 		case "data":
-			return nulled(s, &in.Data) || s.data(alloc(&in.Data))
+			return nulled(s, &in.Data) || s.data(s.spares.data.into(&in.Data))
 		case "message":
-			return nulled(s, &in.Message) || s.message(alloc(&in.Message))
+			return nulled(s, &in.Message) || s.message(s.spares.message.into(&in.Message))
 		case "context":
 			return nulled(s, &in.Context) || scanUint(s, alloc(&in.Context), 1<<53)
 		case "authorizing_integration_owners":
@@ -86,7 +122,7 @@ func (s *scanner) member(m *member) bool {
 	return s.fields(func(key []byte) bool {
 		switch string(key) {
 		case "user":
-			return nulled(s, &m.User) || s.user(alloc(&m.User))
+			return nulled(s, &m.User) || s.user(s.spares.memberUser.into(&m.User))
 		case "permissions":
 			return s.str(&m.Permissions)
 		}

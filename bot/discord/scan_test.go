@@ -45,6 +45,9 @@ func scanCases(tb testing.TB) []struct {
 			`"data":{"custom_id":"x","name":null},"guild_locale":null,"context":null,"message":null,"user":null,"entitlements":null,` +
 			`"authorizing_integration_owners":null,"locale":null}`), true},
 		{"a null after a value", []byte(`{"id":"1","id":null,"type":3,"type":null,"member":{"user":{"id":"A"}},"member":null,"data":{"custom_id":"x"}}`), true},
+		{"a value after a null after a value", []byte(`{"type":3,"member":{"user":{"id":"A","username":"a"},"permissions":"8"},"member":null,"member":{"user":{"global_name":"B"}},` +
+			`"user":{"id":"A"},"user":null,"user":{"username":"b"},"data":{"custom_id":"x"},"data":null,"data":{"name":"n"},` +
+			`"message":{"id":"5","flags":64},"message":null,"message":{"id":"6"}}`), true},
 		{"repeated objects merge", []byte(`{"type":3,"member":{"user":{"id":"A"}},"member":{"permissions":"8"},` +
 			`"authorizing_integration_owners":{"0":"G"},"authorizing_integration_owners":{"1":"U"},"data":{"custom_id":"x"},"data":{"name":"n"},"type":2}`), true},
 		{"white space", []byte(" \t\r\n{ \"type\" : 3 ,\n\"data\" :{ \"custom_id\" : \"x\" } , \"entitlements\" : [ ] ,\"context\": 2 , \"member\":{\"user\":{\"bot\": true }}} \n"), true},

@@ -238,8 +238,12 @@ func (r *Record) Active(now time.Time) bool {
 
 // Clone returns a deep copy of r, with empty slices as nil (as after a round
 // trip through a store).
+//
+// The copy, its game and its timers (when it has at most cloneTimers) are
+// one allocation: a store clones a record twice on every move.
 func (r *Record) Clone() *Record {
-	c := *r
+	b := &cloned{rec: *r}
+	c := &b.rec
 	c.Rounds, c.Others, c.Accepted = nil, nil, nil
 	if len(r.Others) > 0 {
 		c.Others = slices.Clone(r.Others)
@@ -251,7 +255,8 @@ func (r *Record) Clone() *Record {
 		c.Rounds = slices.Clone(r.Rounds)
 	}
 	if r.Game != nil {
-		c.Game = r.Game.Clone()
+		b.game = *r.Game // as Game.Clone copies it
+		c.Game = &b.game
 	}
 	if r.Rating != nil {
 		rc := *r.Rating
@@ -270,7 +275,10 @@ func (r *Record) Clone() *Record {
 		c.Takeback = &tb
 	}
 	c.Timers = nil
-	if len(r.Timers) > 0 {
+	if n := len(r.Timers); n > 0 && n <= cloneTimers {
+		copy(b.timers[:], r.Timers)
+		c.Timers = b.timers[:n:n] // appending reallocates, as to a clone
+	} else if n > 0 {
 		c.Timers = slices.Clone(r.Timers)
 	}
 	if r.Puzzle != nil {
@@ -283,7 +291,19 @@ func (r *Record) Clone() *Record {
 		a.Moves = slices.Clone(a.Moves)
 		c.Analysis = &a
 	}
-	return &c
+	return c
+}
+
+// cloneTimers is how many timers Clone keeps beside the record: a game's
+// turn carries a reminder and a timeout, a challenge an expiry. Two keep
+// a clone within the allocator's 896-byte size class (three took 1024).
+const cloneTimers = 2
+
+// cloned is what Clone allocates.
+type cloned struct {
+	rec    Record
+	game   engine.Game
+	timers [cloneTimers]Timer
 }
 
 // Bound returns the ids of the players r holds to it while it is active:
@@ -291,7 +311,13 @@ func (r *Record) Clone() *Record {
 // AI, which plays any number of games at once. A store allows each id in
 // at most one active record per channel.
 func (r *Record) Bound() []string {
-	ids := []string{r.Challenger.ID}
+	return r.AppendBound(make([]string, 0, 2+len(r.Others)))
+}
+
+// AppendBound appends the ids Bound returns to ids, so that a caller can
+// keep them in an array of its own (engine.MaxPlayers ids at most).
+func (r *Record) AppendBound(ids []string) []string {
+	ids = append(ids, r.Challenger.ID)
 	if r.Opponent.ID != "" && r.AILevel == solver.LevelNone {
 		ids = append(ids, r.Opponent.ID)
 	}

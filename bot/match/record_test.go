@@ -157,6 +157,39 @@ func TestCloneMulti(t *testing.T) {
 	}
 }
 
+// TestCloneGameAndTimers: a clone's game and timers, kept in the clone's
+// own allocation up to cloneTimers timers and apart beyond, are its own:
+// changing or appending to them leaves the original as it was, and a
+// clone of a clone is as deep.
+func TestCloneGameAndTimers(t *testing.T) {
+	due := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for n := range cloneTimers + 2 {
+		r := &Record{Key: Key{Platform: "discord", Workspace: "G", Channel: "C"}, ID: "g", Challenger: ann, Opponent: ben, Game: game(t, 2)}
+		for i := range n {
+			r.Timers = append(r.Timers, Timer{Kind: TimerKind(i + 1), Due: due})
+		}
+		wantTimers := slices.Clone(r.Timers)
+		for _, c := range []*Record{r.Clone(), r.Clone().Clone()} {
+			if c.Game == r.Game || c.Game.Moves() != 0 {
+				t.Fatalf("%d timers: clone's game %p (%d moves), original's %p", n, c.Game, c.Game.Moves(), r.Game)
+			}
+			if !slices.Equal(c.Timers, wantTimers) {
+				t.Fatalf("%d timers: clone's timers %v, want %v", n, c.Timers, wantTimers)
+			}
+			if err := c.Game.Play(engine.Red, 3); err != nil {
+				t.Fatal(err)
+			}
+			for i := range c.Timers {
+				c.Timers[i].Fired = true
+			}
+			c.Timers = append(c.Timers, Timer{Kind: TimerExpire, Due: due.Add(time.Hour)})
+			if r.Game.Moves() != 0 || !slices.Equal(r.Timers, wantTimers) {
+				t.Errorf("%d timers: changing the clone changed the original: %d moves, timers %v", n, r.Game.Moves(), r.Timers)
+			}
+		}
+	}
+}
+
 func TestTallyMulti(t *testing.T) {
 	for _, tc := range []struct {
 		t    Tally
