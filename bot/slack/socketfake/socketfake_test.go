@@ -290,7 +290,11 @@ func TestInvalidAuthEndsRunContext(t *testing.T) {
 			}
 			c := run(t, f)
 			if tt.afterConnect {
+				// The fake sees the connection before the client has read
+				// its hello: wait for the client's Connected, or the drop
+				// may come first and leave none.
 				waitConnected(t, f)
+				c.next(t, socketmode.EventTypeConnected, 3*time.Second)
 				f.RefuseToken(true)
 				f.Drop()
 			}
