@@ -134,34 +134,14 @@ func signatureHeaders(h http.Header, now time.Time) (sig [ed25519.SignatureSize]
 	return sig, ts, nil
 }
 
-// decodeHex decodes s, hex digits of either case as encoding/hex reads
-// them, into dst, reporting whether s is exactly dst's length in hex: the
-// signature into an array of the caller's, where hex.DecodeString made a
-// slice (and converting the header to bytes a copy) on every request.
+// decodeHex decodes s, hex digits of either case, into dst, reporting
+// whether s is exactly dst's length in hex: the signature into an array of
+// the caller's, where hex.DecodeString made a slice on every request (the
+// conversion of s to bytes does not escape, so it is not copied to the heap).
 func decodeHex(dst []byte, s string) bool {
 	if len(s) != hex.EncodedLen(len(dst)) {
 		return false
 	}
-	for i := range dst {
-		hi, ok1 := fromHexChar(s[2*i])
-		lo, ok2 := fromHexChar(s[2*i+1])
-		if !ok1 || !ok2 {
-			return false
-		}
-		dst[i] = hi<<4 | lo
-	}
-	return true
-}
-
-// fromHexChar returns the value of the hex digit c.
-func fromHexChar(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
+	_, err := hex.Decode(dst, []byte(s))
+	return err == nil
 }
