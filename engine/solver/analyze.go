@@ -372,7 +372,9 @@ func provenKeeper(sv *Solver, table *Outcomes, book *Book, p Position, played, w
 // position whose next move connects, or leads to a position lost for the
 // opponent, is won without a search; one the outcome table or the book
 // holds is looked up; otherwise the solver proves it, knowing that it is at
-// least the negative of the next position's.
+// least the negative of the next position's and of the previous one's (when
+// the table or the book holds that): a position after one lost for its
+// mover is won without a search.
 func lineOutcome(sv *Solver, table *Outcomes, book *Book, line []Position, history, outcome []int, i int, search bool) (int, bool) {
 	p := line[i]
 	n := len(history)
@@ -389,12 +391,23 @@ func lineOutcome(sv *Solver, table *Outcomes, book *Book, line []Position, histo
 	if o, ok := knownOutcome(table, book, p); ok {
 		return o, true
 	}
-	if !search {
-		return unknown, false
-	}
 	lo := -1
 	if i < n && outcome[i+1] != unknown {
 		lo = -outcome[i+1] // the move played gets at least that
+	}
+	if i > 0 {
+		// Every move of the position before gets its player at most that
+		// position's outcome, so this one's is at least the negative of it:
+		// the table or the book often holds the position before.
+		if o, ok := knownOutcome(table, book, line[i-1]); ok {
+			lo = max(lo, -o)
+		}
+	}
+	if lo == 1 {
+		return 1, true
+	}
+	if !search {
+		return unknown, false
 	}
 	v, ok := sv.solveWithin(p, lo, 1)
 	if !ok {

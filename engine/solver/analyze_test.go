@@ -79,7 +79,10 @@ func TestAnalyzeAgreesWithSolve(t *testing.T) {
 		// exact solve of each of their columns here takes minutes.
 		// From OnlyFrom on the labels were all looked at: Only and Best
 		// are exact there.
-		for i := max(len(history)-a.Proven, checkedFrom); i < len(history); i++ {
+		for i := checkedFrom; i < len(history); i++ {
+			if a.Moves[i].Verdict == VerdictUnknown {
+				continue // TestAnalyzeOutOfTime checks which moves are proven first
+			}
 			checkMove(t, ref, tc.line, positionOf(history[:i]), i, a.Moves[i], i >= a.OnlyFrom)
 		}
 	}
@@ -379,7 +382,8 @@ func TestAnalyzeOutOfTime(t *testing.T) {
 	table, book := embeddedOutcomes(), embeddedBook()
 	// known reports whether the outcome of the position after the first i
 	// moves is had without a search: a connect, a lookup, a move that
-	// connects or leaves the opponent lost.
+	// connects or leaves the opponent lost, a position after one the
+	// tables hold lost.
 	var known func(i int) (int, bool)
 	known = func(i int) (int, bool) {
 		p := positionOf(history[:i])
@@ -394,6 +398,11 @@ func TestAnalyzeOutOfTime(t *testing.T) {
 		}
 		if o, ok := known(i + 1); ok && o == -1 && i < len(history) {
 			return 1, true
+		}
+		if i > 0 {
+			if o, ok := knownOutcome(table, book, positionOf(history[:i-1])); ok && o == -1 {
+				return 1, true // every move of a lost position wins for the opponent
+			}
 		}
 		return 0, false
 	}
@@ -609,5 +618,65 @@ func TestOutcomesFromTables(t *testing.T) {
 	// Without the tables the same call has to solve, and runs out of time.
 	if _, ok := keepsOutcome(sv, nil, nil, Position{}, 0, 0); ok {
 		t.Error("keepsOutcome without tables and without time: ok")
+	}
+}
+
+// TestOutcomeFromPreviousPosition checks that the analysis bounds a
+// position's outcome by the one before it, when a table holds that: after
+// a position lost for its mover, every position is won, known without a
+// search; after a drawn one, the search (one null window fewer) still
+// finds the exact outcome.
+func TestOutcomeFromPreviousPosition(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 2026))
+	exact := NewSolver()
+	var lost, drawn int
+	for tries := 0; tries < 400 && (lost < 3 || drawn < 3); tries++ {
+		// A position of 16 to 22 discs by random moves, none connecting.
+		var p Position
+		for p.moves < 16+rng.IntN(7) {
+			c := rng.IntN(Width)
+			if p.CanPlay(c) && !p.IsWinningMove(c) {
+				p.Play(c)
+			}
+		}
+		if p.CanWinNext() {
+			continue
+		}
+		o, _ := exact.weakSolve(p)
+		if o == 1 || o == 0 && drawn >= 3 || o == -1 && lost >= 3 {
+			continue
+		}
+		for c := range Width {
+			if !p.CanPlay(c) {
+				continue
+			}
+			q := p
+			q.Play(c)
+			if q.CanWinNext() {
+				continue // won, known without the bound
+			}
+			// A table that holds the previous position only.
+			table := newOutcomes(-1, nil, map[uint64]byte{canonical(p): byte(o + 1)})
+			sv := NewSolver()
+			line, history, outcome := []Position{p, q}, []int{c}, []int{unknown, unknown}
+			got, ok := lineOutcome(sv, table, nil, line, history, outcome, 1, o == 0)
+			want, _ := exact.weakSolve(q)
+			switch {
+			case o == -1 && (!ok || got != 1 || sv.Nodes() != 0):
+				t.Errorf("after\n%slost for its mover, column %d: %d, %v in %d nodes; want a win without a search", p, c+1, got, ok, sv.Nodes())
+			case o == 0 && (!ok || got != want):
+				t.Errorf("after\n%sdrawn, column %d: %d, %v; want %d", p, c+1, got, ok, want)
+			case o == 0 && got < 0:
+				t.Errorf("after\n%sdrawn, column %d: %d, below the previous position's bound", p, c+1, got)
+			}
+		}
+		if o == -1 {
+			lost++
+		} else {
+			drawn++
+		}
+	}
+	if lost < 3 || drawn < 3 {
+		t.Fatalf("found %d lost and %d drawn positions, want 3 of each", lost, drawn)
 	}
 }
