@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha512"
 	"encoding/binary"
+	"encoding/hex"
 	"math/big"
 	"math/rand/v2"
 	"slices"
@@ -50,14 +51,7 @@ func TestFixedMulAgrees(t *testing.T) {
 		"c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a", // order 8
 		"ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f", // order 2
 	} {
-		b := make([]byte, 32)
-		for i := range b {
-			var x byte
-			for _, c := range enc[2*i : 2*i+2] {
-				x = x<<4 | byte(bytes.IndexRune([]byte("0123456789abcdef"), c))
-			}
-			b[i] = x
-		}
+		b, _ := hex.DecodeString(enc)
 		p, err := new(edwards25519.Point).SetBytes(b)
 		if err != nil {
 			t.Fatalf("point %s: %v", enc, err)

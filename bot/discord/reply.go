@@ -75,18 +75,9 @@ func appendReply(b []byte, x *replyResponse) ([]byte, bool) {
 		b = append(b, `,"flags":`...)
 		b = strconv.AppendInt(b, int64(flags), 10)
 	}
-	b = append(b, `,"allowed_mentions":{"parse":[]`...)
-	if len(r.Notify) > 0 {
-		b = append(b, `,"users":[`...)
-		for i, u := range r.Notify {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, u)
-		}
-		b = append(b, ']')
-	}
-	return append(b, `,"replied_user":false}}}`...), true
+	b = append(b, `,"allowed_mentions":`...)
+	b, _ = appendAllowed(b, allowed(*r)) // true: the bot's mentions are users only
+	return append(b, "}}"...), true
 }
 
 // appendButtonRows appends the action rows components makes of buttons,

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/connect4/connect4/bot"
-	"github.com/connect4/connect4/bot/match"
-	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/render"
 )
 
@@ -16,18 +14,7 @@ import (
 // button layout and palette; a reply with a link button is left to
 // appendResponse, and initial.encode writes the same bytes for it.
 func TestAppendReply(t *testing.T) {
-	g7, _ := engine.New(engine.DefaultConfig())
-	g10, _ := engine.New(engine.Config{Rows: 10, Cols: 10, Connect: 5})
-	for _, c := range []int{3, 3, 4} {
-		_ = g7.Play(g7.Turn(), c)
-	}
-	cols := func(n int) []bot.Button {
-		var bs []bot.Button
-		for c := 1; c <= n; c++ {
-			bs = append(bs, bot.Button{Label: string(rune('0' + c%10)), Value: bot.Action{Kind: bot.KindDrop, GameID: "g1", Move: 3, Column: c - 1, Human: true}.String(), Column: c, Disabled: c == 2})
-		}
-		return bs
-	}
+	g7, g10, alice, bob := layoutGames()
 	others := func(n int) []bot.Button {
 		var bs []bot.Button
 		for i := range n {
@@ -35,7 +22,6 @@ func TestAppendReply(t *testing.T) {
 		}
 		return bs
 	}
-	alice, bob := match.Player{ID: "1", Name: "alice"}, match.Player{ID: "2", Name: "bob \"<&>\" ✓"}
 	// A palette too long for a 10 × 10 board in 2000 characters.
 	long := render.Unicode()
 	long.Empty, long.Red, long.Yellow = "<:c4_empty_0123456789:1234567890123456789>", "<:c4_red_0123456789:1234567890123456789>", "<:c4_yellow_0123456789:1234567890123456789>"
@@ -46,20 +32,20 @@ func TestAppendReply(t *testing.T) {
 		fromButton bool
 		ps         []render.Palette
 	}{
-		{"board", bot.Reply{Visibility: bot.Public, Text: "<@1> dropped a disc", Game: g7, Red: alice, Yellow: bob, Buttons: cols(7)}, false, nil},
+		{"board", bot.Reply{Visibility: bot.Public, Text: "<@1> dropped a disc", Game: g7, Red: alice, Yellow: bob, Buttons: columnButtons(7)}, false, nil},
 		{"update", bot.Reply{Visibility: bot.Update, Text: "move", Game: g7, Red: alice, Yellow: bob,
-			Buttons: append(cols(7), bot.Button{Label: "Rematch", Value: "c4:rematch:g1:3:0", Style: bot.StylePrimary})}, true, nil},
-		{"update typed", bot.Reply{Visibility: bot.Update, Text: "move", Game: g7, Red: alice, Yellow: bob, Buttons: cols(7)}, false, nil},
-		{"ten columns", bot.Reply{Visibility: bot.Public, Text: "big", Game: g10, Red: alice, Yellow: bob, Buttons: cols(10)}, false, nil},
-		{"ten columns, a long palette", bot.Reply{Visibility: bot.Update, Text: "big", Game: g10, Red: alice, Yellow: bob, Buttons: cols(10)}, true, []render.Palette{long}},
-		{"palettes", bot.Reply{Visibility: bot.Update, Text: "m", Game: g7, Red: alice, Yellow: bob, Buttons: cols(7)}, true, []render.Palette{long, render.Unicode()}},
-		{"more rows than five", bot.Reply{Visibility: bot.Public, Text: "many", Game: g7, Red: alice, Yellow: bob, Buttons: append(cols(9), others(17)...)}, false, nil},
+			Buttons: append(columnButtons(7), bot.Button{Label: "Rematch", Value: "c4:rematch:g1:3:0", Style: bot.StylePrimary})}, true, nil},
+		{"update typed", bot.Reply{Visibility: bot.Update, Text: "move", Game: g7, Red: alice, Yellow: bob, Buttons: columnButtons(7)}, false, nil},
+		{"ten columns", bot.Reply{Visibility: bot.Public, Text: "big", Game: g10, Red: alice, Yellow: bob, Buttons: columnButtons(10)}, false, nil},
+		{"ten columns, a long palette", bot.Reply{Visibility: bot.Update, Text: "big", Game: g10, Red: alice, Yellow: bob, Buttons: columnButtons(10)}, true, []render.Palette{long}},
+		{"palettes", bot.Reply{Visibility: bot.Update, Text: "m", Game: g7, Red: alice, Yellow: bob, Buttons: columnButtons(7)}, true, []render.Palette{long, render.Unicode()}},
+		{"more rows than five", bot.Reply{Visibility: bot.Public, Text: "many", Game: g7, Red: alice, Yellow: bob, Buttons: append(columnButtons(9), others(17)...)}, false, nil},
 		{"others only", bot.Reply{Visibility: bot.Public, Text: "x", Buttons: others(7)}, false, nil},
 		{"dropped buttons", bot.Reply{Visibility: bot.Public, Text: "x", Buttons: dropped}, false, nil},
 		{"long label", bot.Reply{Visibility: bot.Public, Text: "x", Buttons: []bot.Button{{Label: strings.Repeat("ab", maxLabel), Value: "c4:x"}}}, false, nil},
 		{"challenge", bot.Reply{Visibility: bot.Public, Text: "<@1> challenges <@2> \u2028 & <b>", Notify: []string{"2", "3"}, Buttons: []bot.Button{
 			{Label: "Accept", Value: "c4:accept:g1:0:0", Style: bot.StylePrimary}, {Label: "Decline", Value: "c4:decline:g1:0:0", Style: bot.StyleDanger}}}, false, nil},
-		{"note", bot.Reply{Visibility: bot.Ephemeral, Text: "nope \x00 \xff", Buttons: cols(2)}, true, nil},
+		{"note", bot.Reply{Visibility: bot.Ephemeral, Text: "nope \x00 \xff", Buttons: columnButtons(2)}, true, nil},
 		{"long note", bot.Reply{Visibility: bot.Ephemeral, Text: strings.Repeat("é", maxContent+5)}, false, nil},
 		{"long text", bot.Reply{Visibility: bot.Public, Text: strings.Repeat("x", maxContent+5)}, false, nil},
 		{"nothing, from a button", bot.Reply{}, true, nil},
