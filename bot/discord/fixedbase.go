@@ -12,13 +12,13 @@ import (
 // below 2^256 is Σ x_j·2^(32j), so [x]P = Σ [x_j](2^(32j)·P), and with
 // tables of odd multiples of 2^(32j)·(-A) and of 2^(32j)·B made once the
 // sum takes 32 doublings where edwards25519's VarTimeDoubleScalarBaseMult
-// takes 253 (and builds a table of A's multiples on every call); the
-// additions are as many as there. The digits are the scalars' width-8
+// takes 253 (and builds a table of A's multiples on every call), and no
+// more additions. The digits are the scalars' width-8
 // non-adjacent form, cut at multiples of 32: the digit at position 32j+i
 // multiplies 2^i·(2^(32j)·P). A key's table takes 61 KB and about half a
-// millisecond to make. BenchmarkVerify: 24 µs a check where
-// VarTimeDoubleScalarBaseMult's took 64 (on a busy machine: the fastest
-// of eight runs of each). TestFixedMulAgrees holds it to
+// millisecond to make. BenchmarkVerify: a check takes 24 µs where it took
+// 64 with VarTimeDoubleScalarBaseMult (on a busy machine: the fastest of
+// eight runs of each). TestFixedMulAgrees holds it to
 // VarTimeDoubleScalarBaseMult.
 const (
 	pieces   = 8  // pieces of a scalar

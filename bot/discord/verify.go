@@ -15,7 +15,7 @@ import (
 // (see fixedMul): crypto/ed25519.Verify decodes the key's point on every
 // call (a square root in the field, a sixteenth of a signature check),
 // tables the key's multiples again, doubles 253 times where fixedMul
-// doubles 64, and needs the timestamp and the body copied into one
+// doubles 32, and needs the timestamp and the body copied into one
 // message. Its checks are crypto/ed25519's (RFC 8032 without a context, a
 // canonical S, the cofactorless equation), which TestVerifierAgrees holds
 // it to. It is safe for concurrent use: it is only read.
