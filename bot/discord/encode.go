@@ -167,17 +167,23 @@ func appendButton(b []byte, c *discordgo.Button) ([]byte, bool) {
 	if style == 0 {
 		style = discordgo.PrimaryButton // as Button's MarshalJSON does
 	}
+	return appendButtonFields(b, c.Label, style, c.Disabled, c.CustomID), true
+}
+
+// appendButtonFields appends the JSON object of a button with a custom id
+// and no emoji, as appendButton writes it.
+func appendButtonFields(b []byte, label string, style discordgo.ButtonStyle, disabled bool, customID string) []byte {
 	b = append(b, `{"type":`...)
-	b = strconv.AppendInt(b, int64(c.Type()), 10)
+	b = strconv.AppendInt(b, int64(discordgo.ButtonComponent), 10)
 	b = append(b, `,"label":`...)
-	b = appendString(b, c.Label)
+	b = appendString(b, label)
 	b = append(b, `,"style":`...)
 	b = strconv.AppendInt(b, int64(style), 10)
 	b = append(b, `,"disabled":`...)
-	b = strconv.AppendBool(b, c.Disabled)
+	b = strconv.AppendBool(b, disabled)
 	b = append(b, `,"custom_id":`...)
-	b = appendString(b, c.CustomID)
-	return append(b, '}'), true
+	b = appendString(b, customID)
+	return append(b, '}')
 }
 
 // appendGallery appends the "items" field of a media gallery.

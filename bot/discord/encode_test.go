@@ -16,28 +16,16 @@ import (
 // encoding/json does for every layout the bot sends, and falls back to it
 // for shapes it does not know.
 func TestEncodeResponse(t *testing.T) {
-	g7, _ := engine.New(engine.DefaultConfig())
-	g10, _ := engine.New(engine.Config{Rows: 10, Cols: 10, Connect: 5})
-	for _, c := range []int{3, 3, 4} {
-		_ = g7.Play(g7.Turn(), c)
-	}
-	cols := func(n int) []bot.Button {
-		var bs []bot.Button
-		for c := 1; c <= n; c++ {
-			bs = append(bs, bot.Button{Label: string(rune('0' + c%10)), Value: bot.Action{Kind: bot.KindDrop, GameID: "g1", Move: 3, Column: c - 1, Human: true}.String(), Column: c, Disabled: c == 2})
-		}
-		return bs
-	}
-	alice, bob := match.Player{ID: "1", Name: "alice"}, match.Player{ID: "2", Name: "bob \"<&>\" ✓"}
+	g7, g10, alice, bob := layoutGames()
 	replies := []struct {
 		name       string
 		r          bot.Reply
 		fromButton bool
 	}{
-		{"board", bot.Reply{Visibility: bot.Public, Text: "<@1> dropped a disc", Game: g7, Red: alice, Yellow: bob, Buttons: cols(7)}, false},
+		{"board", bot.Reply{Visibility: bot.Public, Text: "<@1> dropped a disc", Game: g7, Red: alice, Yellow: bob, Buttons: columnButtons(7)}, false},
 		{"update", bot.Reply{Visibility: bot.Update, Text: "move", Game: g7, Red: alice, Yellow: bob,
-			Buttons: append(cols(7), bot.Button{Label: "Rematch", Value: "c4:rematch:g1:3:0", Style: bot.StylePrimary})}, true},
-		{"ten columns", bot.Reply{Visibility: bot.Public, Text: "big", Game: g10, Red: alice, Yellow: bob, Buttons: cols(10)}, false},
+			Buttons: append(columnButtons(7), bot.Button{Label: "Rematch", Value: "c4:rematch:g1:3:0", Style: bot.StylePrimary})}, true},
+		{"ten columns", bot.Reply{Visibility: bot.Public, Text: "big", Game: g10, Red: alice, Yellow: bob, Buttons: columnButtons(10)}, false},
 		{"challenge", bot.Reply{Visibility: bot.Public, Text: "<@1> challenges <@2> \u2028 & <b>", Notify: []string{"2"}, Buttons: []bot.Button{
 			{Label: "Accept", Value: "c4:accept:g1:0:0", Style: bot.StylePrimary}, {Label: "Decline", Value: "c4:decline:g1:0:0", Style: bot.StyleDanger}}}, false},
 		{"note", bot.Reply{Visibility: bot.Ephemeral, Text: "nope \x00 \xff"}, false},
@@ -50,6 +38,26 @@ func TestEncodeResponse(t *testing.T) {
 	check(t, "pong", &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong})
 	check(t, "autocomplete", &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 		Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}})
+}
+
+// layoutGames are what the encoders' tests lay out: a 7 × 6 game of three
+// moves, an empty 10 × 10 one, and its players (bob's name to be escaped).
+func layoutGames() (g7, g10 *engine.Game, alice, bob match.Player) {
+	g7, _ = engine.New(engine.DefaultConfig())
+	g10, _ = engine.New(engine.Config{Rows: 10, Cols: 10, Connect: 5})
+	for _, c := range []int{3, 3, 4} {
+		_ = g7.Play(g7.Turn(), c)
+	}
+	return g7, g10, match.Player{ID: "1", Name: "alice"}, match.Player{ID: "2", Name: "bob \"<&>\" ✓"}
+}
+
+// columnButtons are the buttons of n columns, the second disabled.
+func columnButtons(n int) []bot.Button {
+	var bs []bot.Button
+	for c := 1; c <= n; c++ {
+		bs = append(bs, bot.Button{Label: string(rune('0' + c%10)), Value: bot.Action{Kind: bot.KindDrop, GameID: "g1", Move: 3, Column: c - 1, Human: true}.String(), Column: c, Disabled: c == 2})
+	}
+	return bs
 }
 
 func check(t *testing.T, name string, resp *discordgo.InteractionResponse) {

@@ -94,7 +94,7 @@ func (a *Adapter) gatewayInteraction(ctx context.Context, s *discordgo.Session, 
 // multipart body of a response carrying a picture as it is.
 func gatewayRespond(ctx context.Context, s *discordgo.Session, in *discordgo.Interaction, resp initial) error {
 	if resp.body == nil {
-		return s.InteractionRespond(in, resp.resp, discordgo.WithContext(ctx))
+		return s.InteractionRespond(in, resp.response(), discordgo.WithContext(ctx))
 	}
 	uri := discordgo.EndpointInteractionResponse(in.ID, in.Token)
 	_, err := s.RequestRaw("POST", uri, resp.contentType, resp.body, uri, 0, discordgo.WithContext(ctx))

@@ -261,25 +261,41 @@ func (a *Adapter) respond(s restAPI, in *interaction, r bot.Reply, fromButton, o
 	case fromButton && r.Visibility == bot.Update && in.v2():
 		return initial{resp: v2Response(r, a.palettes(r)...)}, nil
 	}
-	return initial{resp: response(r, fromButton, a.palettes(r)...)}, nil
+	return initial{direct: true, reply: replyResponse{r: r, fromButton: fromButton, ps: a.palettes(r)}}, nil
 }
 
-// initial is an initial interaction response: resp, or when body is set
-// the response already written, a multipart body (payload_json and
-// files[0]) of Content-Type contentType carrying a picture.
+// initial is an initial interaction response: resp; or when direct is
+// set, the response to reply (see replyResponse); or when body is set the
+// response already written, a multipart body (payload_json and files[0])
+// of Content-Type contentType carrying a picture.
 type initial struct {
 	resp        *discordgo.InteractionResponse
+	direct      bool
+	reply       replyResponse
 	contentType string
 	body        []byte
 }
 
+// response is the response in discordgo's form, nil when body is set.
+func (i *initial) response() *discordgo.InteractionResponse {
+	if i.direct {
+		return i.reply.response()
+	}
+	return i.resp
+}
+
 // encode returns the Content-Type and the body of the response: body as
-// it is, or resp's JSON appended to buf; pooled reports which.
+// it is, or the response's JSON appended to buf; pooled reports which.
 func (i initial) encode(buf []byte) (ct string, body []byte, pooled bool, err error) {
 	if i.body != nil {
 		return i.contentType, i.body, false, nil
 	}
-	b, err := appendResponse(buf, i.resp)
+	if i.direct {
+		if b, ok := appendReply(buf, &i.reply); ok {
+			return "application/json", b, true, nil
+		}
+	}
+	b, err := appendResponse(buf, i.response())
 	return "application/json", b, true, err
 }
 

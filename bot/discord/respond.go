@@ -447,10 +447,9 @@ func components(buttons []bot.Button) []discordgo.MessageComponent {
 			others = append(others, btn)
 		}
 	}
-	ncolRows, per := 0, 0
+	per := columnsPerRow(ncols)
+	ncolRows := 0
 	if ncols > 0 {
-		ncolRows = (ncols + maxButtonsPerRow - 1) / maxButtonsPerRow
-		per = (ncols + ncolRows - 1) / ncolRows
 		ncolRows = (ncols + per - 1) / per
 	}
 	rows := make([]discordgo.MessageComponent, 0, min(ncolRows+(nothers+maxButtonsPerRow-1)/maxButtonsPerRow, maxRows))
@@ -461,6 +460,16 @@ func components(buttons []bot.Button) []discordgo.MessageComponent {
 		rows = append(rows, discordgo.ActionsRow{Components: others[i:min(i+maxButtonsPerRow, nothers)]})
 	}
 	return rows
+}
+
+// columnsPerRow is how many of n column buttons components puts in a row:
+// as few rows of at most maxButtonsPerRow as they need, filled evenly.
+func columnsPerRow(n int) int {
+	if n == 0 {
+		return 0
+	}
+	rows := (n + maxButtonsPerRow - 1) / maxButtonsPerRow
+	return (n + rows - 1) / rows
 }
 
 // buttonStyle maps the bot's button styles to Discord's.
