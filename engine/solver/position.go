@@ -133,10 +133,19 @@ func (p Position) nonLosingMoves() uint64 {
 	return possible &^ (opp >> 1)
 }
 
-// moveScore ranks a move for ordering: the number of cells where the mover would
-// then connect four.
-func (p Position) moveScore(move uint64) int {
-	return bits.OnesCount64(threats(p.current|move, p.mask|move))
+// moveScore ranks a move for ordering by the cells where the mover would then
+// connect four: two points for each, one only for a cell right above one of
+// oppWins (the opponent's winning cells), which the mover cannot fill before
+// the opponent fills the one below, and one more for each cell that can be
+// filled at once, which the opponent must block with their next disc. The
+// forcing moves find the short wins first: on Test_L1_R1 (4 to 14 discs, all
+// decided within 14 moves) they take 39 % fewer nodes than a plain count of
+// the cells, and 11 % fewer on Test_L2_R1, for 4 % more on Test_L2_R2.
+func (p Position) moveScore(move, oppWins uint64) int {
+	own := threats(p.current|move, p.mask|move)
+	blocked := own & (oppWins << 1)
+	now := own & ((p.mask | move) + bottomRow)
+	return 2*bits.OnesCount64(own) - bits.OnesCount64(blocked) + bits.OnesCount64(now)
 }
 
 // threats returns the empty cells of the board that would complete a line of

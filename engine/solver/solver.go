@@ -258,7 +258,18 @@ func (s *Solver) negamax(p Position, alpha, beta int) int {
 		return 0
 	}
 
-	next := p.nonLosingMoves()
+	// The moves that do not lose at once (nonLosingMoves, keeping the
+	// opponent's winning cells for the move ordering).
+	possible := p.possible()
+	oppWins := p.opponentWinningCells()
+	next := possible &^ (oppWins >> 1)
+	if forced := possible & oppWins; forced != 0 {
+		if forced&(forced-1) != 0 {
+			next = 0 // two threats at once: one of them wins
+		} else {
+			next &= forced
+		}
+	}
 	if next == 0 {
 		return -(cells - p.moves) / 2 // the opponent wins with their next disc
 	}
@@ -367,7 +378,7 @@ func (s *Solver) negamax(p Position, alpha, beta int) int {
 		}
 	}
 
-	// Order the others by the number of winning cells the move creates,
+	// Order the others by the winning cells the move gives (moveScore),
 	// centre first among equals.
 	var (
 		moves [Width]uint64
@@ -389,7 +400,7 @@ func (s *Solver) negamax(p Position, alpha, beta int) int {
 				return -v
 			}
 		}
-		rank := p.moveScore(m)
+		rank := p.moveScore(m, oppWins)
 		i := n
 		for ; i > 0 && ranks[i-1] < rank; i-- {
 			moves[i], cols[i], ranks[i] = moves[i-1], cols[i-1], ranks[i-1]
