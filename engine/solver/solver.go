@@ -150,15 +150,20 @@ func (s *Solver) solveWithin(p Position, lo, hi int) (int, bool) {
 	if p.CanWinNext() {
 		return (cells + 1 - p.moves) / 2, true
 	}
-	// Narrow [lo, hi] with null-window searches. Probing near zero first, then
-	// halfway towards the bound, is cheaper than bisecting: small values are
-	// the common case and are proved fastest.
+	// Narrow [lo, hi] with null-window searches. Probing three quarters of
+	// the way from zero towards the bound on the side of the middle is
+	// cheaper than bisecting: a search far from the value is proved fast, and
+	// a large value is reached in few probes. Against probing halfway, it
+	// takes 30 % fewer nodes on Test_L1_R1 (values 8 to 18 either way), 13 %
+	// fewer on Test_L2_R1 and 6 % fewer on Test_L1_R2, the same on
+	// Test_L1_R3, and 4 % more on Test_L3_R1 and 5 to 12 % more on
+	// Test_L2_R2 (values mostly within 3 of a draw).
 	for lo < hi {
 		probe := lo + (hi-lo)/2
-		if probe <= 0 && lo/2 < probe {
-			probe = lo / 2
-		} else if probe >= 0 && hi/2 > probe {
-			probe = hi / 2
+		if probe <= 0 && lo*3/4 < probe {
+			probe = lo * 3 / 4
+		} else if probe >= 0 && hi*3/4 > probe {
+			probe = hi * 3 / 4
 		}
 		r := s.negamax(p, probe, probe+1)
 		if s.aborted {
