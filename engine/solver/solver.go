@@ -49,9 +49,12 @@ type Solver struct {
 	// table, the rest to the near one, which is small enough to stay in the CPU
 	// caches. Nearly all nodes are deep ones, and a probe that misses the cache
 	// costs more than the search of a small subtree; the few shallow nodes root
-	// the big subtrees and deserve a slot that is not overwritten soon.
+	// the big subtrees and deserve a slot that is not overwritten soon. Reset
+	// sets split to baseSplit; from widenAfter nodes on it is at least
+	// wideSplit.
 	near, far *table
 	split     int
+	baseSplit int
 	nodes     uint64
 
 	// Stores of known values, looked up in the search of positions with at
@@ -69,12 +72,13 @@ type Solver struct {
 }
 
 // NewSolver returns a Solver with an empty transposition table: 2^16 entries
-// (512 KiB) for positions with 15 discs or more and 2^22 entries (32 MiB) for
-// the rest, plus up to 2 MiB to align the large one to huge pages.
+// (512 KiB) for positions with 15 discs or more (21 once a search has taken
+// 2^20 nodes) and 2^22 entries (32 MiB) for the rest, plus up to 2 MiB to
+// align the large one to huge pages.
 func NewSolver() *Solver { return newSolver(defaultNearLog, defaultFarLog, defaultSplit) }
 
 func newSolver(nearLog, farLog uint, split int) *Solver {
-	return &Solver{near: newTable(nearLog), far: newTable(farLog), split: split, knownUpTo: -1}
+	return &Solver{near: newTable(nearLog), far: newTable(farLog), split: split, baseSplit: split, knownUpTo: -1}
 }
 
 // tableFor returns the table for positions with the given number of discs.
@@ -91,6 +95,7 @@ func (s *Solver) Reset() {
 	s.near.reset()
 	s.far.reset()
 	s.nodes = 0
+	s.split = s.baseSplit
 }
 
 // Nodes returns the number of positions searched since the last Reset.
@@ -256,6 +261,9 @@ func (s *Solver) expired() bool {
 // not be able to win at once.
 func (s *Solver) negamax(p Position, alpha, beta int) int {
 	s.nodes++
+	if s.nodes == widenAfter {
+		s.split = max(s.split, wideSplit)
+	}
 	if s.limited && s.nodes&(checkEvery-1) == 0 && s.expired() {
 		s.aborted = true
 	}
