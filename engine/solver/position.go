@@ -133,10 +133,17 @@ func (p Position) nonLosingMoves() uint64 {
 	return possible &^ (opp >> 1)
 }
 
-// moveScore ranks a move for ordering: the number of cells where the mover would
-// then connect four.
-func (p Position) moveScore(move uint64) int {
-	return bits.OnesCount64(threats(p.current|move, p.mask|move))
+// moveScore ranks a move for ordering by the cells where the mover would then
+// connect four: two points for each, one only for a cell right above one of
+// oppWins (the opponent's winning cells), which the mover cannot fill before
+// the opponent fills the one below. Against a plain count of the cells it
+// takes 1.5 to 5 % fewer nodes on Pons' sets (the same on Test_L3_R1).
+// Trying first the moves whose new cell can be filled at once, which force
+// the opponent's reply, finds the short wins of Test_L1_R1 in 25 % fewer
+// nodes, but costs Test_L1_R3 16 % more and Test_L1_R2 12 % more.
+func (p Position) moveScore(move, oppWins uint64) int {
+	own := threats(p.current|move, p.mask|move)
+	return 2*bits.OnesCount64(own) - bits.OnesCount64(own&(oppWins<<1))
 }
 
 // threats returns the empty cells of the board that would complete a line of
