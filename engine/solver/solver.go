@@ -272,7 +272,9 @@ func (s *Solver) negamax(p Position, alpha, beta int) int {
 	}
 
 	// The moves that do not lose at once (nonLosingMoves, keeping the
-	// opponent's winning cells for the move ordering).
+	// opponent's winning cells for the move ordering). Written out here, not
+	// called: a function returning both is over the compiler's inlining
+	// budget, and this runs at every node.
 	possible := p.possible()
 	oppWins := p.opponentWinningCells()
 	next := possible &^ (oppWins >> 1)
