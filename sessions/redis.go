@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -47,6 +48,8 @@ type Redis struct {
 	cfg   config
 	cache *recordCache
 	rated *ratingCache
+	pipe  *redis.AutoPipeliner // the writes' (see runScript); nil: none
+	wait  time.Duration        // the longest a pipelined write waits
 }
 
 // NewRedis returns a store on c, or the problems of invalid options (see
@@ -56,7 +59,11 @@ func NewRedis(c redis.UniversalClient, opt Options) (*Redis, error) {
 		return nil, err
 	}
 	cfg := newConfig(opt)
-	return &Redis{c: c, cfg: cfg, cache: newRecordCache(cfg.cacheSize), rated: newRatingCache(cfg.cacheSize)}, nil
+	s := &Redis{c: c, cfg: cfg, cache: newRecordCache(cfg.cacheSize), rated: newRatingCache(cfg.cacheSize)}
+	if !opt.Unpipelined {
+		s.pipe, s.wait = newPipeline(c)
+	}
+	return s, nil
 }
 
 func (s *Redis) gameKey(k match.Key, id string) string { return s.tagged(k, "game:"+id) }

@@ -228,7 +228,7 @@ func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, 
 			return nil, err
 		}
 	}
-	res, err := script.Run(ctx, s.c, keys, args...).Slice()
+	res, err := s.runScript(ctx, script, keys, args...).Slice()
 	if err != nil {
 		return nil, s.fail(op, k, err)
 	}

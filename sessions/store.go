@@ -48,6 +48,11 @@ type Options struct {
 	// remembers, so that a move usually costs one round trip (default
 	// 4096; negative: none). Memory ignores it.
 	CacheSize int
+	// Unpipelined makes a Redis store send each write on a connection of
+	// its own, instead of sharing round trips between concurrent writes
+	// through go-redis's automatic pipeliner (see runScript). Memory
+	// ignores it.
+	Unpipelined bool
 	// Now is the clock (default time.Now). Memory also expires records by it.
 	Now func() time.Time
 	// Hooks observe the store, for metrics.

@@ -24,6 +24,9 @@ type config struct {
 
 	Redis       sessions.Conn
 	RedisPrefix string
+	// RedisUnpipelined turns off the sharing of round trips between
+	// concurrent writes (sessions.Options.Unpipelined).
+	RedisUnpipelined bool
 
 	ChallengeTTL time.Duration
 	TurnTimeout  time.Duration
@@ -87,6 +90,7 @@ var envVars = []ops.Var{
 	v("REDIS_TLS", "false", "use TLS for cluster or sentinel mode", forStore),
 	v("REDIS_PREFIX", "c4:", "prefix of every Redis key (no braces)", forStore),
 	v("CONNECT4_REDIS_TIMEOUT", "1s", "dial, read, write and pool timeout of every Redis call (a URL's own dial_timeout etc. win)", forStore),
+	v("CONNECT4_REDIS_UNPIPELINED", "false", "send each game write in a round trip of its own instead of sharing round trips between concurrent writes", forStore),
 	v("CONNECT4_CHALLENGE_TTL", "10m", "how long a challenge waits for an answer", forStore),
 	v("CONNECT4_TURN_TIMEOUT", "24h", "idle time after which the waiting player may `/connect4 claim` the game (the game's message then offers a Claim button)", forStore),
 	v("CONNECT4_REMIND_AFTER", "1h", "how long after a turn began the player to move gets one reminder that notifies them; 0 turns reminders off", forStore),
@@ -156,6 +160,7 @@ func loadConfig(getenv func(string) string, u uses) (config, error) {
 		DiscordAPIURL:      get("DISCORD_API_URL"),
 	}
 	c.Redis.TLS = e.Bool("REDIS_TLS")
+	c.RedisUnpipelined = e.Bool("CONNECT4_REDIS_UNPIPELINED")
 	c.SlackInstall = loadSlackInstall(e, c)
 	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL"))); err != nil {
 		bad("LOG_LEVEL", "%q is not debug, info, warn or error", get("LOG_LEVEL"))

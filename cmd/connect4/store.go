@@ -27,6 +27,7 @@ type store interface {
 func openStore(ctx context.Context, cfg config, log *slog.Logger, hooks sessions.Hooks) (store, func(), error) {
 	opt := sessions.Options{
 		Prefix: cfg.RedisPrefix, IdleTTL: cfg.GameTTL, FinishedTTL: cfg.FinishedTTL, MaxGames: cfg.MaxGames, Hooks: hooks,
+		Unpipelined: cfg.RedisUnpipelined,
 	}
 	c, err := cfg.Redis.Client()
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -147,6 +148,21 @@ func (s *Server) Kill() {
 	s.cmd = nil
 }
 
+// Pause stops the server's process (SIGSTOP), as a hung host would: it
+// keeps its connections and answers nothing until Resume.
+func (s *Server) Pause() { s.signal(syscall.SIGSTOP) }
+
+// Resume lets a paused server go on (SIGCONT).
+func (s *Server) Resume() { s.signal(syscall.SIGCONT) }
+
+func (s *Server) signal(sig os.Signal) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd != nil {
+		s.cmd.Process.Signal(sig)
+	}
+}
+
 // Stop shuts the server down (SIGTERM, then SIGKILL after 5s) if it runs.
 func (s *Server) Stop() {
 	s.mu.Lock()
@@ -158,6 +174,7 @@ func (s *Server) stopLocked() {
 	if s.cmd == nil {
 		return
 	}
+	s.cmd.Process.Signal(syscall.SIGCONT) // a paused server hears no SIGTERM
 	s.cmd.Process.Signal(os.Interrupt)
 	select {
 	case <-s.done:

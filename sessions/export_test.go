@@ -1,0 +1,10 @@
+package sessions
+
+// QueuedWrites returns how many writes wait in s's pipeliner for a batch
+// of their own (0 without one), for the tests of package sessions_test.
+func QueuedWrites(s *Redis) int {
+	if s.pipe == nil {
+		return 0
+	}
+	return s.pipe.Len()
+}
