@@ -66,10 +66,18 @@ func (s *Redis) runScript(ctx context.Context, script *redis.Script, keys []stri
 		return cmd
 	}
 	f := s.pipe.Submit(ctx, cmd)
-	wctx := ctx
-	if dl, ok := ctx.Deadline(); s.wait > 0 && (!ok || time.Until(dl) > s.wait) {
+	// The wait follows ctx's deadline, not its Done channel: the
+	// Discord adapter's context makes its timer only when asked for
+	// that channel (bot/discord/deadline.go), and this one is needed
+	// anyway.
+	dl, ok := ctx.Deadline()
+	if s.wait > 0 && (!ok || time.Until(dl) > s.wait) {
+		dl, ok = time.Now().Add(s.wait), true
+	}
+	wctx := context.WithoutCancel(ctx)
+	if ok {
 		var cancel context.CancelFunc
-		wctx, cancel = context.WithTimeout(ctx, s.wait)
+		wctx, cancel = context.WithDeadline(wctx, dl)
 		defer cancel()
 	}
 	err := f.WaitContext(wctx)
