@@ -11,18 +11,17 @@ import (
 // The writes of a game (createScript and casScript, one round trip each)
 // share round trips through go-redis's automatic pipeliner: concurrent
 // writes of different games go to Redis as one pipeline, in one write and
-// one read, instead of one connection's write and read each. Redis then
-// wakes and reads once for several scripts, which took its CPU per move in
-// the load test from 86-123 µs to 69-93 µs (sessions/README.md); a lone
-// write still goes at once, in its own round trip (the pipeliner sends what
-// is queued whenever no batch is in flight).
+// one read, instead of one connection's write and read each, so Redis
+// wakes and reads once for several scripts (what that saves under load:
+// sessions/README.md). A lone write still goes at once, in its own round
+// trip: the pipeliner sends what is queued whenever no batch is in flight.
 //
 // The pipeliner does not cancel a command when its caller's context ends
-// (it may be written already), so writeScript waits for its command only
-// as long as its context lets it, and no longer than the client's read
-// timeout: a hung Redis answers the move with ErrUnavailable in time, as
-// without the pipeliner (where a batch in flight would make a write wait
-// for two), and a write that lands
+// (it may be written already), and a write queued behind a batch in flight
+// waits for that batch first. So runScript waits for its command only as
+// long as its context lets it and no longer than the client's read timeout,
+// the longest a plain client waits: on a hung Redis the move is answered
+// with ErrUnavailable in time, as without the pipeliner. A write that lands
 // after its caller gave up is one whose reply was lost, which the write
 // token tells apart (casScript's reply {2}).
 

@@ -34,7 +34,8 @@ import (
 // (/connect4 reset). No other read or write looks at the legacy key.
 //
 // Reads are one GET or MGET (Active and PlayerGame: two round trips); a
-// write is one Lua script. The store remembers the last record it read or
+// write is one Lua script, whose round trip concurrent writes share (see
+// runScript). The store remembers the last record it read or
 // wrote for recently used games (Options.CacheSize), so an Update of a game
 // this process served last costs one round trip, and two when another
 // replica wrote in between (the compare-and-set returns the stored record on
