@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/sessions"
 	"github.com/connect4/connect4/sessions/storetest"
 )
@@ -35,8 +36,7 @@ func TestPipelineSharesRoundTrips(t *testing.T) {
 			const n = 8
 			ids := make([]string, n)
 			for i := range ids {
-				k := storetest.Channel
-				k.Channel = "C" + string(rune('A'+i))
+				k := channel(i)
 				g := storetest.Playing(t, k)
 				if err := s.Create(ctx, g); err != nil {
 					t.Fatal(err)
@@ -58,9 +58,7 @@ func TestPipelineSharesRoundTrips(t *testing.T) {
 			var wg sync.WaitGroup
 			errs := make([]error, n)
 			move := func(i int) {
-				k := storetest.Channel
-				k.Channel = "C" + string(rune('A'+i))
-				_, errs[i] = s.Update(ctx, k, ids[i], moveFn(storetest.Bob.ID, 1, i%7))
+				_, errs[i] = s.Update(ctx, channel(i), ids[i], moveFn(storetest.Bob.ID, 1, i%7))
 			}
 			wg.Go(func() { move(0) })
 			// The first move's batch is on its way when the others come.
@@ -83,15 +81,20 @@ func TestPipelineSharesRoundTrips(t *testing.T) {
 				t.Errorf("%d moves of as many games cost %d round trips, want %d", n, got, tt.want)
 			}
 			for i, id := range ids {
-				k := storetest.Channel
-				k.Channel = "C" + string(rune('A'+i))
-				r, err := s.Load(context.WithoutCancel(ctx), k, id)
+				r, err := s.Load(context.WithoutCancel(ctx), channel(i), id)
 				if err != nil || r.Game.Moves() != 2 {
 					t.Errorf("game %d after the moves: %v, err %v; want 2 moves", i, r, err)
 				}
 			}
 		})
 	}
+}
+
+// channel returns the i-th of the test's channels, each with a game.
+func channel(i int) match.Key {
+	k := storetest.Channel
+	k.Channel = "C" + string(rune('A'+i))
+	return k
 }
 
 // waitFor polls cond until it holds, failing t after 10 s.
