@@ -33,7 +33,10 @@ opening from: the win, draw or loss of every position of 7 x 6 with at most
 next), then of the positions with more discs, up to -deep, that -games games
 of the easy and medium levels reach, most often reached first. It is
 resumable like the book (-progress), uses one core, and writes -out after
-each level and every 200 sample positions; run it under nice. The committed
+each level and every 200 sample positions; run it under nice. With -part
+K/N it solves only every N-th sample position, from the K-th: run N of them,
+each with its own -progress, then merge those files (sort -u) and write the
+table from them with a short run stopped among the sample. The committed
 table was made with
 
   nice -n 19 go run ./cmd/connect4 book -outcomes -full 1 -deep 9 -games 4000 \
@@ -42,7 +45,7 @@ table was made with
 stopped when the time ran out, and written again with -full 3 once levels 2
 and 3 were all solved (see engine/solver/README.md).
 
-usage: connect4 book -outcomes [-full 1] [-deep 9] [-games 4000] [-seed 1] [-progress outcomes.progress] [-out outcomes.bin]`
+usage: connect4 book -outcomes [-full 1] [-deep 9] [-games 4000] [-seed 1] [-part K/N] [-progress outcomes.progress] [-out outcomes.bin]`
 
 // Book runs `connect4 book`: the opening book (see BookAbout), or with
 // -outcomes the outcome table (see OutcomesAbout).
@@ -80,10 +83,18 @@ func outcomes(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&plan.Deep, "deep", 9, "the sample games' positions with up to this many discs")
 	fs.IntVar(&plan.Games, "games", 4000, "sample games")
 	fs.Uint64Var(&plan.Seed, "seed", 1, "the seed of the sample games")
+	part := fs.String("part", "", "K/N: solve only the K-th of N shares of the sample (for N processes, each with its own -progress)")
 	progress := fs.String("progress", "outcomes.progress", "the file of what has been solved, read first and appended to")
 	out := fs.String("out", "outcomes.bin", "where to write the table")
 	if help, err := parseBuild(fs, args, OutcomesAbout, stdout, stderr); help || err != nil {
 		return err
+	}
+	if *part != "" {
+		if n, err := fmt.Sscanf(*part, "%d/%d", &plan.Part, &plan.Parts); err != nil || n != 2 || plan.Parts < 1 ||
+			plan.Part < 1 || plan.Part > plan.Parts || fmt.Sprintf("%d/%d", plan.Part, plan.Parts) != *part {
+			fmt.Fprintln(stderr, OutcomesAbout)
+			return fmt.Errorf("book: -part %q: want K/N with 1 <= K <= N, like 1/2", *part)
+		}
 	}
 	if fs.NArg() > 0 || plan.Full < 0 || plan.Full > 8 || plan.Games < 0 {
 		fmt.Fprintln(stderr, OutcomesAbout)

@@ -21,7 +21,7 @@ func TestBookModes(t *testing.T) {
 	if err := Book(t.Context(), []string{"-outcomes", "-h"}, &out, &errOut); err != nil || !strings.Contains(out.String(), "outcome table") {
 		t.Errorf("book -outcomes -h = %v, printed %q; want the table's usage", err, out.String())
 	}
-	for _, args := range [][]string{{"-outcomes", "-full", "9"}, {"-outcomes", "extra"}, {"-outcomes", "-nope"}} {
+	for _, args := range [][]string{{"-outcomes", "-full", "9"}, {"-outcomes", "extra"}, {"-outcomes", "-nope"}, {"-outcomes", "-part", "3/2"}, {"-outcomes", "-part", "0/2"}, {"-outcomes", "-part", "1/2x"}, {"-outcomes", "-part", "2"}} {
 		if err := Book(t.Context(), args, &out, &errOut); err == nil {
 			t.Errorf("book %q = nil error, want one", args)
 		}
@@ -31,7 +31,7 @@ func TestBookModes(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "outcomes.bin")
 	out.Reset()
-	args := []string{"-outcomes", "-full", "1", "-games", "0", "-progress", filepath.Join(dir, "p"), "-out", bin}
+	args := []string{"-outcomes", "-full", "1", "-games", "0", "-part", "2/2", "-progress", filepath.Join(dir, "p"), "-out", bin}
 	if err := Book(t.Context(), args, &out, &errOut); err != nil {
 		t.Fatalf("book %q: %v (%s)", args, err, errOut.String())
 	}

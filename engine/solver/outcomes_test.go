@@ -256,6 +256,29 @@ func TestBuildOutcomes(t *testing.T) {
 	}
 }
 
+// TestOutcomesParts checks that the parts of a plan share its sample: each
+// position goes to exactly one part, and a bad part is refused.
+func TestOutcomesParts(t *testing.T) {
+	for _, parts := range []int{0, 1, 2, 3, 7} {
+		for i := range 50 {
+			n := 0
+			for k := 1; k <= max(parts, 1); k++ {
+				if (OutcomesPlan{Part: k, Parts: parts}).mine(i) {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Errorf("%d parts: sample position %d is in %d of them, want 1", parts, i, n)
+			}
+		}
+	}
+	for _, bad := range []OutcomesPlan{{Part: 0, Parts: 2}, {Part: 3, Parts: 2}, {Part: -1, Parts: 4}} {
+		if _, err := BuildOutcomes(t.Context(), bad, &bytes.Buffer{}, nil, nil); err == nil {
+			t.Errorf("part %d of %d: no error", bad.Part, bad.Parts)
+		}
+	}
+}
+
 // TestSamplePositions checks the sample games' positions: more discs than
 // the full levels and no more than deep, no connect at once, most often
 // reached first.

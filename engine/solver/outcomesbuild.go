@@ -21,6 +21,12 @@ type OutcomesPlan struct {
 	Deep  int    // the sample games' positions up to this many discs
 	Games int    // sample games: easy and medium against each other and themselves
 	Seed  uint64 // the seed of the sample games
+	// Part and Parts share the sample between Parts processes (0 or 1:
+	// one): this one solves the positions whose index in the sample's
+	// order is Part-1 modulo Parts, each process with a progress file of
+	// its own, merged afterwards (the lines of each are entries, in any
+	// order). Every part solves the complete levels.
+	Part, Parts int
 }
 
 // BuildOutcomes builds the outcome table of plan, solving each position
@@ -43,6 +49,9 @@ type OutcomesPlan struct {
 func BuildOutcomes(ctx context.Context, plan OutcomesPlan, progress BookProgress, log io.Writer, save func(*Outcomes) error) (*Outcomes, error) {
 	if plan.Full < 0 || plan.Full > outcomesMaxFull || plan.Deep > cells {
 		return nil, fmt.Errorf("solver: outcome table of %d full levels, want 0-%d", plan.Full, outcomesMaxFull)
+	}
+	if plan.Parts > 1 && (plan.Part < 1 || plan.Part > plan.Parts) {
+		return nil, fmt.Errorf("solver: part %d of %d, want 1-%d", plan.Part, plan.Parts, plan.Parts)
 	}
 	known := map[uint64]byte{}
 	err := readProgress(progress, "outcome", func(e uint64) bool {
@@ -94,6 +103,9 @@ func BuildOutcomes(ctx context.Context, plan OutcomesPlan, progress BookProgress
 	sample := samplePositions(plan)
 	start, solved := time.Now(), 0
 	for i, k := range sample {
+		if !plan.mine(i) {
+			continue
+		}
 		n, err := b.solve(ctx, k)
 		if err != nil {
 			// Cut short: the table as far as it goes is still worth having.
@@ -110,6 +122,9 @@ func BuildOutcomes(ctx context.Context, plan OutcomesPlan, progress BookProgress
 	}
 	return newOutcomes(complete, levels, known), nil
 }
+
+// mine reports whether the sample position at index i is this part's.
+func (plan OutcomesPlan) mine(i int) bool { return plan.Parts <= 1 || i%plan.Parts == plan.Part-1 }
 
 // outcomeBuild is the state of BuildOutcomes.
 type outcomeBuild struct {
