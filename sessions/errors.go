@@ -30,6 +30,7 @@ func unavailable(err error) bool {
 		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
 		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
 		errors.Is(err, redis.ErrPoolTimeout), errors.Is(err, redis.ErrPoolExhausted), errors.Is(err, redis.ErrClosed),
+		errors.Is(err, redis.ErrAutoPipelineQueueFull),
 		errors.As(err, &netErr),
 		redis.IsLoadingError(err), redis.IsClusterDownError(err), redis.IsTryAgainError(err),
 		redis.IsMasterDownError(err), redis.IsReadOnlyError(err), redis.IsMaxClientsError(err),

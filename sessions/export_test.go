@@ -8,3 +8,12 @@ func QueuedWrites(s *Redis) int {
 	}
 	return s.pipe.Len()
 }
+
+// SetPipelineQueue makes the stores created from now on hold at most n
+// writes in their pipeliner (on clients that have none yet), until the
+// returned func restores the limit.
+func SetPipelineQueue(n int) (restore func()) {
+	was := pipelineQueue
+	pipelineQueue = n
+	return func() { pipelineQueue = was }
+}

@@ -25,12 +25,22 @@ import (
 // after its caller gave up is one whose reply was lost, which the write
 // token tells apart (casScript's reply {2}).
 
+// pipelineQueue is the most writes the pipeliner holds at once: queued,
+// in flight, or given up by their callers and not yet answered. A write
+// beyond it fails at once as unavailable (redis.ErrAutoPipelineQueueFull)
+// instead of waiting, so that a hung Redis under a flood of requests holds
+// the memory of at most this many writes (each up to a record's JSON, about
+// 2 KB), as a plain client's pool holds at most its connections.
+var pipelineQueue = 1024
+
 // newPipeline returns c's deferred-face pipeliner, or nil when c has none
 // (a closed client): the store then sends each write on its own. wait is
 // the longest a write waits for its reply when its context allows more:
 // c's read timeout, which bounds a plain client's wait.
 func newPipeline(c redis.UniversalClient) (ap *redis.AutoPipeliner, wait time.Duration) {
-	ap, err := c.AsyncAutoPipeline()
+	opt := redis.DefaultAutoPipelineOptions()
+	opt.MaxQueuedCommands = pipelineQueue
+	ap, err := c.AsyncAutoPipelineWithOptions(opt)
 	if err != nil {
 		return nil, 0
 	}
