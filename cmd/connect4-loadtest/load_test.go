@@ -104,26 +104,24 @@ func newKey(t *testing.T) (ed25519.PublicKey, ed25519.PrivateKey) {
 // in-memory store and on a private Redis, and checks the report against
 // what the server counted.
 func TestPlaysGames(t *testing.T) {
+	// A private server: INFO then counts this test's commands only.
+	onRedis := func(unpipelined bool) func(t *testing.T) (bot.Store, string) {
+		return func(t *testing.T) (bot.Store, string) {
+			srv := storetest.StartServer(t)
+			c := srv.Client(t)
+			return storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c), Unpipelined: unpipelined}), "redis://" + srv.Addr + "/0"
+		}
+	}
 	stores := []struct {
-		name  string
-		store func(t *testing.T) (bot.Store, string)
+		name string
+		// shared: concurrent writes may share a round trip (as connect4
+		// serve runs), so only the most round trips below holds.
+		shared bool
+		store  func(t *testing.T) (bot.Store, string)
 	}{
-		{"memory", func(t *testing.T) (bot.Store, string) { return storetest.NewMemory(t, sessions.Options{}), "" }},
-		{"redis", func(t *testing.T) (bot.Store, string) {
-			// A private server: INFO then counts this test's commands
-			// only. Each write in a round trip of its own, which the
-			// count of round trips below checks.
-			srv := storetest.StartServer(t)
-			c := srv.Client(t)
-			return storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c), Unpipelined: true}), "redis://" + srv.Addr + "/0"
-		}},
-		{"redis-pipelined", func(t *testing.T) (bot.Store, string) {
-			// As connect4 serve runs: concurrent writes may share a
-			// round trip, so there are at most as many as above.
-			srv := storetest.StartServer(t)
-			c := srv.Client(t)
-			return storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c)}), "redis://" + srv.Addr + "/0"
-		}},
+		{"memory", false, func(t *testing.T) (bot.Store, string) { return storetest.NewMemory(t, sessions.Options{}), "" }},
+		{"redis", false, onRedis(true)},
+		{"redis-pipelined", true, onRedis(false)},
 	}
 	for _, tt := range stores {
 		t.Run(tt.name, func(t *testing.T) {
@@ -214,7 +212,7 @@ func TestPlaysGames(t *testing.T) {
 				conns, loads := rep.RedisCommands["hello"], rep.RedisCommands["eval"]
 				least, most := rep.RedisRoundTrips-2*loads, rep.RedisRoundTrips-loads
 				lo, hi := int64(rep.Moves+3*total), int64(rep.Moves+3*total)+3*conns
-				if tt.name == "redis-pipelined" {
+				if tt.shared {
 					lo = 1
 				}
 				if most < lo || least > hi {

@@ -102,7 +102,7 @@ func BuildOutcomes(ctx context.Context, plan OutcomesPlan, progress BookProgress
 	}
 	sample := samplePositions(plan)
 	start, solved := time.Now(), 0
-	mine := 0 // sample positions of this part so far
+	ours := 0 // sample positions of this part so far
 	for i, k := range sample {
 		if !plan.mine(i) {
 			continue
@@ -114,7 +114,8 @@ func BuildOutcomes(ctx context.Context, plan OutcomesPlan, progress BookProgress
 			return nil, errors.Join(err, snapshot())
 		}
 		solved += n
-		if mine++; mine%200 == 0 || i >= len(sample)-max(plan.Parts, 1) {
+		// This part's last position is among the sample's last Parts.
+		if ours++; ours%200 == 0 || i >= len(sample)-max(plan.Parts, 1) {
 			b.logf("sample: %d of %d positions (%d solved now) in %v\n", i+1, len(sample), solved, time.Since(start).Round(time.Millisecond))
 			if err := snapshot(); err != nil {
 				return nil, err
