@@ -5,9 +5,10 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"unicode/utf8"
 
 	discordgo "github.com/bwmarrin/discordgo"
+
+	"github.com/connect4/connect4/bot/jsonw"
 )
 
 // encodeResponse returns the JSON of resp. The responses the bot sends are
@@ -37,7 +38,7 @@ func appendResponse(b []byte, resp *discordgo.InteractionResponse) ([]byte, erro
 	b = append(b, `{"type":`...)
 	b = strconv.AppendInt(b, int64(resp.Type), 10)
 	b = append(b, `,"data":{"tts":false,"content":`...)
-	b = appendString(b, d.Content)
+	b = jsonw.AppendString(b, d.Content)
 	b = append(b, `,"components":`...)
 	b, ok := appendComponents(b, d.Components)
 	if !ok {
@@ -145,7 +146,7 @@ func appendComponent(b []byte, c discordgo.MessageComponent) ([]byte, bool) {
 		b, ok = appendComponents(b, c.Components)
 	case discordgo.TextDisplay:
 		b = append(b, `,"content":`...)
-		b = appendString(b, c.Content)
+		b = jsonw.AppendString(b, c.Content)
 	case discordgo.MediaGallery:
 		if c.ID != 0 {
 			return b, false
@@ -176,13 +177,13 @@ func appendButtonFields(b []byte, label string, style discordgo.ButtonStyle, dis
 	b = append(b, `{"type":`...)
 	b = strconv.AppendInt(b, int64(discordgo.ButtonComponent), 10)
 	b = append(b, `,"label":`...)
-	b = appendString(b, label)
+	b = jsonw.AppendString(b, label)
 	b = append(b, `,"style":`...)
 	b = strconv.AppendInt(b, int64(style), 10)
 	b = append(b, `,"disabled":`...)
 	b = strconv.AppendBool(b, disabled)
 	b = append(b, `,"custom_id":`...)
-	b = appendString(b, customID)
+	b = jsonw.AppendString(b, customID)
 	return append(b, '}')
 }
 
@@ -198,11 +199,11 @@ func appendGallery(b []byte, items []discordgo.MediaGalleryItem) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"media":{"url":`...)
-		b = appendString(b, it.Media.URL)
+		b = jsonw.AppendString(b, it.Media.URL)
 		b = append(b, '}')
 		if it.Description != nil {
 			b = append(b, `,"description":`...)
-			b = appendString(b, *it.Description)
+			b = jsonw.AppendString(b, *it.Description)
 		}
 		b = append(b, `,"spoiler":`...)
 		b = strconv.AppendBool(b, it.Spoiler)
@@ -226,7 +227,7 @@ func appendAllowed(b []byte, am *discordgo.MessageAllowedMentions) ([]byte, bool
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, string(p))
+			b = jsonw.AppendString(b, string(p))
 		}
 		b = append(b, ']')
 	}
@@ -236,63 +237,9 @@ func appendAllowed(b []byte, am *discordgo.MessageAllowedMentions) ([]byte, bool
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, u)
+			b = jsonw.AppendString(b, u)
 		}
 		b = append(b, ']')
 	}
 	return append(b, `,"replied_user":false}`...), true
-}
-
-// appendString appends s as a JSON string, escaped as encoding/json does:
-// quotes, backslashes and control characters; <, > and & (HTML-safe); the
-// line and paragraph separators; invalid UTF-8 as U+FFFD.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

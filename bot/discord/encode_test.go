@@ -116,20 +116,6 @@ func BenchmarkEncodeResponse(b *testing.B) {
 	})
 }
 
-// FuzzAppendString: the string escaper agrees with encoding/json on any
-// input.
-func FuzzAppendString(f *testing.F) {
-	for _, s := range []string{"", "plain", "<@1> & \"q\" \\ \n\t\r\x00\x1f", "\u2028\u2029", "\xff\xfe ok", "🔴⚪ é"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want, _ := json.Marshal(s)
-		if got := appendString(nil, s); string(got) != string(want) {
-			t.Errorf("appendString(%q) = %s, want %s", s, got, want)
-		}
-	})
-}
-
 // TestResponseBuffers: the pool hands out empty buffers and keeps none
 // over maxPooledResponse, so what it holds stays bounded.
 func TestResponseBuffers(t *testing.T) {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	discordgo "github.com/bwmarrin/discordgo"
+
+	"github.com/connect4/connect4/bot/jsonw"
 )
 
 // The multipart bodies of picture uploads are written here directly, one
@@ -113,7 +115,7 @@ func appendV2Message(b []byte, m v2Message) ([]byte, error) {
 	if m.Content == nil {
 		b = append(b, "null"...)
 	} else {
-		b = appendString(b, *m.Content)
+		b = jsonw.AppendString(b, *m.Content)
 	}
 	b = append(b, `,"embeds":null,"flags":`...)
 	b = strconv.AppendInt(b, int64(m.Flags), 10)
@@ -148,10 +150,10 @@ func appendAttachments(b []byte, as []v2Attachment) []byte {
 		b = append(b, `{"id":`...)
 		b = strconv.AppendInt(b, int64(a.ID), 10)
 		b = append(b, `,"filename":`...)
-		b = appendString(b, a.Filename)
+		b = jsonw.AppendString(b, a.Filename)
 		if a.Description != "" {
 			b = append(b, `,"description":`...)
-			b = appendString(b, a.Description)
+			b = jsonw.AppendString(b, a.Description)
 		}
 		b = append(b, '}')
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/internal/clip"
+	"github.com/connect4/connect4/bot/jsonw"
 	"github.com/connect4/connect4/render"
 )
 
@@ -65,7 +66,7 @@ func appendReply(b []byte, x *replyResponse) ([]byte, bool) {
 	b = append(b, `{"type":`...)
 	b = strconv.AppendInt(b, int64(typ), 10)
 	b = append(b, `,"data":{"tts":false,"content":`...)
-	b = appendString(b, content)
+	b = jsonw.AppendString(b, content)
 	b = append(b, `,"components":[`...)
 	if r.Visibility != bot.Ephemeral {
 		b = appendButtonRows(b, r.Buttons)
