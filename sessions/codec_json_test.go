@@ -2,10 +2,14 @@ package sessions
 
 import (
 	"encoding/json"
+	"hash/crc32"
 	"math/rand/v2"
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine/solver"
 )
 
 // fillRandom sets v, and everything it holds, to values drawn by rng: each
@@ -160,4 +164,49 @@ func BenchmarkEncodeRecord(b *testing.B) {
 			_, _ = j.appendJSON(make([]byte, 0, recordSize))
 		}
 	})
+}
+
+// TestIndexEntryJSON: newIndexEntry writes what json.Marshal writes for
+// the indexEntry, for a game of two, a game against the AI, a challenge
+// with no opponent yet, a game of four, and odd ids.
+func TestIndexEntryJSON(t *testing.T) {
+	now := time.Date(2026, 12, 7, 15, 0, 0, 0, time.UTC)
+	base := validRecord(t)
+	ai := validRecord(t)
+	ai.Opponent = match.Player{ID: "bot", Name: "Connect 4"}
+	open := validRecord(t)
+	open.Status, open.Opponent, open.AILevel = match.StatusPending, match.Player{}, solver.LevelNone
+	four := validRecord(t)
+	four.AILevel = solver.LevelNone
+	four.Others = []match.Player{{ID: "U3"}, {ID: "<U4&\u2028>"}}
+	odd := validRecord(t)
+	odd.AILevel, odd.Challenger.ID, odd.ExpiresAt = solver.LevelNone, "a\"b\\\xff", time.Time{}
+	for _, r := range []*match.Record{base, ai, open, four, odd} {
+		want, err := json.Marshal(indexEntry{Players: r.Bound(), Status: r.Status, Expires: expiresMS(r.ExpiresAt), Deadline: now.Add(time.Hour).UnixMilli()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := newIndexEntry(r, now, time.Hour); got != string(want) {
+			t.Errorf("newIndexEntry = %s, want %s", got, want)
+		}
+	}
+}
+
+// TestBucketOf: a channel's bucket is the CRC-32 of its key's string, as
+// replicas of earlier versions compute it.
+func TestBucketOf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		var k match.Key
+		for _, p := range []*string{&k.Platform, &k.Workspace, &k.Channel} {
+			b := make([]byte, rng.IntN(40))
+			for i := range b {
+				b[i] = byte(rng.IntN(256))
+			}
+			*p = string(b)
+		}
+		if got, want := bucketOf(k), int(crc32.ChecksumIEEE([]byte(k.String()))%ScheduleBuckets); got != want {
+			t.Fatalf("bucketOf(%q) = %d, want %d", k, got, want)
+		}
+	}
 }

@@ -98,7 +98,7 @@ func (s *Redis) runScript(ctx context.Context, script *redis.Script, keys []stri
 		gone.SetErr(err)
 		return gone
 	}
-	if redis.HasErrorPrefix(err, "NOSCRIPT") {
+	if err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") { // it allocates, even for nil
 		return script.Eval(ctx, s.c, keys, args...)
 	}
 	return cmd

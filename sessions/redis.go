@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -51,6 +52,9 @@ type Redis struct {
 	rated *ratingCache
 	pipe  *redis.AutoPipeliner // the writes' (see runScript); nil: none
 	wait  time.Duration        // the longest a pipelined write waits
+	// buckets holds the keys of the schedule's buckets of hints: the
+	// sorted set and the generation hash (see bucketKeys).
+	buckets [ScheduleBuckets][2]string
 }
 
 // NewRedis returns a store on c, or the problems of invalid options (see
@@ -61,13 +65,19 @@ func NewRedis(c redis.UniversalClient, opt Options) (*Redis, error) {
 	}
 	cfg := newConfig(opt)
 	s := &Redis{c: c, cfg: cfg, cache: newRecordCache(cfg.cacheSize), rated: newRatingCache(cfg.cacheSize)}
+	for n := range s.buckets {
+		b := cfg.prefix + "{sched:" + strconv.Itoa(n) + "}"
+		s.buckets[n] = [2]string{b, b + ":gen"}
+	}
 	if !opt.Unpipelined {
 		s.pipe, s.wait = newPipeline(c)
 	}
 	return s, nil
 }
 
-func (s *Redis) gameKey(k match.Key, id string) string { return s.tagged(k, "game:"+id) }
+func (s *Redis) gameKey(k match.Key, id string) string {
+	return s.cfg.prefix + "{" + k.Platform + ":" + k.Workspace + ":" + k.Channel + "}:game:" + id
+}
 
 func (s *Redis) legacyKey(k match.Key) string { return s.tagged(k, "game") }
 
@@ -82,8 +92,11 @@ func (s *Redis) lastKey(k match.Key) string { return s.tagged(k, "finished") }
 // The keys of a channel's season: ratings, ratings by value, rating
 // histories, head-to-head counts, the write counter that NewSeason checks,
 // and the archived seasons. All share the channel's hash tag.
+//
+// A key is one concatenation, one allocation: a write builds five to
+// twelve of them.
 func (s *Redis) tagged(k match.Key, name string) string {
-	return s.cfg.prefix + "{" + k.String() + "}:" + name
+	return s.cfg.prefix + "{" + k.Platform + ":" + k.Workspace + ":" + k.Channel + "}:" + name
 }
 
 // tallyKeys are the keys casScript takes for a tally, in its order.
@@ -94,7 +107,7 @@ func (s *Redis) tallyKeys(k match.Key) []string {
 // onceKey is where a request's nonce is recorded, under the channel's hash
 // tag so that the script writing the record can record it too.
 func (s *Redis) onceKey(k match.Key, nonce string) string {
-	return s.cfg.prefix + "{" + k.String() + "}:once:" + nonce
+	return s.cfg.prefix + "{" + k.Platform + ":" + k.Workspace + ":" + k.Channel + "}:once:" + nonce
 }
 
 // tallyArgs appends casScript's tally section for t, which is not zero,

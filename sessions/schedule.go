@@ -156,12 +156,28 @@ func (s *Redis) leaseKey(k match.Key) string { return s.tagged(k, "lease") }
 
 // bucket returns the keys of the bucket of hints for channel k.
 func (s *Redis) bucket(k match.Key) (zset, gen string) {
-	return s.bucketKeys(int(crc32.ChecksumIEEE([]byte(k.String())) % ScheduleBuckets))
+	return s.bucketKeys(bucketOf(k))
 }
 
+// bucketOf is the bucket of channel k: the CRC-32 (IEEE) of k.String()
+// modulo ScheduleBuckets, computed over k's parts without building the
+// string (TestBucketOf holds it to crc32.ChecksumIEEE).
+func bucketOf(k match.Key) int {
+	c := ^uint32(0)
+	for i, part := range [...]string{k.Platform, k.Workspace, k.Channel} {
+		if i > 0 {
+			c = crc32.IEEETable[byte(c)^':'] ^ c>>8
+		}
+		for j := 0; j < len(part); j++ {
+			c = crc32.IEEETable[byte(c)^part[j]] ^ c>>8
+		}
+	}
+	return int(^c % ScheduleBuckets)
+}
+
+// bucketKeys returns the keys of bucket n, made once by NewRedis.
 func (s *Redis) bucketKeys(n int) (zset, gen string) {
-	b := s.cfg.prefix + "{sched:" + strconv.Itoa(n) + "}"
-	return b, b + ":gen"
+	return s.buckets[n][0], s.buckets[n][1]
 }
 
 // hintArgs are hintScript's keys and arguments for an entry of k due at due.
@@ -219,7 +235,7 @@ func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, 
 		if op == "create" {
 			script = hintedCreateScript
 		}
-		z, g := s.bucket(k)
+		z, g := s.bucketKeys(bucketOf(k))
 		keys = append(keys, z, g)
 		args = append(args, k.String(), due.UnixMilli(), s.bucketTTL().Milliseconds(), flag(refresh))
 	}
