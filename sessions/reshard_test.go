@@ -2,12 +2,17 @@ package sessions_test
 
 import (
 	"context"
+	"errors"
+	"maps"
 	"net"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/connect4/connect4/bot/match"
 	"github.com/connect4/connect4/sessions"
 	"github.com/connect4/connect4/sessions/storetest"
 )
@@ -19,7 +24,6 @@ import (
 func TestClusterReshard(t *testing.T) {
 	t.Parallel() // its own servers
 	c := storetest.Cluster(t)
-	cc := c.(*redis.ClusterClient)
 	ctx := t.Context()
 	prefix := storetest.Prefix(t, c)
 	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
@@ -32,62 +36,9 @@ func TestClusterReshard(t *testing.T) {
 	}
 
 	key := prefix + "{" + storetest.Channel.String() + "}:game:" + g.ID
-	slot, err := cc.ClusterKeySlot(ctx, key).Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := cc.MasterForKey(ctx, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var masters []*redis.Client
-	var mu sync.Mutex
-	if err := cc.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error { // concurrently
-		mu.Lock()
-		defer mu.Unlock()
-		masters = append(masters, m)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	var dst *redis.Client
-	for _, m := range masters {
-		if m.Options().Addr != src.Options().Addr {
-			dst = m
-			break
-		}
-	}
-	id := func(m *redis.Client) string {
-		v, err := m.Do(ctx, "CLUSTER", "MYID").Text()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-	srcID, dstID := id(src), id(dst)
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	must(dst.Do(ctx, "CLUSTER", "SETSLOT", slot, "IMPORTING", srcID).Err())
-	must(src.Do(ctx, "CLUSTER", "SETSLOT", slot, "MIGRATING", dstID).Err())
-	keys, err := src.ClusterGetKeysInSlot(ctx, int(slot), 1000).Result()
-	must(err)
-	if len(keys) == 0 {
-		t.Fatal("no keys in the channel's slot")
-	}
-	host, port, err := net.SplitHostPort(dst.Options().Addr)
-	must(err)
-	args := []any{"MIGRATE", host, port, "", 0, 5000, "KEYS"}
-	for _, k := range keys {
-		args = append(args, k)
-	}
-	must(src.Do(ctx, args...).Err())
-	for _, m := range masters {
-		must(m.Do(ctx, "CLUSTER", "SETSLOT", slot, "NODE", dstID).Err())
-	}
+	m := startMigration(t, c.(*redis.ClusterClient), key)
+	m.move(m.keys...)
+	m.finish()
 
 	// The client still sends the channel's scripts to src, which answers
 	// MOVED.
@@ -102,7 +53,168 @@ func TestClusterReshard(t *testing.T) {
 	if err != nil || r.Game.Moves() != 3 {
 		t.Fatalf("the game on the new master: %v, err %v; want 3 moves", r, err)
 	}
-	if n, err := dst.Exists(ctx, key).Result(); err != nil || n != 1 {
+	if n, err := m.dst.Exists(ctx, key).Result(); err != nil || n != 1 {
 		t.Errorf("the record on the new master: %d, %v; want it there", n, err)
 	}
+}
+
+// TestClusterReshardHalfway sends a move while its channel's slot is half
+// migrated: the record already on the new master, the channel's other keys
+// still on the old one. Redis refuses a script whose keys are not all on
+// the node it reaches (TRYAGAIN: here the record has gone, and the request's
+// nonce key, which a move creates, is on neither), and go-redis's retries
+// end while the slot stays split: the move is answered unavailable within
+// its deadline, and nothing of it is written on either master. Once the
+// migration ends, the same move lands.
+func TestClusterReshardHalfway(t *testing.T) {
+	t.Parallel() // its own servers
+	c := storetest.Cluster(t)
+	ctx := t.Context()
+	prefix := storetest.Prefix(t, c)
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
+	g := storetest.Playing(t, storetest.Channel)
+	if err := s.Create(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Update(ctx, storetest.Channel, g.ID, moveFn(storetest.Alice.ID, 0, 3)); err != nil {
+		t.Fatal(err)
+	}
+
+	key := prefix + "{" + storetest.Channel.String() + "}:game:" + g.ID
+	m := startMigration(t, c.(*redis.ClusterClient), key)
+	m.move(key)
+	before := m.dump()
+
+	mctx, cancel := context.WithTimeout(match.WithNonce(ctx, "halfway-1"), 2*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := s.Update(mctx, storetest.Channel, g.ID, moveFn(storetest.Bob.ID, 1, 3))
+	if !errors.Is(err, match.ErrUnavailable) || !redis.IsTryAgainError(err) {
+		t.Fatalf("a move while the slot is split: %v, want ErrUnavailable for TRYAGAIN", err)
+	}
+	if d := time.Since(start); d > 2*time.Second+200*time.Millisecond {
+		t.Errorf("the move was answered after %v, past its 2 s deadline", d)
+	} else {
+		t.Logf("the move was refused after %v", d)
+	}
+	if after := m.dump(); !maps.Equal(before, after) {
+		t.Errorf("the refused move changed the slot's keys:\nbefore %v\nafter  %v", before, after)
+	}
+
+	m.move(slices.DeleteFunc(slices.Clone(m.keys), func(k string) bool { return k == key })...)
+	m.finish()
+	r, err := s.Update(match.WithNonce(ctx, "halfway-2"), storetest.Channel, g.ID, moveFn(storetest.Bob.ID, 1, 3))
+	if err != nil || r.Game.Moves() != 2 {
+		t.Fatalf("the move once the slot moved: %v, err %v; want 2 moves", r, err)
+	}
+}
+
+// migration is a slot's move from the master src to dst, begun by
+// startMigration: the slot's keys as they were when it began, move to
+// migrate some of them, finish to give the slot to dst on every master.
+type migration struct {
+	t        *testing.T
+	src, dst *redis.Client
+	masters  []*redis.Client
+	slot     int64
+	dstID    string
+	keys     []string
+}
+
+// startMigration marks the slot of key migrating on its master and
+// importing on another, as redis-cli --cluster reshard does first.
+func startMigration(t *testing.T, cc *redis.ClusterClient, key string) *migration {
+	t.Helper()
+	ctx := t.Context()
+	m := &migration{t: t}
+	var err error
+	if m.slot, err = cc.ClusterKeySlot(ctx, key).Result(); err != nil {
+		t.Fatal(err)
+	}
+	if m.src, err = cc.MasterForKey(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	if err := cc.ForEachMaster(ctx, func(ctx context.Context, c *redis.Client) error { // concurrently
+		mu.Lock()
+		defer mu.Unlock()
+		m.masters = append(m.masters, c)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range m.masters {
+		if c.Options().Addr != m.src.Options().Addr {
+			m.dst = c
+			break
+		}
+	}
+	id := func(c *redis.Client) string {
+		v, err := c.Do(ctx, "CLUSTER", "MYID").Text()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	srcID := id(m.src)
+	m.dstID = id(m.dst)
+	m.must(m.dst.Do(ctx, "CLUSTER", "SETSLOT", m.slot, "IMPORTING", srcID).Err())
+	m.must(m.src.Do(ctx, "CLUSTER", "SETSLOT", m.slot, "MIGRATING", m.dstID).Err())
+	m.keys, err = m.src.ClusterGetKeysInSlot(ctx, int(m.slot), 1000).Result()
+	m.must(err)
+	if len(m.keys) == 0 {
+		t.Fatal("no keys in the channel's slot")
+	}
+	return m
+}
+
+func (m *migration) must(err error) {
+	m.t.Helper()
+	if err != nil {
+		m.t.Fatal(err)
+	}
+}
+
+// move migrates keys from src to dst.
+func (m *migration) move(keys ...string) {
+	m.t.Helper()
+	if len(keys) == 0 {
+		return
+	}
+	host, port, err := net.SplitHostPort(m.dst.Options().Addr)
+	m.must(err)
+	args := []any{"MIGRATE", host, port, "", 0, 5000, "KEYS"}
+	for _, k := range keys {
+		args = append(args, k)
+	}
+	m.must(m.src.Do(m.t.Context(), args...).Err())
+}
+
+// finish gives the slot to dst on every master.
+func (m *migration) finish() {
+	m.t.Helper()
+	for _, c := range m.masters {
+		m.must(c.Do(m.t.Context(), "CLUSTER", "SETSLOT", m.slot, "NODE", m.dstID).Err())
+	}
+}
+
+// dump returns every key of the slot on src and dst (and any nonce's) with
+// its DUMP, which is the same for the same value.
+func (m *migration) dump() map[string]string {
+	m.t.Helper()
+	ctx := m.t.Context()
+	out := map[string]string{}
+	for _, c := range []*redis.Client{m.src, m.dst} {
+		keys, err := c.ClusterGetKeysInSlot(ctx, int(m.slot), 1000).Result()
+		m.must(err)
+		cn := c.Conn() // ASKING lets the next command read an importing slot
+		for _, k := range keys {
+			m.must(cn.Do(ctx, "ASKING").Err())
+			v, err := cn.Dump(ctx, k).Result()
+			m.must(err)
+			out[c.Options().Addr+" "+k] = v
+		}
+		m.must(cn.Close())
+	}
+	return out
 }
