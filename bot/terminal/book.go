@@ -34,9 +34,10 @@ next), then of the positions with more discs, up to -deep, that -games games
 of the easy and medium levels reach, most often reached first. It is
 resumable like the book (-progress), uses one core, and writes -out after
 each level and every 200 sample positions; run it under nice. With -part
-K/N it solves only every N-th sample position, from the K-th: run N of them,
-each with its own -progress, then merge those files (sort -u) and write the
-table from them with a short run stopped among the sample. The committed
+K/N it solves only every N-th position of each level and of the sample,
+from the K-th, and stops after the first level it does not know whole: run
+N of them, each with its own -progress, then merge those files (sort -u) and
+run again on the merged file, which checks the level and goes on. The committed
 table was made with
 
   nice -n 19 go run ./cmd/connect4 book -outcomes -full 1 -deep 9 -games 4000 \

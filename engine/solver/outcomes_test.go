@@ -2,6 +2,7 @@ package solver
 
 import (
 	"bytes"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -323,4 +324,104 @@ func TestSolveWithKnown(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestOutcomesPartsShareLevels: two parts of a build share a level's
+// unknown positions, each solving its own and stopping at the level, and a
+// run on their merged progress files checks the level and ends with the
+// table a single process makes. The progress starts as the embedded
+// table's levels 0-6 but for two positions of level 6, one of each part's
+// share, whose children the table holds (so that the test solves them
+// quickly).
+func TestOutcomesPartsShareLevels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves two positions of 6 discs")
+	}
+	emb := embeddedOutcomes()
+	const full = 6
+	if emb.Full() < full {
+		t.Skipf("the embedded table holds %d full levels", emb.Full())
+	}
+	// The first position of level 6 of each part's share whose children
+	// the table holds: its search ends at them.
+	drop := map[int]bool{}
+	for part := range 2 {
+		for i := part; i < len(emb.levels[full]); i += 2 {
+			if childrenKnown(emb, positionOfKey(emb.levels[full][i])) {
+				drop[i] = true
+				break
+			}
+		}
+	}
+	if len(drop) != 2 {
+		t.Fatal("no position of level 6 with its children in the table, in each part's share")
+	}
+	var lines []string
+	dropped := make([]uint64, 2) // part 1's, part 2's
+	for d := 0; d <= full; d++ {
+		for i, k := range emb.levels[d] {
+			if d == full && drop[i] {
+				dropped[i%2] = k
+				continue
+			}
+			lines = append(lines, strconv.FormatUint(k<<2|uint64(unpack3(emb.packed[d], i)), 16))
+		}
+	}
+	start := strings.Join(lines, "\n") + "\n"
+	var merged strings.Builder
+	merged.WriteString(start)
+	for part := 1; part <= 2; part++ {
+		var solved, log bytes.Buffer
+		o, err := BuildOutcomes(t.Context(), OutcomesPlan{Full: full, Deep: full, Part: part, Parts: 2},
+			progressFile{strings.NewReader(start), &solved}, &log, nil)
+		if err != nil {
+			t.Fatalf("part %d: %v", part, err)
+		}
+		added := strings.Fields(solved.String())
+		if o.Full() != full-1 || len(added) != 1 || !strings.Contains(log.String(), "other parts'") {
+			t.Fatalf("part %d: Full %d, %d positions solved (%v), log %q; want %d, 1 and the other parts named", part, o.Full(), len(added), added, log.String(), full-1)
+		}
+		e, err := strconv.ParseUint(added[0], 16, 64)
+		if err != nil || e>>2 != dropped[part-1] {
+			t.Fatalf("part %d solved %s, want position %x", part, added[0], dropped[part-1])
+		}
+		merged.WriteString(added[0] + "\n")
+	}
+	var solved bytes.Buffer
+	o, err := BuildOutcomes(t.Context(), OutcomesPlan{Full: full, Deep: full}, progressFile{strings.NewReader(merged.String()), &solved}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if solved.Len() != 0 || o.Full() != full {
+		t.Errorf("the run on the merged progress solved %q and holds %d full levels; want nothing and %d", solved.String(), o.Full(), full)
+	}
+	for _, k := range dropped {
+		i := slices.Index(emb.levels[full], k)
+		if got, want := unpack3(o.packed[full], slices.Index(o.levels[full], k)), unpack3(emb.packed[full], i); got != want {
+			t.Errorf("position %x: outcome code %d, the embedded table %d", k, got, want)
+		}
+	}
+}
+
+// childrenKnown reports whether o holds the outcome of every position a
+// move of p leads to.
+func childrenKnown(o *Outcomes, p Position) bool {
+	for c := range Width {
+		if !p.CanPlay(c) || p.IsWinningMove(c) {
+			continue
+		}
+		q := p
+		q.Play(c)
+		if _, ok := o.Lookup(q); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// progressFile is a progress file read from one place and appended to
+// another.
+type progressFile struct {
+	io.Reader
+	io.Writer
 }

@@ -21,11 +21,14 @@ type OutcomesPlan struct {
 	Deep  int    // the sample games' positions up to this many discs
 	Games int    // sample games: easy and medium against each other and themselves
 	Seed  uint64 // the seed of the sample games
-	// Part and Parts share the sample between Parts processes (0 or 1:
-	// one): this one solves the positions whose index in the sample's
-	// order is Part-1 modulo Parts, each process with a progress file of
-	// its own, merged afterwards (the lines of each are entries, in any
-	// order). Every part solves the complete levels.
+	// Part and Parts share the work between Parts processes (0 or 1:
+	// one): this one solves the positions whose index in their level's
+	// order, and in the sample's, is Part-1 modulo Parts, each process
+	// with a progress file of its own, merged afterwards (the lines of
+	// each are entries, in any order). A part stops after the first level
+	// it does not know whole once its share is solved (the check of a
+	// level needs the next one whole): a run on the merged progress files
+	// then checks the levels and goes on.
 	Part, Parts int
 }
 
@@ -82,12 +85,22 @@ func BuildOutcomes(ctx context.Context, plan OutcomesPlan, progress BookProgress
 	}
 	for d, level := range levels {
 		start, solved := time.Now(), 0
-		for _, k := range level {
+		for i, k := range level {
+			if !plan.mine(i) {
+				b.fromBook(k) // the others' share, where the book has it
+				continue
+			}
 			n, err := b.solve(ctx, k)
 			if err != nil {
 				return nil, err
 			}
 			solved += n
+		}
+		if missing := b.unknown(level); missing > 0 {
+			// Only a part leaves some: the others' share.
+			b.logf("level %d: this part's share of %d positions solved (%d now) in %v; %d are the other parts': merge the progress files and run again\n",
+				d, len(level), solved, time.Since(start).Round(time.Millisecond), missing)
+			return newOutcomes(complete, levels, known), snapshot()
 		}
 		if d > 0 {
 			if err := checkLevel(levels[d-1], known); err != nil {
@@ -145,18 +158,38 @@ func (b *outcomeBuild) logf(format string, args ...any) {
 	}
 }
 
+// unknown returns how many positions of level are not known.
+func (b *outcomeBuild) unknown(level []uint64) int {
+	n := 0
+	for _, k := range level {
+		if _, ok := b.known[k]; !ok {
+			n++
+		}
+	}
+	return n
+}
+
+// fromBook makes the position of canonical key k known when the opening
+// book holds it, as solve does; it reports whether k is known.
+func (b *outcomeBuild) fromBook(k uint64) bool {
+	if _, ok := b.known[k]; ok {
+		return true
+	}
+	if _, v, ok := embeddedBook().Lookup(positionOfKey(k)); ok {
+		// The opening book's exact value, verified when it was built.
+		b.known[k] = byte(max(-1, min(1, v)) + 1)
+		return true
+	}
+	return false
+}
+
 // solve solves the position of canonical key k unless known, and appends it
 // to the progress; it returns 1 if it solved it, 0 if it was known.
 func (b *outcomeBuild) solve(ctx context.Context, k uint64) (int, error) {
-	if _, ok := b.known[k]; ok {
+	if b.fromBook(k) {
 		return 0, nil
 	}
 	p := positionOfKey(k)
-	if _, v, ok := embeddedBook().Lookup(p); ok {
-		// The opening book's exact value, verified when it was built.
-		b.known[k] = byte(max(-1, min(1, v)) + 1)
-		return 0, nil
-	}
 	b.sv.limited, b.sv.deadline, b.sv.done, b.sv.aborted = true, time.Time{}, b.done, false
 	v, ok := b.sv.weakSolve(p)
 	if !ok {
