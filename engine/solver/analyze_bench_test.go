@@ -39,11 +39,44 @@ func typicalGames(tb testing.TB, n int) []*engine.Game {
 	return games
 }
 
-// BenchmarkAnalyzeTypical analyses 30 games of medium against easy within
-// the chat's budget (1.5 s), each from a new solver as the bot does, and
-// reports the share of moves proven and the time a game took.
+// BenchmarkAnalyzeTypical analyses 30 games of medium against easy (see
+// benchmarkAnalyze).
 func BenchmarkAnalyzeTypical(b *testing.B) {
-	games := typicalGames(b, 30)
+	benchmarkAnalyze(b, typicalGames(b, 30))
+}
+
+// BenchmarkAnalyzeRandom does the same for 30 games of random moves (any
+// column that is not full, with equal chances), seeded: games that leave
+// the AI's lines at once, whose openings only the complete levels of the
+// outcome table hold.
+func BenchmarkAnalyzeRandom(b *testing.B) {
+	games := make([]*engine.Game, 30)
+	for i := range games {
+		g, err := engine.New(engine.DefaultConfig())
+		if err != nil {
+			b.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(uint64(i), 77))
+		for !g.State().Over() {
+			var cols []int
+			for c := range g.Config().Cols {
+				if g.CanPlay(c) {
+					cols = append(cols, c)
+				}
+			}
+			if err := g.Play(g.Turn(), cols[rng.IntN(len(cols))]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		games[i] = g
+	}
+	benchmarkAnalyze(b, games)
+}
+
+// benchmarkAnalyze analyses games within the chat's budget (1.5 s), each
+// from a new solver as the bot does, and reports the share of moves proven
+// and the time a game took.
+func benchmarkAnalyze(b *testing.B, games []*engine.Game) {
 	var moves, proven, analyses int
 	for b.Loop() {
 		for _, g := range games {
