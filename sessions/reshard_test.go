@@ -23,19 +23,8 @@ import (
 // MOVED reply to the new one and lands, and so does the one after it.
 func TestClusterReshard(t *testing.T) {
 	t.Parallel() // its own servers
-	c := storetest.Cluster(t)
-	ctx := t.Context()
-	prefix := storetest.Prefix(t, c)
-	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
-	g := storetest.Playing(t, storetest.Channel)
-	if err := s.Create(ctx, g); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Update(ctx, storetest.Channel, g.ID, moveFn(storetest.Alice.ID, 0, 3)); err != nil {
-		t.Fatal(err)
-	}
-
-	key := prefix + "{" + storetest.Channel.String() + "}:game:" + g.ID
+	c, s, g, prefix := clusterGame(t)
+	ctx, key := t.Context(), prefix+"{"+storetest.Channel.String()+"}:game:"+g.ID
 	m := startMigration(t, c.(*redis.ClusterClient), key)
 	m.move(m.keys...)
 	m.finish()
@@ -68,19 +57,8 @@ func TestClusterReshard(t *testing.T) {
 // migration ends, the same move lands.
 func TestClusterReshardHalfway(t *testing.T) {
 	t.Parallel() // its own servers
-	c := storetest.Cluster(t)
-	ctx := t.Context()
-	prefix := storetest.Prefix(t, c)
-	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
-	g := storetest.Playing(t, storetest.Channel)
-	if err := s.Create(ctx, g); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Update(ctx, storetest.Channel, g.ID, moveFn(storetest.Alice.ID, 0, 3)); err != nil {
-		t.Fatal(err)
-	}
-
-	key := prefix + "{" + storetest.Channel.String() + "}:game:" + g.ID
+	c, s, g, prefix := clusterGame(t)
+	ctx, key := t.Context(), prefix+"{"+storetest.Channel.String()+"}:game:"+g.ID
 	m := startMigration(t, c.(*redis.ClusterClient), key)
 	m.move(key)
 	before := m.dump()
@@ -107,6 +85,25 @@ func TestClusterReshardHalfway(t *testing.T) {
 	if err != nil || r.Game.Moves() != 2 {
 		t.Fatalf("the move once the slot moved: %v, err %v; want 2 moves", r, err)
 	}
+}
+
+// clusterGame starts a private Cluster and a store on it, with a game in
+// play on storetest.Channel (one move made), and returns the store's key
+// prefix too.
+func clusterGame(t *testing.T) (redis.UniversalClient, *sessions.Redis, *match.Record, string) {
+	t.Helper()
+	c := storetest.Cluster(t)
+	ctx := t.Context()
+	prefix := storetest.Prefix(t, c)
+	s := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix})
+	g := storetest.Playing(t, storetest.Channel)
+	if err := s.Create(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Update(ctx, storetest.Channel, g.ID, moveFn(storetest.Alice.ID, 0, 3)); err != nil {
+		t.Fatal(err)
+	}
+	return c, s, g, prefix
 }
 
 // migration is a slot's move from the master src to dst, begun by
