@@ -9,6 +9,10 @@ func QueuedWrites(s *Redis) int {
 	return s.pipe.Len()
 }
 
+// WaitingWrites returns how many pipelined writes of s wait for their
+// replies, queued or on their way.
+func WaitingWrites(s *Redis) int { return int(s.waiting.Load()) }
+
 // SetPipelineQueue makes the stores created from now on hold at most n
 // writes in their pipeliner (on clients that have none yet), until the
 // returned func restores the limit.

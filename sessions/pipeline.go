@@ -75,6 +75,8 @@ func (s *Redis) runScript(ctx context.Context, script *redis.Script, keys []stri
 		return cmd
 	}
 	f := s.pipe.Submit(ctx, cmd)
+	s.waiting.Add(1)
+	defer s.waiting.Add(-1)
 	// The wait follows ctx's deadline, not its Done channel: the
 	// Discord adapter's context makes its timer only when asked for
 	// that channel (bot/discord/deadline.go), and this one is needed

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -52,6 +53,10 @@ type Redis struct {
 	rated *ratingCache
 	pipe  *redis.AutoPipeliner // the writes' (see runScript); nil: none
 	wait  time.Duration        // the longest a pipelined write waits
+	// waiting counts the pipelined writes whose callers wait for them,
+	// queued or on their way (the pipeliner's own count, Len, leaves out
+	// those its flusher holds for the next batch): the tests read it.
+	waiting atomic.Int64
 	// buckets holds the keys of the schedule's buckets of hints: the
 	// sorted set and the generation hash (see bucketKeys).
 	buckets [ScheduleBuckets][2]string
