@@ -51,10 +51,11 @@ func TestClusterReshard(t *testing.T) {
 // migrated: the record already on the new master, the channel's other keys
 // still on the old one. Redis refuses a script whose keys are not all on
 // the node it reaches (TRYAGAIN: here the record has gone, and the request's
-// nonce key, which a move creates, is on neither), and go-redis's retries
-// end while the slot stays split: the move is answered unavailable within
-// its deadline, and nothing of it is written on either master. Once the
-// migration ends, the same move lands.
+// nonce key, which a move creates, is on neither). The store sends it again
+// for as long as the move's deadline allows; while the slot stays split the
+// move is answered unavailable within its deadline, and nothing of it is
+// written on either master. A move sent while the slot is split lands once
+// the migration ends.
 func TestClusterReshardHalfway(t *testing.T) {
 	t.Parallel() // its own servers
 	c, s, g, prefix := clusterGame(t)
@@ -79,11 +80,24 @@ func TestClusterReshardHalfway(t *testing.T) {
 		t.Errorf("the refused move changed the slot's keys:\nbefore %v\nafter  %v", before, after)
 	}
 
+	// A move sent while the slot is split lands once the migration ends
+	// within its deadline: the store sends it again.
+	type result struct {
+		r   *match.Record
+		err error
+	}
+	landed := make(chan result, 1)
+	go func() {
+		mctx, cancel := context.WithTimeout(match.WithNonce(ctx, "halfway-2"), 2*time.Second)
+		defer cancel()
+		r, err := s.Update(mctx, storetest.Channel, g.ID, moveFn(storetest.Bob.ID, 1, 3))
+		landed <- result{r, err}
+	}()
+	time.Sleep(300 * time.Millisecond)
 	m.move(slices.DeleteFunc(slices.Clone(m.keys), func(k string) bool { return k == key })...)
 	m.finish()
-	r, err := s.Update(match.WithNonce(ctx, "halfway-2"), storetest.Channel, g.ID, moveFn(storetest.Bob.ID, 1, 3))
-	if err != nil || r.Game.Moves() != 2 {
-		t.Fatalf("the move once the slot moved: %v, err %v; want 2 moves", r, err)
+	if res := <-landed; res.err != nil || res.r.Game.Moves() != 2 {
+		t.Fatalf("a move sent while the slot was split, which ended 300 ms later: %v, err %v; want 2 moves", res.r, res.err)
 	}
 }
 

@@ -245,6 +245,19 @@ func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, 
 		}
 	}
 	res, err := s.runScript(ctx, script, keys, args...).Slice()
+	for wait, until := tryAgainFirst, tryAgainUntil(ctx); redis.IsTryAgainError(err) && time.Now().Add(wait).Before(until); wait = min(2*wait, tryAgainMax) {
+		// The channel's slot is on its way to another master (a
+		// reshard): Redis refused the script before running it, so it
+		// goes again, once the slot may have arrived.
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, s.fail(op, k, err)
+		case <-t.C:
+		}
+		res, err = s.runScript(ctx, script, keys, args...).Slice()
+	}
 	if err != nil {
 		return nil, s.fail(op, k, err)
 	}
@@ -252,6 +265,30 @@ func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, 
 		s.hint(context.WithoutCancel(ctx), k, due)
 	}
 	return res, nil
+}
+
+// A record script that Redis refuses with TRYAGAIN (during a reshard, while
+// its channel's slot is on its way, the keys of a write are never all on one
+// node: the request's nonce is on neither) goes again, after go-redis's own
+// retries (about 100 ms), waiting from tryAgainFirst doubling to
+// tryAgainMax, for as long as tryAgainUntil allows: so a move during a short
+// migration lands instead of being answered "try again".
+const (
+	tryAgainFirst = 20 * time.Millisecond
+	tryAgainMax   = 200 * time.Millisecond
+	// tryAgainLeft is what a caller's deadline keeps for answering.
+	tryAgainLeft = 250 * time.Millisecond
+	// tryAgainLongest bounds the resending of a write without a deadline.
+	tryAgainLongest = 2 * time.Second
+)
+
+// tryAgainUntil returns when a write with ctx stops resending a script
+// refused with TRYAGAIN.
+func tryAgainUntil(ctx context.Context) time.Time {
+	if dl, ok := ctx.Deadline(); ok {
+		return dl.Add(-tryAgainLeft)
+	}
+	return time.Now().Add(tryAgainLongest)
 }
 
 // Claim leases to the caller up to max entries that are due (across every
