@@ -235,7 +235,7 @@ func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, 
 		if op == "create" {
 			script = hintedCreateScript
 		}
-		z, g := s.bucketKeys(bucketOf(k))
+		z, g := s.bucket(k)
 		keys = append(keys, z, g)
 		args = append(args, k.String(), due.UnixMilli(), s.bucketTTL().Milliseconds(), flag(refresh))
 	}
