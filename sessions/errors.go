@@ -32,7 +32,7 @@ func unavailable(err error) bool {
 		errors.Is(err, redis.ErrPoolTimeout), errors.Is(err, redis.ErrPoolExhausted), errors.Is(err, redis.ErrClosed),
 		errors.Is(err, redis.ErrAutoPipelineQueueFull),
 		errors.As(err, &netErr),
-		redis.IsLoadingError(err), redis.IsClusterDownError(err), redis.IsTryAgainError(err),
+		redis.IsLoadingError(err), redis.IsClusterDownError(err), slotMoving(err),
 		redis.IsMasterDownError(err), redis.IsReadOnlyError(err), redis.IsMaxClientsError(err),
 		redis.IsOOMError(err), redis.IsNoReplicasError(err):
 		return true

@@ -201,10 +201,17 @@ func (m *migration) move(keys ...string) {
 	m.must(m.src.Do(m.t.Context(), args...).Err())
 }
 
-// finish gives the slot to dst on every master.
+// finish gives the slot to dst on every master: dst first, then src, then
+// the others, the order Redis's documentation asks for (and redis-cli's).
 func (m *migration) finish() {
 	m.t.Helper()
+	order := []*redis.Client{m.dst, m.src}
 	for _, c := range m.masters {
+		if a := c.Options().Addr; a != m.dst.Options().Addr && a != m.src.Options().Addr {
+			order = append(order, c)
+		}
+	}
+	for _, c := range order {
 		m.must(c.Do(m.t.Context(), "CLUSTER", "SETSLOT", m.slot, "NODE", m.dstID).Err())
 	}
 }

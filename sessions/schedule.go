@@ -245,7 +245,7 @@ func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, 
 		}
 	}
 	res, err := s.runScript(ctx, script, keys, args...).Slice()
-	for wait, until := tryAgainFirst, tryAgainUntil(ctx); redis.IsTryAgainError(err) && time.Now().Add(wait).Before(until); wait = min(2*wait, tryAgainMax) {
+	for wait, until := tryAgainFirst, tryAgainUntil(ctx); slotMoving(err) && time.Now().Add(wait).Before(until); wait = min(2*wait, tryAgainMax) {
 		// The channel's slot is on its way to another master (a
 		// reshard): Redis refused the script before running it, so it
 		// goes again, once the slot may have arrived.
@@ -267,12 +267,11 @@ func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, 
 	return res, nil
 }
 
-// A record script that Redis refuses with TRYAGAIN (during a reshard, while
-// its channel's slot is on its way, the keys of a write are never all on one
-// node: the request's nonce is on neither) goes again, after go-redis's own
-// retries (about 100 ms), waiting from tryAgainFirst doubling to
-// tryAgainMax, for as long as tryAgainUntil allows: so a move during a short
-// migration lands instead of being answered "try again".
+// A record script that Redis refuses because its channel's slot is moving
+// (see slotMoving) goes again, after go-redis's own retries (about 100 ms),
+// waiting from tryAgainFirst doubling to tryAgainMax, for as long as
+// tryAgainUntil allows: so a move during a short migration lands instead
+// of being answered "try again".
 const (
 	tryAgainFirst = 20 * time.Millisecond
 	tryAgainMax   = 200 * time.Millisecond
@@ -281,6 +280,21 @@ const (
 	// tryAgainLongest bounds the resending of a write without a deadline.
 	tryAgainLongest = 2 * time.Second
 )
+
+// slotMoving reports whether err is Redis's refusal, before it ran
+// anything, of a command whose slot is moving during a reshard: TRYAGAIN
+// (while the slot is on its way, the keys of a write are never all on one
+// node: the request's nonce is on neither), or a MOVED or ASK that
+// go-redis's redirects did not get past (the masters' views of the slot
+// disagree for a moment as the migration ends).
+func slotMoving(err error) bool {
+	if err == nil {
+		return false
+	}
+	_, moved := redis.IsMovedError(err)
+	_, ask := redis.IsAskError(err)
+	return moved || ask || redis.IsTryAgainError(err)
+}
 
 // tryAgainUntil returns when a write with ctx stops resending a script
 // refused with TRYAGAIN.
