@@ -80,9 +80,7 @@ func NewRedis(c redis.UniversalClient, opt Options) (*Redis, error) {
 	return s, nil
 }
 
-func (s *Redis) gameKey(k match.Key, id string) string {
-	return s.cfg.prefix + "{" + k.Platform + ":" + k.Workspace + ":" + k.Channel + "}:game:" + id
-}
+func (s *Redis) gameKey(k match.Key, id string) string { return s.taggedID(k, "game:", id) }
 
 func (s *Redis) legacyKey(k match.Key) string { return s.tagged(k, "game") }
 
@@ -94,17 +92,20 @@ func (s *Redis) lbKey(k match.Key) string { return s.tagged(k, "lb") }
 
 func (s *Redis) lastKey(k match.Key) string { return s.tagged(k, "finished") }
 
-// The keys of a channel's season: ratings, ratings by value, rating
-// histories, head-to-head counts, the write counter that NewSeason checks,
-// and the archived seasons. All share the channel's hash tag.
-//
-// A key is one concatenation, one allocation: a write builds five to
-// twelve of them.
-func (s *Redis) tagged(k match.Key, name string) string {
-	return s.cfg.prefix + "{" + k.Platform + ":" + k.Workspace + ":" + k.Channel + "}:" + name
+// tagged returns channel k's key called name, under k's hash tag.
+func (s *Redis) tagged(k match.Key, name string) string { return s.taggedID(k, name, "") }
+
+// taggedID returns channel k's key of kind for id (kind ends with its
+// colon), under k's hash tag. A key is one concatenation, one allocation:
+// a write builds five to twelve of them.
+func (s *Redis) taggedID(k match.Key, kind, id string) string {
+	return s.cfg.prefix + "{" + k.Platform + ":" + k.Workspace + ":" + k.Channel + "}:" + kind + id
 }
 
-// tallyKeys are the keys casScript takes for a tally, in its order.
+// tallyKeys are the keys casScript takes for a tally, in its order: the
+// leaderboard, and the channel's season's ratings, ratings by value,
+// rating histories, head-to-head counts and the write counter that
+// NewSeason checks. All share the channel's hash tag.
 func (s *Redis) tallyKeys(k match.Key) []string {
 	return []string{s.lbKey(k), s.tagged(k, "rt"), s.tagged(k, "rtz"), s.tagged(k, "rth"), s.tagged(k, "h2h"), s.tagged(k, "gen")}
 }
@@ -112,7 +113,7 @@ func (s *Redis) tallyKeys(k match.Key) []string {
 // onceKey is where a request's nonce is recorded, under the channel's hash
 // tag so that the script writing the record can record it too.
 func (s *Redis) onceKey(k match.Key, nonce string) string {
-	return s.cfg.prefix + "{" + k.Platform + ":" + k.Workspace + ":" + k.Channel + "}:once:" + nonce
+	return s.taggedID(k, "once:", nonce)
 }
 
 // tallyArgs appends casScript's tally section for t, which is not zero,
