@@ -40,6 +40,21 @@ func unavailable(err error) bool {
 	return false
 }
 
+// slotMoving reports whether err is Redis's refusal, before it ran
+// anything, of a command whose slot is moving during a reshard: TRYAGAIN
+// (while the slot is on its way, the keys of a write are never all on one
+// node: the request's nonce is on neither), or a MOVED or ASK that
+// go-redis's redirects did not get past (the masters' views of the slot
+// disagree for a moment as the migration ends).
+func slotMoving(err error) bool {
+	if err == nil {
+		return false
+	}
+	_, moved := redis.IsMovedError(err)
+	_, ask := redis.IsAskError(err)
+	return moved || ask || redis.IsTryAgainError(err)
+}
+
 // storeError wraps an error from the backing store (or the context) for
 // operation op on channel k: unavailability also matches
 // match.ErrUnavailable, and the original error stays reachable through

@@ -245,18 +245,8 @@ func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, 
 		}
 	}
 	res, err := s.runScript(ctx, script, keys, args...).Slice()
-	for wait, until := tryAgainFirst, tryAgainUntil(ctx); slotMoving(err) && time.Now().Add(wait).Before(until); wait = min(2*wait, tryAgainMax) {
-		// The channel's slot is on its way to another master (a
-		// reshard): Redis refused the script before running it, so it
-		// goes again, once the slot may have arrived.
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, s.fail(op, k, err)
-		case <-t.C:
-		}
-		res, err = s.runScript(ctx, script, keys, args...).Slice()
+	if slotMoving(err) {
+		res, err = s.resendWhileSlotMoves(ctx, err, script, keys, args)
 	}
 	if err != nil {
 		return nil, s.fail(op, k, err)
@@ -269,40 +259,36 @@ func (s *Redis) writeScript(ctx context.Context, k match.Key, c scheduleChange, 
 
 // A record script that Redis refuses because its channel's slot is moving
 // (see slotMoving) goes again, after go-redis's own retries (about 100 ms),
-// waiting from tryAgainFirst doubling to tryAgainMax, for as long as
-// tryAgainUntil allows: so a move during a short migration lands instead
-// of being answered "try again".
+// waiting from tryAgainFirst doubling to tryAgainMax, until tryAgainLeft
+// before the caller's deadline (tryAgainLongest without one): so a move
+// during a short migration lands instead of being answered "try again".
 const (
-	tryAgainFirst = 20 * time.Millisecond
-	tryAgainMax   = 200 * time.Millisecond
-	// tryAgainLeft is what a caller's deadline keeps for answering.
-	tryAgainLeft = 250 * time.Millisecond
-	// tryAgainLongest bounds the resending of a write without a deadline.
+	tryAgainFirst   = 20 * time.Millisecond
+	tryAgainMax     = 200 * time.Millisecond
+	tryAgainLeft    = 250 * time.Millisecond // what the deadline keeps for answering
 	tryAgainLongest = 2 * time.Second
 )
 
-// slotMoving reports whether err is Redis's refusal, before it ran
-// anything, of a command whose slot is moving during a reshard: TRYAGAIN
-// (while the slot is on its way, the keys of a write are never all on one
-// node: the request's nonce is on neither), or a MOVED or ASK that
-// go-redis's redirects did not get past (the masters' views of the slot
-// disagree for a moment as the migration ends).
-func slotMoving(err error) bool {
-	if err == nil {
-		return false
-	}
-	_, moved := redis.IsMovedError(err)
-	_, ask := redis.IsAskError(err)
-	return moved || ask || redis.IsTryAgainError(err)
-}
-
-// tryAgainUntil returns when a write with ctx stops resending a script
-// refused with TRYAGAIN.
-func tryAgainUntil(ctx context.Context) time.Time {
+// resendWhileSlotMoves sends script again while Redis refuses it because
+// its slot is moving (err, the first refusal) and time allows, and returns
+// the last reply.
+func (s *Redis) resendWhileSlotMoves(ctx context.Context, err error, script *redis.Script, keys []string, args []any) ([]any, error) {
+	until := time.Now().Add(tryAgainLongest)
 	if dl, ok := ctx.Deadline(); ok {
-		return dl.Add(-tryAgainLeft)
+		until = dl.Add(-tryAgainLeft)
 	}
-	return time.Now().Add(tryAgainLongest)
+	var res []any
+	for wait := tryAgainFirst; slotMoving(err) && time.Now().Add(wait).Before(until); wait = min(2*wait, tryAgainMax) {
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, err
+		case <-t.C:
+		}
+		res, err = s.runScript(ctx, script, keys, args...).Slice()
+	}
+	return res, err
 }
 
 // Claim leases to the caller up to max entries that are due (across every
