@@ -84,7 +84,7 @@ func outcomes(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&plan.Deep, "deep", 9, "the sample games' positions with up to this many discs")
 	fs.IntVar(&plan.Games, "games", 4000, "sample games")
 	fs.Uint64Var(&plan.Seed, "seed", 1, "the seed of the sample games")
-	part := fs.String("part", "", "K/N: solve only the K-th of N shares of the sample (for N processes, each with its own -progress)")
+	part := fs.String("part", "", "K/N: solve only the K-th of N shares of each level and of the sample (for N processes, each with its own -progress)")
 	progress := fs.String("progress", "outcomes.progress", "the file of what has been solved, read first and appended to")
 	out := fs.String("out", "outcomes.bin", "where to write the table")
 	if help, err := parseBuild(fs, args, OutcomesAbout, stdout, stderr); help || err != nil {

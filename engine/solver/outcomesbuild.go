@@ -138,7 +138,8 @@ func BuildOutcomes(ctx context.Context, plan OutcomesPlan, progress BookProgress
 	return newOutcomes(complete, levels, known), nil
 }
 
-// mine reports whether the sample position at index i is this part's.
+// mine reports whether the position at index i of a level, or of the
+// sample, is this part's.
 func (plan OutcomesPlan) mine(i int) bool { return plan.Parts <= 1 || i%plan.Parts == plan.Part-1 }
 
 // outcomeBuild is the state of BuildOutcomes.
