@@ -14,19 +14,28 @@ import (
 func typicalGames(tb testing.TB, n int) []*engine.Game {
 	tb.Helper()
 	ai := NewAI()
+	return playGames(tb, n, 2026, func(g *engine.Game, i int, rng *rand.Rand) (int, error) {
+		level := Medium
+		if g.Moves()%2 != i%2 {
+			level = Easy
+		}
+		return ai.ChooseMove(tb.Context(), g, level, rng, time.Second)
+	})
+}
+
+// playGames returns n games of 7 × 6 from the empty board, game i played
+// to its end by choose with a generator seeded (i, seed).
+func playGames(tb testing.TB, n int, seed uint64, choose func(g *engine.Game, i int, rng *rand.Rand) (int, error)) []*engine.Game {
+	tb.Helper()
 	games := make([]*engine.Game, n)
 	for i := range games {
 		g, err := engine.New(engine.DefaultConfig())
 		if err != nil {
 			tb.Fatal(err)
 		}
-		rng := rand.New(rand.NewPCG(uint64(i), 2026))
+		rng := rand.New(rand.NewPCG(uint64(i), seed))
 		for !g.State().Over() {
-			level := Medium
-			if g.Moves()%2 != i%2 {
-				level = Easy
-			}
-			col, err := ai.ChooseMove(tb.Context(), g, level, rng, time.Second)
+			col, err := choose(g, i, rng)
 			if err != nil {
 				tb.Fatal(err)
 			}
@@ -50,27 +59,15 @@ func BenchmarkAnalyzeTypical(b *testing.B) {
 // the AI's lines at once, whose openings only the complete levels of the
 // outcome table hold.
 func BenchmarkAnalyzeRandom(b *testing.B) {
-	games := make([]*engine.Game, 30)
-	for i := range games {
-		g, err := engine.New(engine.DefaultConfig())
-		if err != nil {
-			b.Fatal(err)
-		}
-		rng := rand.New(rand.NewPCG(uint64(i), 77))
-		for !g.State().Over() {
-			var cols []int
-			for c := range g.Config().Cols {
-				if g.CanPlay(c) {
-					cols = append(cols, c)
-				}
-			}
-			if err := g.Play(g.Turn(), cols[rng.IntN(len(cols))]); err != nil {
-				b.Fatal(err)
+	benchmarkAnalyze(b, playGames(b, 30, 77, func(g *engine.Game, _ int, rng *rand.Rand) (int, error) {
+		var cols []int
+		for c := range g.Config().Cols {
+			if g.CanPlay(c) {
+				cols = append(cols, c)
 			}
 		}
-		games[i] = g
-	}
-	benchmarkAnalyze(b, games)
+		return cols[rng.IntN(len(cols))], nil
+	}))
 }
 
 // benchmarkAnalyze analyses games within the chat's budget (1.5 s), each
