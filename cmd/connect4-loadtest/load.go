@@ -180,7 +180,7 @@ func (lt *loadtester) run(ctx context.Context) (report, error) {
 		if err != nil {
 			return report{}, err
 		}
-		rep.RedisCPU, rep.RedisCPUSys = after.cpu-before.cpu, after.sys-before.sys
+		rep.RedisCPU, rep.RedisCPUSys = float64(after.cpuUS-before.cpuUS)/1e6, float64(after.sysUS-before.sysUS)/1e6
 		for cmd, us := range after.usec {
 			switch d := us - before.usec[cmd]; {
 			case cmd == "info":

@@ -461,6 +461,23 @@ func TestParseCommandStats(t *testing.T) {
 	}
 }
 
+// TestParseRedisCPU: INFO cpu's seconds are read as whole microseconds, so
+// the sys share of the CPU between two readings never exceeds the whole
+// (in float seconds, 36.077002 + 11.532638 - (36.077002 + 11.438111) is
+// less than 11.532638 - 11.438111, and TestPlaysGames once failed so).
+func TestParseRedisCPU(t *testing.T) {
+	info := func(user, sys string) string {
+		return "# CPU\r\nused_cpu_sys:" + sys + "\r\nused_cpu_user:" + user + "\r\nused_cpu_sys_children:0.000000\r\n"
+	}
+	before, after := parseRedisStats(info("36.077002", "11.438111")), parseRedisStats(info("36.077002", "11.532638"))
+	if before.cpuUS != 47515113 || before.sysUS != 11438111 {
+		t.Errorf("parseRedisStats: cpu %d µs, sys %d µs; want 47515113 and 11438111", before.cpuUS, before.sysUS)
+	}
+	if cpu, sys := after.cpuUS-before.cpuUS, after.sysUS-before.sysUS; cpu != 94527 || sys != cpu {
+		t.Errorf("between the readings: cpu %d µs, sys %d µs; want 94527 both", cpu, sys)
+	}
+}
+
 func TestParseMetric(t *testing.T) {
 	text := "# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.\n" +
 		"# TYPE process_cpu_seconds_total counter\n" +

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -19,8 +20,11 @@ type redisStats struct {
 	calls  map[string]int64 // by command, from commandstats
 	usec   map[string]int64 // microseconds spent in each command, from commandstats
 	writes int64            // total_writes_processed: replies written to clients
-	cpu    float64          // used_cpu_sys + used_cpu_user: the server's CPU seconds
-	sys    float64          // used_cpu_sys alone: the kernel's share of cpu
+	// The server's CPU time in microseconds, as INFO cpu gives it (seconds
+	// with six decimals): used_cpu_sys + used_cpu_user, and used_cpu_sys
+	// alone, the kernel's share. Whole microseconds, so that differences
+	// of readings keep sys within cpu, which float seconds did not always.
+	cpuUS, sysUS int64
 }
 
 // readRedisStats reads the command counts, the replies written and the
@@ -30,6 +34,12 @@ func readRedisStats(ctx context.Context, c *redis.Client) (redisStats, error) {
 	if err != nil {
 		return redisStats{}, fmt.Errorf("redis INFO commandstats stats cpu: %w", err)
 	}
+	return parseRedisStats(s), nil
+}
+
+// parseRedisStats reads the counters of an INFO commandstats, stats and
+// cpu reply.
+func parseRedisStats(s string) redisStats {
 	calls, usec := parseCommandStats(s)
 	st := redisStats{calls: calls, usec: usec}
 	sc := bufio.NewScanner(strings.NewReader(s))
@@ -40,13 +50,14 @@ func readRedisStats(ctx context.Context, c *redis.Client) (redisStats, error) {
 			st.writes, _ = strconv.ParseInt(v, 10, 64)
 		case "used_cpu_sys", "used_cpu_user":
 			f, _ := strconv.ParseFloat(v, 64)
-			st.cpu += f
+			us := int64(math.Round(f * 1e6))
+			st.cpuUS += us
 			if name == "used_cpu_sys" {
-				st.sys = f
+				st.sysUS = us
 			}
 		}
 	}
-	return st, nil
+	return st
 }
 
 // parseCommandStats reads lines like
