@@ -6,12 +6,15 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,6 +29,7 @@ import (
 	"github.com/connect4/connect4/bot/discord"
 	"github.com/connect4/connect4/bot/discord/discordtest"
 	"github.com/connect4/connect4/bot/match"
+	"github.com/connect4/connect4/engine"
 	"github.com/connect4/connect4/sessions"
 	"github.com/connect4/connect4/sessions/storetest"
 )
@@ -530,7 +534,7 @@ func TestPercentile(t *testing.T) {
 // without errors, so its CPU per move is comparable with the bot's.
 func TestBaseline(t *testing.T) {
 	pub, priv := newKey(t)
-	srv := httptest.NewServer(newBaselineHandler(pub))
+	srv := httptest.NewServer(newBaselineHandler(pub, nil))
 	defer srv.Close()
 	lt := newLoadtester(options{URL: srv.URL, Games: 3, Total: 6, Duration: time.Minute,
 		Key: priv, Guild: "lt", Seed: 5, Wait: 5 * time.Second, Timeout: 10 * time.Second})
@@ -563,6 +567,98 @@ func TestBaseline(t *testing.T) {
 	}
 	if r, _, _ = lt.client.Send(t.Context(), g.click(g.op, st.Columns[0].CustomID)); !r.Ephemeral() {
 		t.Errorf("yellow moving first = %+v, want a refusal", r)
+	}
+}
+
+// TestBaselineRedis plays games against the baseline keeping its games in
+// a private Redis: each challenge, accept and move is one script, the keys
+// hold every game as last played, and closing the store deletes them.
+func TestBaselineRedis(t *testing.T) {
+	srv := storetest.StartServer(t)
+	c := srv.Client(t)
+	url := "redis://" + srv.Addr + "/0"
+	store, err := newBaselineStore(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, priv := newKey(t)
+	hs := httptest.NewServer(newBaselineHandler(pub, store))
+	defer hs.Close()
+	const games = 6
+	lt := newLoadtester(options{URL: hs.URL, Games: 3, Total: games, Duration: time.Minute, Redis: url,
+		Key: priv, Guild: "lt", Seed: 5, Wait: 5 * time.Second, Timeout: 10 * time.Second})
+	if err := lt.waitReady(t.Context(), false, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := lt.run(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Games != games || rep.Errors != 0 {
+		t.Fatalf("games %d, errors %d (%q); want %d games, no errors", rep.Games, rep.Errors, rep.Samples, games)
+	}
+	// One script a challenge, an accept and a move; it runs three commands.
+	if want := int64(rep.Moves + 2*games); rep.RedisCommands["evalsha"] != want || rep.RedisCommands["hset"] != want || rep.RedisCommands["pexpire"] != want {
+		t.Errorf("commands %v for %d moves of %d games; want %d EVALSHA, HSET and PEXPIRE", rep.RedisCommands, rep.Moves, games, want)
+	}
+	keys, err := c.Keys(t.Context(), store.prefix+"*").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) != games {
+		t.Fatalf("keys %q, want one a game", keys)
+	}
+	moves := 0
+	for _, k := range keys {
+		h, err := c.HGetAll(t.Context(), k).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts := strings.SplitN(h["g"], "\n", 4)
+		if len(parts) != 4 || !strings.HasSuffix(k, "}:"+parts[0]) {
+			t.Fatalf("%s holds %q, want the game id, players and game", k, h["g"])
+		}
+		g, err := engine.Decode([]byte(parts[3]))
+		if err != nil || !g.State().Over() {
+			t.Fatalf("%s holds game %v (%v), want a finished one", k, g, err)
+		}
+		if v, _ := strconv.Atoi(h["v"]); v != g.Moves()+2 {
+			t.Errorf("%s at version %q after %d moves, want a version a write", k, h["v"], g.Moves())
+		}
+		if ttl := c.PTTL(t.Context(), k).Val(); ttl <= 0 || ttl > baselineTTL {
+			t.Errorf("%s expires in %v, want within %v", k, ttl, baselineTTL)
+		}
+		moves += g.Moves()
+	}
+	if moves != rep.Moves {
+		t.Errorf("stored games hold %d moves, the report counts %d", moves, rep.Moves)
+	}
+	// A write that does not replace the stored version is refused and
+	// leaves the key alone.
+	before := c.HGetAll(t.Context(), keys[0]).Val()
+	stale := &baselineWrite{key: strings.TrimPrefix(keys[0], store.prefix), from: 1, to: 2, value: []byte("stale")}
+	if err := store.write(t.Context(), stale); !errors.Is(err, errVersion) {
+		t.Errorf("stale write = %v, want errVersion", err)
+	}
+	if after := c.HGetAll(t.Context(), keys[0]).Val(); !maps.Equal(before, after) {
+		t.Errorf("stale write changed %s from %v to %v", keys[0], before, after)
+	}
+	if err := store.close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if left := c.Keys(t.Context(), "*").Val(); len(left) != 0 {
+		t.Errorf("keys left after close: %q", left)
+	}
+}
+
+// TestBaselineRedisUnreachable: a Redis that does not answer is an error
+// naming -redis, without the URL's password.
+func TestBaselineRedisUnreachable(t *testing.T) {
+	_, priv := newKey(t)
+	url := "redis://user:hunter2@" + storetest.ClosedPort(t) + "/0"
+	err := run(t.Context(), []string{"-baseline", "127.0.0.1:0", "-key", hex.EncodeToString(priv.Seed()), "-redis", url}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "-redis") || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("-baseline with an unreachable -redis = %v, want an error naming -redis without the password", err)
 	}
 }
 

@@ -80,7 +80,10 @@ until its picture has arrived there.
 With -baseline it serves instead the least a server can do for these games
 (the signature check, the JSON fields a move needs, an in-memory move and
 the board in the answer), with the same /metrics CPU counter, so that
-connect4 serve's CPU per move can be compared with it side by side.
+connect4 serve's CPU per move can be compared with it side by side. With
+-redis too it also keeps each game in that Redis, waiting for one
+compare-and-set script per challenge, accept and move (the least a server
+on Redis can do), and deletes its keys when it stops.
 
 flags:
 `
@@ -104,7 +107,7 @@ func flags(c *cmdline, stderr io.Writer) *flag.FlagSet {
 	fs.DurationVar(&opt.Duration, "duration", defaultDuration, "start no game after this long (0: until -total)")
 	fs.StringVar(&c.keyHex, "key", "", "hex Ed25519 private key seed (32 bytes) to sign with; empty: make a key pair and wait for a server started with its public key")
 	fs.BoolVar(&c.keygen, "keygen", false, "only print a new key pair")
-	fs.StringVar(&opt.Redis, "redis", "", "redis:// URL of the server's Redis, to count its commands per move (INFO commandstats)")
+	fs.StringVar(&opt.Redis, "redis", "", "redis:// URL of the server's Redis, to count its commands per move (INFO commandstats); with -baseline, the baseline keeps its games there too")
 	fs.StringVar(&opt.Guild, "guild", "loadtest", "guild id of the games; each game gets a channel of its own")
 	fs.Uint64Var(&opt.Seed, "seed", 1, "seed of the random column choices")
 	fs.DurationVar(&opt.Wait, "wait", 2*time.Minute, "how long to wait for the server to accept a signed PING")
@@ -187,7 +190,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if generated {
 			return errors.New("-baseline: give the -key the load test will sign with (-keygen makes one)")
 		}
-		return serveBaseline(ctx, c.baselineAddr, c.opt.Key, stderr)
+		return serveBaseline(ctx, c.baselineAddr, c.opt.Redis, c.opt.Key, stderr)
 	}
 	if generated {
 		pub, priv, err := ed25519.GenerateKey(crand.Reader)
