@@ -95,6 +95,23 @@ func (tg *target) count(kind, outcome string) int {
 	return tg.observed[kind+"/"+outcome]
 }
 
+// playAll plays lt's games once the server answers, and fails t unless
+// all of them (opt.Total) finished without an error.
+func playAll(t *testing.T, lt *loadtester) report {
+	t.Helper()
+	if err := lt.waitReady(t.Context(), false, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := lt.run(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Games != lt.opt.Total || rep.Errors != 0 {
+		t.Fatalf("games %d, errors %d (%q); want %d, none", rep.Games, rep.Errors, rep.Samples, lt.opt.Total)
+	}
+	return rep
+}
+
 func newKey(t *testing.T) (ed25519.PublicKey, ed25519.PrivateKey) {
 	t.Helper()
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
@@ -245,16 +262,7 @@ func TestPlaysPictures(t *testing.T) {
 	lt.opt.URL = tg.URL
 	lt.base = tg.URL
 	lt.client.URL = tg.URL + interactionsPath
-	if err := lt.waitReady(t.Context(), false, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	rep, err := lt.run(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Games != total || rep.Errors != 0 {
-		t.Fatalf("games %d, errors %d (%q); want %d, 0", rep.Games, rep.Errors, rep.Samples, total)
-	}
+	rep := playAll(t, lt)
 	a := rep.API
 	if a == nil || rep.Delivered+rep.InPlace != rep.Moves || a.Pictures < int64(rep.Moves) || a.Bad != 0 {
 		t.Fatalf("%d moves, %d delivered, %d answered with their picture, API %+v: want every move with its PNG, none bad",
@@ -587,16 +595,7 @@ func TestBaselineRedis(t *testing.T) {
 	const games = 6
 	lt := newLoadtester(options{URL: hs.URL, Games: 3, Total: games, Duration: time.Minute, Redis: url,
 		Key: priv, Guild: "lt", Seed: 5, Wait: 5 * time.Second, Timeout: 10 * time.Second})
-	if err := lt.waitReady(t.Context(), false, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	rep, err := lt.run(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Games != games || rep.Errors != 0 {
-		t.Fatalf("games %d, errors %d (%q); want %d games, no errors", rep.Games, rep.Errors, rep.Samples, games)
-	}
+	rep := playAll(t, lt)
 	// One script a challenge, an accept and a move; it runs three commands.
 	if want := int64(rep.Moves + 2*games); rep.RedisCommands["evalsha"] != want || rep.RedisCommands["hset"] != want || rep.RedisCommands["pexpire"] != want {
 		t.Errorf("commands %v for %d moves of %d games; want %d EVALSHA, HSET and PEXPIRE", rep.RedisCommands, rep.Moves, games, want)
