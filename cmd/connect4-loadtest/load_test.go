@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -376,6 +377,9 @@ func TestFlags(t *testing.T) {
 		{[]string{"-key", "abcd"}, "-key: 2 bytes"},
 		{[]string{"-key", seed, "extra"}, `unexpected argument "extra"`},
 		{[]string{"-bogus"}, "flag provided but not defined"},
+		{[]string{"-key", seed, "-rounds", "0"}, "-rounds 0"},
+		{[]string{"-key", seed, "-compare", "127.0.0.1:8509"}, "-compare"},
+		{[]string{"-key", seed, "-baseline", "127.0.0.1:0", "-rounds", "2"}, "-baseline serves"},
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer
@@ -658,6 +662,95 @@ func TestBaselineRedisUnreachable(t *testing.T) {
 	err := run(t.Context(), []string{"-baseline", "127.0.0.1:0", "-key", hex.EncodeToString(priv.Seed()), "-redis", url}, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "-redis") || strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("-baseline with an unreachable -redis = %v, want an error naming -redis without the password", err)
+	}
+}
+
+// TestRounds loads a server and the baseline in three rounds: the two
+// take turns, the baseline first in odd rounds, and the summary gives each
+// one's CPU per move by round, as each run's report read it, and the ratio
+// of the two in each round.
+func TestRounds(t *testing.T) {
+	pub, priv := newKey(t)
+	tg := newTarget(t, storetest.NewMemory(t, sessions.Options{}), pub)
+	base := httptest.NewServer(newBaselineHandler(pub, nil))
+	defer base.Close()
+	var out bytes.Buffer
+	args := []string{"-url", tg.URL, "-compare", base.URL, "-key", hex.EncodeToString(priv.Seed()),
+		"-games", "2", "-total", "2", "-rounds", "3", "-guild", "lt", "-wait", "5s"}
+	if err := run(t.Context(), args, &out, io.Discard); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	var order []string
+	perMove := map[string][]string{}
+	runOf := ""
+	for line := range strings.Lines(out.String()) {
+		if m := regexp.MustCompile(`^== round (\d) of 3: (-url|-compare) (\S+)$`).FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			runOf = m[2]
+			order = append(order, m[1]+m[2])
+			if want := map[string]string{"-url": tg.URL, "-compare": base.URL}[m[2]]; m[3] != want {
+				t.Errorf("round %s loads %s at %s, want %s", m[1], m[2], m[3], want)
+			}
+		}
+		if m := regexp.MustCompile(`^server cpu \S+: (\d+)µs per move`).FindStringSubmatch(line); m != nil {
+			perMove[runOf] = append(perMove[runOf], m[1])
+		}
+	}
+	if want := []string{"1-compare", "1-url", "2-url", "2-compare", "3-compare", "3-url"}; !slices.Equal(order, want) {
+		t.Errorf("runs in the order %q, want %q", order, want)
+	}
+	for _, flag := range []string{"-url", "-compare"} {
+		if want := flag + strings.Repeat(" ", 10-len(flag)) + " " + strings.Join(perMove[flag], " ") + " µs"; len(perMove[flag]) != 3 || !strings.Contains(out.String(), want+"\n") {
+			t.Errorf("summary lacks %q:\n%s", want, out.String())
+		}
+	}
+	if !regexp.MustCompile(`(?m)^ratio      \d+\.\d\d \d+\.\d\d \d+\.\d\d: least \d+\.\d\d, median \d+\.\d\d \(`).MatchString(out.String()) {
+		t.Errorf("summary lacks the ratios:\n%s", out.String())
+	}
+}
+
+func TestPrintRounds(t *testing.T) {
+	sides := []side{{flag: "-url"}, {flag: "-compare"}}
+	var b bytes.Buffer
+	printRounds(&b, sides, [][]float64{{150, 100, 120, 90}, {100, 100, 80, 100}})
+	want := "== CPU per move by round (process_cpu_seconds_total)\n" +
+		"-url       150 100 120 90 µs\n" +
+		"-compare   100 100 80 100 µs\n" +
+		"ratio      1.50 1.00 1.50 0.90: least 0.90, median 1.25 (-url's over -compare's, each from one round)\n"
+	if b.String() != want {
+		t.Errorf("printRounds =\n%s\nwant\n%s", b.String(), want)
+	}
+	// A round without a CPU reading leaves the ratios' summary out.
+	b.Reset()
+	printRounds(&b, sides, [][]float64{{150, math.NaN(), 120}, {100, 100, 80}})
+	if !strings.Contains(b.String(), "-url       150 - 120 µs\n") || !strings.Contains(b.String(), "ratio      no CPU reading") {
+		t.Errorf("printRounds with a missing reading =\n%s", b.String())
+	}
+	// One server: its CPU by round, no ratio.
+	b.Reset()
+	printRounds(&b, sides[:1], [][]float64{{150, 140, 130}})
+	if strings.Contains(b.String(), "ratio") || !strings.Contains(b.String(), "-url       150 140 130 µs\n") {
+		t.Errorf("printRounds of one server =\n%s", b.String())
+	}
+}
+
+func TestLeastMedian(t *testing.T) {
+	tests := []struct {
+		in          []float64
+		least, want float64
+	}{
+		{[]float64{3}, 3, 3},
+		{[]float64{5, 1, 3}, 1, 3},
+		{[]float64{4, 1, 3, 2}, 1, 2.5},
+	}
+	for _, tt := range tests {
+		if l, m := leastMedian(tt.in); l != tt.least || m != tt.want {
+			t.Errorf("leastMedian(%v) = %v, %v; want %v, %v", tt.in, l, m, tt.least, tt.want)
+		}
+	}
+	for _, in := range [][]float64{nil, {1, math.NaN()}} {
+		if l, m := leastMedian(in); !math.IsNaN(l) || !math.IsNaN(m) {
+			t.Errorf("leastMedian(%v) = %v, %v; want NaNs", in, l, m)
+		}
 	}
 }
 

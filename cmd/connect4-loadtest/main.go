@@ -85,6 +85,13 @@ connect4 serve's CPU per move can be compared with it side by side. With
 compare-and-set script per challenge, accept and move (the least a server
 on Redis can do), and deletes its keys when it stops.
 
+With -compare the load test loads a second server too (the baseline,
+say, started beside the server), in -rounds rounds, the two in turn and
+the order alternating, and ends with both servers' CPU per move by round
+and the ratio in each round, with the least and the median: each ratio
+from one round, so that both servers saw the same machine. The second
+server's games never ask for pictures.
+
 flags:
 `
 
@@ -92,6 +99,8 @@ flags:
 type cmdline struct {
 	opt                           options
 	keyHex, baselineAddr, apiAddr string
+	compare                       string // base URL of the second server, or ""
+	rounds                        int
 	keygen                        bool
 }
 
@@ -113,6 +122,8 @@ func flags(c *cmdline, stderr io.Writer) *flag.FlagSet {
 	fs.DurationVar(&opt.Wait, "wait", 2*time.Minute, "how long to wait for the server to accept a signed PING")
 	fs.BoolVar(&opt.Pictures, "pictures", false, "play with picture boards, received by a fake of Discord's REST API on -api")
 	fs.StringVar(&c.apiAddr, "api", "127.0.0.1:8097", "with -pictures: the address (host:port) to serve the fake REST API on")
+	fs.StringVar(&c.compare, "compare", "", "base URL of a second server (the baseline, say) to load in every round too, in turn with -url, for the ratio of their CPU per move")
+	fs.IntVar(&c.rounds, "rounds", 1, "runs of -duration (or -total) each; with -compare, each round loads both servers")
 	fs.StringVar(&c.baselineAddr, "baseline", "", "instead of testing, serve the baseline server on this address (host:port) for -key, until Ctrl-C")
 	return fs
 }
@@ -133,8 +144,17 @@ func (c *cmdline) check() error {
 	if opt.Total == 0 && opt.Duration == 0 {
 		errs = append(errs, errors.New("-total and -duration are both 0: give one, so that the test stops"))
 	}
-	if u, err := url.Parse(opt.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if !httpURL(opt.URL) {
 		errs = append(errs, fmt.Errorf("-url %q: want an http(s) URL", opt.URL))
+	}
+	if c.compare != "" && !httpURL(c.compare) {
+		errs = append(errs, fmt.Errorf("-compare %q: want an http(s) URL", c.compare))
+	}
+	if c.rounds < 1 {
+		errs = append(errs, fmt.Errorf("-rounds %d: want at least 1", c.rounds))
+	}
+	if c.baselineAddr != "" && (c.compare != "" || c.rounds != 1) {
+		errs = append(errs, errors.New("-baseline serves, it does not load: -compare and -rounds are for the load test"))
 	}
 	if err := keyPart(opt.Guild); err != nil {
 		errs = append(errs, fmt.Errorf("-guild %q: %w", opt.Guild, err))
@@ -147,6 +167,12 @@ func (c *cmdline) check() error {
 		opt.Key = k
 	}
 	return errors.Join(errs...)
+}
+
+// httpURL reports whether s is an http(s) URL with a host.
+func httpURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 // run is the command without the process around it, for tests. It returns
@@ -200,34 +226,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		c.opt.Key = priv
 		fmt.Fprintf(stderr, "connect4-loadtest: start the server with DISCORD_PUBLIC_KEY=%s\n", hex.EncodeToString(pub))
 	}
-	return play(ctx, c.opt, c.apiAddr, generated, stdout, stderr)
-}
-
-// play runs the load test with opt and prints its report.
-func play(ctx context.Context, opt options, apiAddr string, generated bool, stdout, stderr io.Writer) error {
-	lt := newLoadtester(opt)
-	if lt.api != nil {
-		stopAPI, err := serveAPI(ctx, apiAddr, lt.api, stderr)
-		if err != nil {
-			return err
-		}
-		defer stopAPI()
-	}
-	if err := lt.waitReady(ctx, generated, stderr); err != nil {
-		return err
-	}
-	rep, err := lt.run(ctx)
-	if err != nil {
-		return err
-	}
-	rep.print(stdout)
-	for _, s := range rep.Samples {
-		fmt.Fprintln(stderr, "connect4-loadtest: error:", s)
-	}
-	if rep.Errors > 0 {
-		return fmt.Errorf("%d errors", rep.Errors)
-	}
-	return nil
+	return playRounds(ctx, c.opt, c.compare, c.rounds, c.apiAddr, generated, stdout, stderr)
 }
 
 // serveAPI serves api on addr until the returned func is called, and says
