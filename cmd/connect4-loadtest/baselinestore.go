@@ -91,28 +91,22 @@ func (s *baselineStore) write(ctx context.Context, w *baselineWrite) error {
 	return nil
 }
 
-// close deletes the keys this process wrote, and disconnects.
+// close deletes the keys this process wrote, a page of SCAN at a time, and
+// disconnects.
 func (s *baselineStore) close(ctx context.Context) error {
 	defer s.c.Close()
-	iter := s.c.Scan(ctx, 0, s.prefix+"*", 1000).Iterator()
-	var batch []string
-	del := func() error {
-		if len(batch) == 0 {
-			return nil
+	for cursor := uint64(0); ; {
+		keys, next, err := s.c.Scan(ctx, cursor, s.prefix+"*", 1000).Result()
+		if err != nil {
+			return err
 		}
-		err := s.c.Unlink(ctx, batch...).Err()
-		batch = batch[:0]
-		return err
-	}
-	for iter.Next(ctx) {
-		if batch = append(batch, iter.Val()); len(batch) == 500 {
-			if err := del(); err != nil {
+		if len(keys) > 0 {
+			if err := s.c.Unlink(ctx, keys...).Err(); err != nil {
 				return err
 			}
 		}
+		if cursor = next; cursor == 0 {
+			return nil
+		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return del()
 }

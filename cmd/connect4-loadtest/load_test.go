@@ -680,18 +680,20 @@ func TestRounds(t *testing.T) {
 	if err := run(t.Context(), args, &out, io.Discard); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
+	header := regexp.MustCompile(`^== round (\d) of 3: (-url|-compare) (\S+)$`)
+	cpuLine := regexp.MustCompile(`^server cpu \S+: (\d+)µs per move`)
 	var order []string
 	perMove := map[string][]string{}
 	runOf := ""
 	for line := range strings.Lines(out.String()) {
-		if m := regexp.MustCompile(`^== round (\d) of 3: (-url|-compare) (\S+)$`).FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+		if m := header.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
 			runOf = m[2]
 			order = append(order, m[1]+m[2])
 			if want := map[string]string{"-url": tg.URL, "-compare": base.URL}[m[2]]; m[3] != want {
 				t.Errorf("round %s loads %s at %s, want %s", m[1], m[2], m[3], want)
 			}
 		}
-		if m := regexp.MustCompile(`^server cpu \S+: (\d+)µs per move`).FindStringSubmatch(line); m != nil {
+		if m := cpuLine.FindStringSubmatch(line); m != nil {
 			perMove[runOf] = append(perMove[runOf], m[1])
 		}
 	}

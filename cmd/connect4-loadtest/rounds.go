@@ -55,9 +55,8 @@ func playRounds(ctx context.Context, opt options, cmp string, rounds int, apiAdd
 		for _, i := range order {
 			s := sides[i]
 			lt := newLoadtester(s.opt)
-			lt.api = api
-			if !s.opt.Pictures {
-				lt.api = nil
+			if s.opt.Pictures {
+				lt.api = api // one fake REST API for every round
 			}
 			if err := lt.waitReady(ctx, generated, stderr); err != nil {
 				return err
