@@ -73,8 +73,10 @@ func playRounds(ctx context.Context, opt options, cmp string, rounds int, apiAdd
 				fmt.Fprintln(stderr, "connect4-loadtest: error:", smp)
 			}
 			errs += rep.Errors
+			// A counter that did not move is no reading: it counts in
+			// ticks of 10 ms, which a short run can fall within.
 			v := math.NaN()
-			if rep.HaveCPU && rep.Moves > 0 {
+			if rep.HaveCPU && rep.Moves > 0 && rep.ServerCPU > 0 {
 				v = rep.ServerCPU * 1e6 / float64(rep.Moves)
 			}
 			cpu[i] = append(cpu[i], v)
