@@ -21,6 +21,9 @@ type config struct {
 	// /healthz fails; ReconnectMax the longest wait between two attempts.
 	UnhealthyAfter time.Duration
 	ReconnectMax   time.Duration
+	// AdaptiveProcs runs the server on one P while its load fits in one
+	// core (CONNECT4_PROCS=adaptive; see ops.Procs).
+	AdaptiveProcs bool
 
 	Redis       sessions.Conn
 	RedisPrefix string
@@ -80,6 +83,7 @@ var envVars = []ops.Var{
 	v("CONNECT4_SHUTDOWN_TIMEOUT", "10s", "how long shutdown waits for in-flight requests", forServe),
 	v("CONNECT4_UNHEALTHY_AFTER", "5m", "/healthz fails once the Discord Gateway or Slack Socket Mode connection has been down this long, so that the orchestrator restarts the process", forServe),
 	v("CONNECT4_RECONNECT_MAX", "1m", "longest wait between two attempts to connect to the Gateway or Socket Mode (the waits start at 500ms and double, with jitter)", forServe),
+	v("CONNECT4_PROCS", "adaptive", "adaptive: Go runs the server's goroutines on one thread at a time (GOMAXPROCS=1) while its load fits in one core, which saves the CPU of waking a second thread for each goroutine that becomes ready, and on every CPU once it fills one; all: on every CPU always. A GOMAXPROCS variable wins over both", forServe),
 	v("CONNECT4_PPROF_ADDR", "", "if set, serve Go's /debug/pprof on this address (keep it on loopback)", forServe),
 	v("REDIS_URL", "", "redis:// or rediss:// URL of a single Redis; unset (and no cluster or sentinel): in-memory store", forStore),
 	v("REDIS_CLUSTER_ADDRS", "", "comma-separated host:port seeds of a Redis Cluster", forStore),
@@ -161,6 +165,12 @@ func loadConfig(getenv func(string) string, u uses) (config, error) {
 	}
 	c.Redis.TLS = e.Bool("REDIS_TLS")
 	c.RedisUnpipelined = e.Bool("CONNECT4_REDIS_UNPIPELINED")
+	switch procs := strings.ToLower(get("CONNECT4_PROCS")); procs {
+	case "adaptive", "all":
+		c.AdaptiveProcs = procs == "adaptive"
+	default:
+		bad("CONNECT4_PROCS", "%q is not adaptive or all", procs)
+	}
 	c.SlackInstall = loadSlackInstall(e, c)
 	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL"))); err != nil {
 		bad("LOG_LEVEL", "%q is not debug, info, warn or error", get("LOG_LEVEL"))

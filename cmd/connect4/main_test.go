@@ -32,7 +32,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Addr != ":8080" || c.ChallengeTTL != 10*time.Minute || c.TurnTimeout != 24*time.Hour ||
-		c.GameTTL != 7*24*time.Hour || c.AIBudget != time.Second || c.Redis.Mode() != "memory" || c.LogFormat != "text" {
+		c.GameTTL != 7*24*time.Hour || c.AIBudget != time.Second || c.Redis.Mode() != "memory" || c.LogFormat != "text" || !c.AdaptiveProcs {
 		t.Errorf("defaults: %+v", c)
 	}
 }
@@ -50,13 +50,14 @@ func TestLoadConfigReportsEveryProblem(t *testing.T) {
 		"LOG_FORMAT", "xml",
 		"SLACK_APP_TOKEN", "xoxb-1",
 		"DISCORD_API_URL", "ftp://x",
+		"CONNECT4_PROCS", "some",
 	), 0)
 	if err == nil {
 		t.Fatal("no error")
 	}
 	for _, name := range []string{"CONNECT4_CHALLENGE_TTL", "CONNECT4_AI_BUDGET", "REDIS_URL", "REDIS_SENTINEL_ADDRS",
 		"REDIS_TLS", "REDIS_PREFIX", "LOG_LEVEL", "LOG_FORMAT", "SLACK_APP_TOKEN", "SLACK_BOT_TOKEN", "DISCORD_API_URL",
-		"set only one"} {
+		"CONNECT4_PROCS", "set only one"} {
 		if !strings.Contains(err.Error(), name) {
 			t.Errorf("error does not name %s:\n%v", name, err)
 		}

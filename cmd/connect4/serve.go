@@ -87,6 +87,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		svc.RunSchedule(ctx, store, notifiers, bot.WorkerOptions{Poll: cfg.SchedulePoll, Hooks: m.WorkerHooks()})
 		return nil
 	})
+	if cfg.AdaptiveProcs && getenv("GOMAXPROCS") == "" {
+		procs := &ops.Procs{Log: log}
+		adapters.Go(runCtx, func(ctx context.Context) error { procs.Run(ctx); return nil })
+	}
 	h := &ops.Health{Store: store, Conns: conns, UnhealthyAfter: cfg.UnhealthyAfter, StoreUp: m.SetStoreUp, Log: log}
 	for _, c := range conns {
 		m.Watch(c)
