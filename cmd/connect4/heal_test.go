@@ -51,6 +51,7 @@ type served struct {
 // test ends, and waits until it answers HTTP.
 func serveInProcess(t *testing.T, getenv func(string) string) *served {
 	t.Helper()
+	getenv = inProcess(getenv)
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &served{t: t, base: "http://" + getenv("CONNECT4_ADDR"), done: make(chan error, 1), logs: &syncLog{}}
 	go func() { s.done <- run(ctx, []string{"serve"}, getenv, nil, s.logs, s.logs) }()

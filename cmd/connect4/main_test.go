@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -132,10 +133,23 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
+// inProcess is getenv for a `connect4 serve` run inside the test binary:
+// CONNECT4_PROCS=all unless the test sets it, since ops.Procs would set
+// the GOMAXPROCS of every test running beside it.
+func inProcess(getenv func(string) string) func(string) string {
+	return func(k string) string {
+		if v := getenv(k); v != "" || k != "CONNECT4_PROCS" {
+			return v
+		}
+		return "all"
+	}
+}
+
 // startServe runs `connect4 serve` until the test ends and returns its base
 // URL and a func that stops it and returns run's error.
 func startServe(t *testing.T, getenv func(string) string) (string, func() error) {
 	t.Helper()
+	getenv = inProcess(getenv)
 	ctx, cancel := context.WithCancel(context.Background())
 	var logs bytes.Buffer
 	done := make(chan error, 1)
@@ -296,5 +310,53 @@ func TestServePlatforms(t *testing.T) {
 	}
 	if err := stop(); err != nil {
 		t.Errorf("serve returned %v after shutdown", err)
+	}
+}
+
+// TestServeAdaptsProcs: serve runs ops.Procs unless told not to. Idle, it
+// goes to one P within its window of 2 s and says so at debug level, and
+// it restores the runtime's default when it stops; a GOMAXPROCS variable
+// or CONNECT4_PROCS=all leaves the runtime alone. It is not parallel: it
+// sets the GOMAXPROCS of the whole test binary for a while.
+func TestServeAdaptsProcs(t *testing.T) {
+	def := runtime.GOMAXPROCS(0)
+	if def <= 1 {
+		t.Skip("GOMAXPROCS is 1 already: nothing to adapt")
+	}
+	type server struct {
+		logs *syncLog
+		stop context.CancelFunc
+		done chan error
+	}
+	start := func(pairs ...string) server {
+		ctx, cancel := context.WithCancel(t.Context())
+		s := server{logs: &syncLog{}, stop: cancel, done: make(chan error, 1)}
+		getenv := env(append([]string{"CONNECT4_ADDR", freeAddr(t), "LOG_LEVEL", "debug"}, pairs...)...)
+		go func() { s.done <- run(ctx, []string{"serve"}, getenv, nil, s.logs, s.logs) }()
+		return s
+	}
+	const adapted = `msg="GOMAXPROCS adapted to the load" gomaxprocs=1 `
+	adaptive, pinned, all := start(), start("GOMAXPROCS", strconv.Itoa(def)), start("CONNECT4_PROCS", "all")
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(adaptive.logs.String(), adapted); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q in the log of an idle serve after 10 s:\n%s", adapted, adaptive.logs)
+		}
+	}
+	if n := runtime.GOMAXPROCS(0); n != 1 {
+		t.Errorf("GOMAXPROCS is %d after the log said 1", n)
+	}
+	for name, s := range map[string]server{"adaptive": adaptive, "GOMAXPROCS set": pinned, "all": all} {
+		s.stop()
+		if err := <-s.done; err != nil {
+			t.Errorf("%s: serve returned %v", name, err)
+		}
+	}
+	if n := runtime.GOMAXPROCS(0); n != def {
+		t.Errorf("GOMAXPROCS is %d after serve stopped, want the default %d", n, def)
+	}
+	for name, s := range map[string]server{"GOMAXPROCS set": pinned, "all": all} {
+		if strings.Contains(s.logs.String(), "GOMAXPROCS adapted") {
+			t.Errorf("%s: serve adapted GOMAXPROCS:\n%s", name, s.logs)
+		}
 	}
 }
