@@ -186,6 +186,7 @@ func TestAnalyzeLabels(t *testing.T) {
 // the table or without it, must keep what it was asked for by an exact
 // solve of its own in another solver.
 func TestProvenKeeper(t *testing.T) {
+	t.Parallel() // CPU-bound and shares nothing: runs beside the tests that wait
 	table, book := embeddedOutcomes(), embeddedBook()
 	ref := NewSolver()
 	named, fromTable := 0, 0

@@ -310,6 +310,7 @@ func TestSamplePositions(t *testing.T) {
 // on seeded random positions of 9 to 12 discs (from the empty board the
 // searches meet the book's positions, and the table's).
 func TestSolveWithKnown(t *testing.T) {
+	t.Parallel() // CPU-bound and shares nothing: runs beside the tests that wait
 	plain, known := NewSolver(), NewSolver()
 	known.useKnown(embeddedOutcomes(), embeddedBook())
 	for d := 9; d <= 12; d++ {
