@@ -223,6 +223,7 @@ func TestEmbeddedOutcomes(t *testing.T) {
 // TestBuildOutcomes builds the two levels the opening book holds, and
 // checks that the build refuses a progress file that contradicts them.
 func TestBuildOutcomes(t *testing.T) {
+	t.Parallel() // CPU-bound and shares nothing: runs beside the tests that wait
 	var progress, log bytes.Buffer
 	saved := 0
 	o, err := BuildOutcomes(t.Context(), OutcomesPlan{Full: 1}, &progress, &log, func(*Outcomes) error { saved++; return nil })
@@ -284,6 +285,7 @@ func TestOutcomesParts(t *testing.T) {
 // the full levels and no more than deep, no connect at once, most often
 // reached first.
 func TestSamplePositions(t *testing.T) {
+	t.Parallel() // CPU-bound and shares nothing: runs beside the tests that wait
 	plan := OutcomesPlan{Full: 2, Deep: 6, Games: 40, Seed: 3}
 	keys := samplePositions(plan)
 	if len(keys) == 0 {
@@ -336,6 +338,7 @@ func TestSolveWithKnown(t *testing.T) {
 // the build's search of each ends at them: a search of 6 discs without
 // them took 3.5 s of the suite.
 func TestOutcomesPartsShareLevels(t *testing.T) {
+	t.Parallel() // CPU-bound and shares nothing: runs beside the tests that wait
 	emb := embeddedOutcomes()
 	const full = 6
 	if emb.Full() < full {

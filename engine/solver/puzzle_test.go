@@ -27,6 +27,7 @@ func checkPuzzle(t *testing.T, s *Solver, pz Puzzle) {
 // TestGeneratePuzzles generates 100 puzzles over the three levels and
 // checks that each has a forced win of its stated length and none shorter.
 func TestGeneratePuzzles(t *testing.T) {
+	t.Parallel() // CPU-bound and shares nothing: runs beside the tests that wait
 	if testing.Short() {
 		t.Skip("generating 100 puzzles plays and solves for about 40 s")
 	}
