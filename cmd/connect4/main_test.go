@@ -9,6 +9,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
@@ -316,12 +318,25 @@ func TestServePlatforms(t *testing.T) {
 // TestServeAdaptsProcs: serve runs ops.Procs unless told not to. Idle, it
 // goes to one P within its window of 2 s and says so at debug level, and
 // it restores the runtime's default when it stops; a GOMAXPROCS variable
-// or CONNECT4_PROCS=all leaves the runtime alone. It is not parallel: it
-// sets the GOMAXPROCS of the whole test binary for a while.
+// or CONNECT4_PROCS=all leaves the runtime alone. The serves run in a
+// process of their own, this test binary run again for this test alone
+// (procsChild set): Procs sets its process's GOMAXPROCS and reads its
+// process's CPU time, which the other tests would share. So the test runs
+// beside the others instead of holding them back for its 2 s.
 func TestServeAdaptsProcs(t *testing.T) {
 	def := runtime.GOMAXPROCS(0)
 	if def <= 1 {
 		t.Skip("GOMAXPROCS is 1 already: nothing to adapt")
+	}
+	if os.Getenv(procsChild) == "" {
+		t.Parallel() // the serves run in a child process (see above)
+		cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestServeAdaptsProcs$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), procsChild+"=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestServeAdaptsProcs") {
+			t.Fatalf("the serves' process: %v\n%s", err, out)
+		}
+		return
 	}
 	type server struct {
 		logs *syncLog
@@ -360,3 +375,7 @@ func TestServeAdaptsProcs(t *testing.T) {
 		}
 	}
 }
+
+// procsChild is set in the environment of TestServeAdaptsProcs's own
+// process.
+const procsChild = "CONNECT4_TEST_PROCS_CHILD"
