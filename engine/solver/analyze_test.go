@@ -252,7 +252,7 @@ func TestAnalyzeBestStable(t *testing.T) {
 	compared := 0
 	for gi, g := range typicalGames(t, samples(12, 6, 2)) {
 		var first Analysis
-		for k, budget := range []time.Duration{1500 * time.Millisecond, 100 * time.Millisecond, 400 * time.Millisecond} {
+		for k, budget := range []time.Duration{1500 * time.Millisecond, 50 * time.Millisecond, 200 * time.Millisecond} {
 			a, err := Analyze(t.Context(), g, budget)
 			if err != nil {
 				t.Fatal(err)
