@@ -15,15 +15,26 @@ import (
 // time; 8 at once on 2 busy cores once missed them, and Main ran 4, which
 // left the Cluster tests queued behind the others for 4 s. They now hold
 // with 8: three runs of sessions and bot under -race beside a busy core
-// (go test -race -count=3, CI=true). It does not return.
-func Main(m *testing.M) { os.Exit(RunParallel(m, 8)) }
+// (go test -race -count=3, CI=true).
+//
+// The packages that run Main (sessions, bot) share SharedCluster among
+// many tests, and a run of all their tests (no -run) starts it at once, in
+// the background, rather than when the first of those tests asks: a
+// cluster takes 2 s or more to start (Redis turns a master writable no
+// sooner), which the package's sequential tests now cover. It does not
+// return.
+func Main(m *testing.M) { os.Exit(runParallel(m, 8, true)) }
 
 // RunParallel runs m with up to parallel parallel tests at once unless
 // -parallel is given, and returns its exit code, for a TestMain whose
 // parallel tests wait (on servers, timers, backoffs, heartbeats) rather
 // than compute: the default, GOMAXPROCS (2 on a small machine), would make
 // them wait in turn for nothing.
-func RunParallel(m *testing.M, parallel int) int {
+func RunParallel(m *testing.M, parallel int) int { return runParallel(m, parallel, false) }
+
+// runParallel is RunParallel, which with cluster set starts the shared
+// cluster in the background when every test of the package runs.
+func runParallel(m *testing.M, parallel int, cluster bool) int {
 	flag.Parse()
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
@@ -32,5 +43,8 @@ func RunParallel(m *testing.M, parallel int) int {
 	}
 	mainRuns.Store(true)
 	defer stopShared()
+	if f := flag.Lookup("test.run"); cluster && f != nil && f.Value.String() == "" && HaveRedisServer() {
+		go shared.once.Do(startShared)
+	}
 	return m.Run()
 }

@@ -26,20 +26,7 @@ func SharedCluster(t testing.TB) redis.UniversalClient {
 	if !HaveRedisServer() {
 		skip(t, "redis-server and redis-cli not on PATH: install Redis (apt-get install redis-server) to run this test")
 	}
-	shared.once.Do(func() {
-		p := &process{}
-		shared.p = p
-		defer func() {
-			if r := recover(); r != nil {
-				f, ok := r.(fatal)
-				if !ok {
-					panic(r)
-				}
-				shared.err = f
-			}
-		}()
-		shared.c = Cluster(p)
-	})
+	shared.once.Do(startShared)
 	if shared.err != nil {
 		t.Fatalf("the shared cluster did not start: %v", shared.err)
 	}
@@ -58,8 +45,26 @@ var (
 	}
 )
 
-// stopShared stops the shared cluster, if one was started.
+// startShared starts the shared cluster, once (shared.once).
+func startShared() {
+	p := &process{}
+	shared.p = p
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(fatal)
+			if !ok {
+				panic(r)
+			}
+			shared.err = f
+		}
+	}()
+	shared.c = Cluster(p)
+}
+
+// stopShared stops the shared cluster, if one was started, once a start
+// under way (see Main) has ended.
 func stopShared() {
+	shared.once.Do(func() {})
 	if shared.p != nil {
 		shared.p.end()
 	}
