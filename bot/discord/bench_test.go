@@ -17,6 +17,7 @@ import (
 
 	"github.com/connect4/connect4/bot"
 	"github.com/connect4/connect4/bot/discord/discordtest"
+	"github.com/connect4/connect4/bot/ops"
 	"github.com/connect4/connect4/sessions"
 	"github.com/connect4/connect4/sessions/storetest"
 )
@@ -168,6 +169,7 @@ func BenchmarkInteractionMove(b *testing.B) {
 	i := len(order)
 	// The CPU time of the timed moves alone, beside the wall time that
 	// a busy machine stretches.
+	processCPU := func() time.Duration { d, _ := ops.ProcessCPU(); return d }
 	var cpu, cpu0 time.Duration
 	for b.Loop() {
 		if i == len(order) {

@@ -60,7 +60,7 @@ const (
 func (p *Procs) Run(ctx context.Context) {
 	cpu, now, tick, set := p.cpu, p.now, p.tick, p.set
 	if cpu == nil {
-		cpu = processCPU
+		cpu = ProcessCPU
 	}
 	if now == nil {
 		now = time.Now

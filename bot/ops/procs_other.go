@@ -4,6 +4,6 @@ package ops
 
 import "time"
 
-// processCPU cannot read the process's CPU time here: Procs leaves
-// GOMAXPROCS alone.
-func processCPU() (time.Duration, bool) { return 0, false }
+// ProcessCPU cannot read the process's CPU time here (see procs_unix.go):
+// Procs leaves GOMAXPROCS alone.
+func ProcessCPU() (cpu time.Duration, ok bool) { return 0, false }

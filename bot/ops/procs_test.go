@@ -179,7 +179,7 @@ func TestSetProcs(t *testing.T) {
 // TestProcessCPU: the process's CPU time is readable here and grows with
 // work done.
 func TestProcessCPU(t *testing.T) {
-	before, ok := processCPU()
+	before, ok := ProcessCPU()
 	if !ok {
 		t.Skip("no process CPU time on", runtime.GOOS)
 	}
@@ -187,7 +187,7 @@ func TestProcessCPU(t *testing.T) {
 	for start := time.Now(); time.Since(start) < 50*time.Millisecond; {
 		x = x*31 + 7
 	}
-	after, _ := processCPU()
+	after, _ := ProcessCPU()
 	if after <= before {
 		t.Errorf("CPU time %v then %v after 50 ms of work (%d)", before, after, x)
 	}
