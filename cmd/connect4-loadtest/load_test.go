@@ -669,15 +669,31 @@ func TestBaselineRedisUnreachable(t *testing.T) {
 // take turns, the baseline first in odd rounds, and the summary gives each
 // one's CPU per move by round, as each run's report read it ("-" where
 // the counter did not move: these runs are short), and the ratio of the
-// two in each round, or that there is none.
+// two in each round, or that there is none; with -redis (the server on a
+// private Redis), Redis's CPU and commands per move by round too.
 func TestRounds(t *testing.T) {
+	t.Run("memory", func(t *testing.T) { testRounds(t, false) })
+	t.Run("redis", func(t *testing.T) { testRounds(t, true) })
+}
+
+func testRounds(t *testing.T, onRedis bool) {
 	pub, priv := newKey(t)
-	tg := newTarget(t, storetest.NewMemory(t, sessions.Options{}), pub)
+	var st bot.Store = storetest.NewMemory(t, sessions.Options{})
+	redisURL := ""
+	if onRedis {
+		srv := storetest.StartServer(t)
+		c := srv.Client(t)
+		st, redisURL = storetest.NewRedis(t, c, sessions.Options{Prefix: storetest.Prefix(t, c)}), "redis://"+srv.Addr+"/0"
+	}
+	tg := newTarget(t, st, pub)
 	base := httptest.NewServer(newBaselineHandler(pub, nil))
 	defer base.Close()
 	var out bytes.Buffer
 	args := []string{"-url", tg.URL, "-compare", base.URL, "-key", hex.EncodeToString(priv.Seed()),
 		"-games", "2", "-total", "2", "-rounds", "3", "-guild", "lt", "-wait", "5s"}
+	if redisURL != "" {
+		args = append(args, "-redis", redisURL)
+	}
 	if err := run(t.Context(), args, &out, io.Discard); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
@@ -716,6 +732,26 @@ func TestRounds(t *testing.T) {
 	}
 	if !regexp.MustCompile(ratios).MatchString(out.String()) {
 		t.Errorf("summary lacks %q:\n%s", ratios, out.String())
+	}
+	// The Redis summary: the server's three runs each ran its scripts (10
+	// or so commands a move), the baseline's none.
+	redisSummary := regexp.MustCompile(`(?m)^== Redis per move by round \(INFO cpu, INFO commandstats\)\n` +
+		`-url       cpu \d+ \d+ \d+ µs: least \d+, median \d+; commands (\d+\.\d\d) (\d+\.\d\d) (\d+\.\d\d): least \d+\.\d\d, median \d+\.\d\d\n` +
+		`-compare   cpu \d+ \d+ \d+ µs: least \d+, median \d+; commands (\d+\.\d\d) (\d+\.\d\d) (\d+\.\d\d): least`)
+	m := redisSummary.FindStringSubmatch(out.String())
+	switch {
+	case !onRedis && strings.Contains(out.String(), "== Redis"):
+		t.Errorf("a summary of Redis without -redis:\n%s", out.String())
+	case onRedis && m == nil:
+		t.Errorf("summary lacks Redis by round:\n%s", out.String())
+	case onRedis:
+		for i, v := range m[1:] {
+			n, _ := strconv.ParseFloat(v, 64)
+			if server := i < 3; server && n < 3 || !server && n > 1 {
+				t.Errorf("commands a move in the summary %q: the server's should be several, the baseline's under one:\n%s", m[1:], out.String())
+				break
+			}
+		}
 	}
 }
 
@@ -768,5 +804,26 @@ func TestLeastMedian(t *testing.T) {
 func TestBaselineNeedsKey(t *testing.T) {
 	if err := run(t.Context(), []string{"-baseline", "127.0.0.1:0"}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "-key") {
 		t.Errorf("-baseline without -key = %v, want an error naming -key", err)
+	}
+}
+
+func TestPrintRedisRounds(t *testing.T) {
+	sides := []side{{flag: "-url"}, {flag: "-compare"}}
+	var b bytes.Buffer
+	printRedisRounds(&b, sides, [][]redisRound{
+		{{70, 10.8}, {55, 10.7}, {90, 10.9}},
+		{{45, 3.3}, {41, 3.3}, {50, 3.4}},
+	})
+	want := "== Redis per move by round (INFO cpu, INFO commandstats)\n" +
+		"-url       cpu 70 55 90 µs: least 55, median 70; commands 10.80 10.70 10.90: least 10.70, median 10.80\n" +
+		"-compare   cpu 45 41 50 µs: least 41, median 45; commands 3.30 3.30 3.40: least 3.30, median 3.30\n"
+	if b.String() != want {
+		t.Errorf("printRedisRounds =\n%s\nwant\n%s", b.String(), want)
+	}
+	if r := redisPerMove(report{Moves: 4, RedisCPU: 0.0002, RedisCalls: 42}); r.cpu != 50 || r.cmds != 10.5 {
+		t.Errorf("redisPerMove = %+v, want 50 µs and 10.5 commands", r)
+	}
+	if r := redisPerMove(report{}); !math.IsNaN(r.cpu) || !math.IsNaN(r.cmds) {
+		t.Errorf("redisPerMove without moves = %+v, want NaNs", r)
 	}
 }

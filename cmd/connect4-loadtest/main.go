@@ -89,8 +89,9 @@ With -compare the load test loads a second server too (the baseline,
 say, started beside the server), in -rounds rounds, the two in turn and
 the order alternating, and ends with both servers' CPU per move by round
 and the ratio in each round, with the least and the median: each ratio
-from one round, so that both servers saw the same machine. The second
-server's games never ask for pictures.
+from one round, so that both servers saw the same machine; with -redis,
+also Redis's CPU and commands per move by round, with their least and
+median. The second server's games never ask for pictures.
 
 flags:
 `

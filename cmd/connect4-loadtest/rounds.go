@@ -43,6 +43,10 @@ func playRounds(ctx context.Context, opt options, cmp string, rounds int, apiAdd
 	}
 	many := rounds > 1 || cmp != ""
 	cpu := make([][]float64, len(sides)) // µs a move, by side and round; NaN without a reading
+	var rds [][]redisRound               // with -redis: Redis's work a move, by side and round
+	if opt.Redis != "" {
+		rds = make([][]redisRound, len(sides))
+	}
 	errs := 0
 	for r := range rounds {
 		order := []int{0}
@@ -80,10 +84,16 @@ func playRounds(ctx context.Context, opt options, cmp string, rounds int, apiAdd
 				v = rep.ServerCPU * 1e6 / float64(rep.Moves)
 			}
 			cpu[i] = append(cpu[i], v)
+			if rds != nil {
+				rds[i] = append(rds[i], redisPerMove(rep))
+			}
 		}
 	}
 	if many {
 		printRounds(stdout, sides, cpu)
+		if rds != nil {
+			printRedisRounds(stdout, sides, rds)
+		}
 	}
 	if errs > 0 {
 		return fmt.Errorf("%d errors", errs)
@@ -111,6 +121,38 @@ func printRounds(w io.Writer, sides []side, cpu [][]float64) {
 		return
 	}
 	fmt.Fprintf(w, "ratio      %s: least %.2f, median %.2f (-url's over -compare's, each from one round)\n", joinFloats(ratios, 2), least, mid)
+}
+
+// redisRound is Redis's work a move in one run: its CPU in µs (INFO cpu)
+// and the commands it ran, those run by scripts included (INFO
+// commandstats), NaN for a run without moves.
+type redisRound struct{ cpu, cmds float64 }
+
+// redisPerMove returns rep's Redis work a move.
+func redisPerMove(rep report) redisRound {
+	if rep.Moves == 0 {
+		return redisRound{math.NaN(), math.NaN()}
+	}
+	n := float64(rep.Moves)
+	return redisRound{rep.RedisCPU * 1e6 / n, float64(rep.RedisCalls) / n}
+}
+
+// printRedisRounds writes Redis's CPU and commands a move of each side by
+// round, with the least and the median of each: the figures the runs
+// above print one by one. A side that keeps no game in that Redis (the
+// baseline without -redis) reads what Redis did meanwhile for no one.
+func printRedisRounds(w io.Writer, sides []side, rds [][]redisRound) {
+	fmt.Fprintln(w, "== Redis per move by round (INFO cpu, INFO commandstats)")
+	for i, s := range sides {
+		var cpu, cmds []float64
+		for _, r := range rds[i] {
+			cpu, cmds = append(cpu, r.cpu), append(cmds, r.cmds)
+		}
+		cl, cm := leastMedian(cpu)
+		nl, nm := leastMedian(cmds)
+		fmt.Fprintf(w, "%-10s cpu %s µs: least %.0f, median %.0f; commands %s: least %.2f, median %.2f\n",
+			s.flag, joinFloats(cpu, 0), cl, cm, joinFloats(cmds, 2), nl, nm)
+	}
 }
 
 // joinFloats formats vs with prec decimals, "-" for NaN, space separated.
