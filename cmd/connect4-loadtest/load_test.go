@@ -346,6 +346,7 @@ func TestSlowMoves(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow moves take seconds")
 	}
+	t.Parallel() // it waits on its slow store
 	pub, priv := newKey(t)
 	tg := newTarget(t, &slowStore{Store: storetest.NewMemory(t, sessions.Options{})}, pub)
 	lt := newLoadtester(options{URL: tg.URL, Games: 2, Total: 2, Duration: time.Minute,
@@ -657,6 +658,7 @@ func TestBaselineRedis(t *testing.T) {
 // TestBaselineRedisUnreachable: a Redis that does not answer is an error
 // naming -redis, without the URL's password.
 func TestBaselineRedisUnreachable(t *testing.T) {
+	t.Parallel() // it waits out go-redis's dial retries
 	_, priv := newKey(t)
 	url := "redis://user:hunter2@" + storetest.ClosedPort(t) + "/0"
 	err := run(t.Context(), []string{"-baseline", "127.0.0.1:0", "-key", hex.EncodeToString(priv.Seed()), "-redis", url}, io.Discard, io.Discard)
