@@ -12,16 +12,13 @@ import (
 // starting), not on the CPU: it runs up to 8 of them at once (see
 // RunParallel), as the adapters' packages do. Their deadlines (a Claim on
 // time, a refusal within 300 ms of Redis going down) are measured in real
-// time; 8 at once on 2 busy cores once missed them, and Main ran 4, which
-// left the Cluster tests queued behind the others for 4 s. They now hold
-// with 8: three runs of sessions and bot under -race beside a busy core
-// (go test -race -count=3, CI=true).
+// time, and hold with 8 under -race beside a busy core.
 //
 // The packages that run Main (sessions, bot) share SharedCluster among
 // many tests, and a run of all their tests (no -run) starts it at once, in
 // the background, rather than when the first of those tests asks: a
 // cluster takes 2 s or more to start (Redis turns a master writable no
-// sooner), which the package's sequential tests now cover. It does not
+// sooner), which the package's sequential tests cover. It does not
 // return.
 func Main(m *testing.M) { os.Exit(runParallel(m, 8, true)) }
 
