@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -328,6 +329,9 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 	}
 	sched := newScheduleChange(cur, next)
 	refresh := s.ttlRefresh(cur, now)
+	if t.IsZero() && s.plainMove(cur, next, now, refresh, sched) {
+		return s.move(ctx, cur, next, b, op)
+	}
 	// finishedBy's players are next's bound ones, which a finishing write
 	// (entry "-") always passes.
 	var bound []string
@@ -380,6 +384,48 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 			s.rated.put(k, t, [2]string{v[0], v[1]}, [2]string{v[2], v[3]})
 			res = res[:1]
 		}
+	}
+	return s.casReply(ctx, cur, next, res)
+}
+
+// plainMove reports whether the write of next over cur at now, with no
+// tally, changes the record alone, so that moveScript can write it: in the
+// slot of time of cur's write (no refresh of the expiries is due), both
+// active with the same players, status and expiry, so that the index entry
+// and the players' bindings stay as they are but for the entry's
+// deadline, which with the record's expiry stays that of the slot's first
+// write; and a schedule change that only puts off pending timers of cur.
+//
+// Those timers' entries are then left where they are, due before their
+// timers: lazy timers. The rule that keeps them safe is that every pending
+// timer of a stored record has an entry due no later than the timer (or
+// one under a lease whose Done re-arms it), and a write that brings a
+// timer earlier, adds or removes one takes casScript. An entry found early
+// is put off to its timer's time under the lease that found it, by Claim
+// before it hands it out and by Done after a worker found it stale (see
+// doneScript), so nothing fires early and nothing is lost. The game's
+// first write of the next slot, by casScript, writes the entries where
+// they belong, so an entry is early by at most a slot (a minute).
+func (s *Redis) plainMove(cur, next *match.Record, now time.Time, refresh bool, sched scheduleChange) bool {
+	return !refresh && len(sched.Remove) == 0 && !sched.hint &&
+		cur.Active(now) && next.Active(now) && cur.Status == next.Status &&
+		expiresMS(cur.ExpiresAt) == expiresMS(next.ExpiresAt) &&
+		s.cfg.ttl(cur) == s.cfg.ttl(next) && slices.Equal(cur.Bound(), next.Bound())
+}
+
+// move writes next over cur with moveScript (see plainMove): b is next
+// encoded with the write token op.
+func (s *Redis) move(ctx context.Context, cur, next *match.Record, b []byte, op string) (bool, *match.Record, error) {
+	k := next.Key
+	keys := []string{s.gameKey(k, cur.ID)}
+	args := []any{cur.Version, b, op, cur.ID}
+	if nonce := match.Nonce(ctx); nonce != "" {
+		keys = append(keys, s.onceKey(k, nonce))
+		args = append(args, replayWindow.Milliseconds())
+	}
+	res, err := s.writeScript(ctx, k, scheduleChange{}, false, moveScript, keys, args)
+	if err != nil {
+		return false, nil, err
 	}
 	return s.casReply(ctx, cur, next, res)
 }

@@ -62,6 +62,12 @@ func (s *Redis) TTL(ctx context.Context, k match.Key, gameID string) (game, lead
 // hints is kept the same way, by the hint a write with pending timers
 // makes at each refresh (see hintedLua); its TTL is two slots longer too.
 
+// The records' own expiries follow the same slots: a plain move (see
+// plainMove) writes its record with KEEPTTL, so a game's record and its
+// index entry's deadline both keep the time set by the game's first write
+// of the slot, and an idle game's record expires the idle TTL after that
+// write: up to a slot before the idle TTL has passed since its last move.
+
 // maxTTLSlot bounds the slot of time in which a game's moves set the
 // expiries of its channel's keys once (see ttlRefresh).
 const maxTTLSlot = time.Minute

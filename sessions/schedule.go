@@ -58,6 +58,21 @@ import (
 // milliseconds): that entry then waits for the channel's next write or
 // look.
 
+// Lazy timers (Redis only; the memory store keeps its entries exact): a
+// plain move (see Redis.plainMove) puts the turn's timers off without
+// moving their entries, so an entry may be due before its timer. What holds
+// instead is that every pending timer of a stored record has an entry due
+// no later than the timer, or one under a lease whose Done checks it: a
+// write that adds a timer, brings one earlier or removes one writes the
+// schedule as above. Claim checks each entry it claims against its record
+// and puts an early one off to its timer's time under the lease it just
+// took (handing it out at once if that time has come), and Done does the
+// same for an entry its worker found stale, where it used to remove it
+// (see doneScript): so no timer fires early, and none is lost to a move
+// made between a claim and its Done. The game's first write of each slot
+// of time (see ttlRefresh) writes its entries where they belong, so an
+// entry is early by at most a slot.
+
 // ScheduleBuckets is how many buckets of hints a Redis store spreads the
 // schedule's channels over.
 const ScheduleBuckets = 16
@@ -394,21 +409,83 @@ func (s *Redis) claimChannel(ctx context.Context, k match.Key, now int64, lease 
 		}
 		out = append(out, match.Due{Key: k, GameID: id, Kind: kind, Due: time.UnixMilli(ms).UTC(), Token: token})
 	}
+	out, next = s.early(ctx, k, out, now, next)
 	return out, next, nil
 }
 
 // Done removes entry d, claimed by Claim, if the claim's lease still holds
-// and the entry was not moved since; otherwise it does nothing. It is safe
-// for concurrent use.
+// and the entry was not moved since; otherwise it does nothing. When the
+// record still carries d's timer pending at a later time, it puts the
+// entry off to that time instead and hints the channel's bucket (see
+// doneScript). It is safe for concurrent use.
 func (s *Redis) Done(ctx context.Context, d match.Due) error {
 	if err := s.begin(d.Key); err != nil {
 		return err
 	}
-	err := doneScript.Run(ctx, s.c, []string{s.dueKey(d.Key), s.leaseKey(d.Key)}, member(d.GameID, d.Kind), d.Token, d.Due.UnixMilli()).Err()
+	res, err := s.done(ctx, d, 0).Slice()
 	if err != nil {
 		return s.fail("done", d.Key, err)
 	}
+	if due, _, ok := putOff(res); ok {
+		return s.hint(ctx, d.Key, due)
+	}
 	return nil
+}
+
+// done runs doneScript on entry d: Done's, or with now > 0 Claim's check.
+func (s *Redis) done(ctx context.Context, d match.Due, now int64) *redis.Cmd {
+	keys := []string{s.dueKey(d.Key), s.leaseKey(d.Key), s.gameKey(d.Key, d.GameID)}
+	args := []any{member(d.GameID, d.Kind), d.Token, d.Due.UnixMilli(), int(d.Kind)}
+	if now > 0 {
+		args = append(args, now)
+	}
+	return doneScript.Run(ctx, s.c, keys, args...)
+}
+
+// putOff reads doneScript's reply {2 or 4, due ms}: the time the entry was
+// put off to, and whether it is still leased (4).
+func putOff(res []any) (due time.Time, leased, ok bool) {
+	code, arg := scriptReply(res)
+	ms, err := strconv.ParseInt(arg, 10, 64)
+	if code != 2 && code != 4 || err != nil {
+		return time.Time{}, false, false
+	}
+	return time.UnixMilli(ms).UTC(), code == 4, true
+}
+
+// early checks the entries just claimed at now against their records:
+// one whose record carries its timer pending at a later time (see
+// plainMove) is put off to that time under the lease just taken, and
+// handed out due then if that time has come, else kept back. It returns
+// the entries to hand out, with when the channel next needs a look given
+// next, the claim's.
+func (s *Redis) early(ctx context.Context, k match.Key, got []match.Due, now, next int64) ([]match.Due, int64) {
+	kept := got[:0]
+	for _, d := range got {
+		if d.Kind == match.TimerRoundLimit || d.Kind == match.TimerTournamentStart {
+			kept = append(kept, d) // a tournament's, whose entries are never lazy
+			continue
+		}
+		res, err := s.done(ctx, d, now).Slice()
+		if err != nil {
+			// Handed out unchecked: its worker finds it stale, and its
+			// Done puts it off.
+			s.fail("claim", k, err)
+		}
+		due, leased, ok := putOff(res)
+		switch {
+		case !ok:
+			kept = append(kept, d)
+		case leased:
+			d.Due = due
+			kept = append(kept, d)
+		default:
+			if ms := due.UnixMilli(); next < 0 || ms < next {
+				next = ms
+			}
+		}
+	}
+	return kept, next
 }
 
 // parseKey reads a channel key back from its String form.

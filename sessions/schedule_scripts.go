@@ -145,19 +145,52 @@ return out
 
 // doneScript removes an entry its worker has handled, if the worker still
 // holds its lease and the entry is still due when it was claimed (a record
-// write that moved it cancelled the lease).
+// write that moved it cancelled the lease); but when the record still
+// carries the entry's timer pending at a later time (a move put it off
+// without moving the entry: lazy timers, see Redis.plainMove), it puts the
+// entry off to that time instead, so the timer is not lost. Given now
+// (ARGV[5]) it is Claim's check of an entry it just claimed, and changes
+// nothing else: an entry put off to a time already come stays leased, due
+// at that time, to be handed out.
 //
-//	KEYS[1] the channel's entries   KEYS[2] its leases   ARGV[1] the member   ARGV[2] the token   ARGV[3] the due ms claimed
+//	KEYS[1] the channel's entries   KEYS[2] its leases   KEYS[3] the record the member names
+//	ARGV[1] the member   ARGV[2] the token   ARGV[3] the due ms claimed   ARGV[4] the timer's kind
+//	ARGV[5] now ms for Claim's check, absent for Done
 //
-// It returns 1 when removed, 0 when the lease was no longer the worker's.
+// It returns {1} when removed, {2, due ms} when put off to due (and no
+// longer leased), {4, due ms} when put off to due and still leased, {0}
+// when the lease was no longer the worker's (or, for Claim, the entry is
+// as due as it was). The record is decoded only here, and read only when
+// the entry is still the one claimed.
 var doneScript = redis.NewScript(scheduleLua + `
-if sched_bad(KEYS[1], KEYS[2]) then return 0 end
+local function timer_due(key, kind)
+  local s = redis.pcall('GET', key)
+  if type(s) ~= 'string' then return nil end
+  local ok, r = pcall(cjson.decode, s)
+  if not ok or type(r) ~= 'table' or type(r['timers']) ~= 'table' then return nil end
+  for _, t in ipairs(r['timers']) do
+    if type(t) == 'table' and t['kind'] == kind and t['fired'] ~= true then return tonumber(t['due_ms']) end
+  end
+  return nil
+end
+if sched_bad(KEYS[1], KEYS[2]) then return {0} end
 local l = redis.call('HGET', KEYS[2], ARGV[1])
-if not l or string.sub(l, 1, #ARGV[2] + 1) ~= ARGV[2] .. '/' then return 0 end
-redis.call('HDEL', KEYS[2], ARGV[1])
+if not l or string.sub(l, 1, #ARGV[2] + 1) ~= ARGV[2] .. '/' then return {0} end
+local claimed, now = tonumber(ARGV[3]), tonumber(ARGV[5])
 local sc = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if sc and tonumber(sc) == tonumber(ARGV[3]) then redis.call('ZREM', KEYS[1], ARGV[1]) end
-return 1
+local held = sc and tonumber(sc) == claimed
+local due = held and timer_due(KEYS[3], tonumber(ARGV[4]))
+if due and due > claimed then
+  local d = string.format('%d', due)
+  redis.call('ZADD', KEYS[1], d, ARGV[1])
+  if now and due <= now then return {4, d} end
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  return {2, d}
+end
+if now then return {0} end
+redis.call('HDEL', KEYS[2], ARGV[1])
+if held then redis.call('ZREM', KEYS[1], ARGV[1]) end
+return {1}
 `)
 
 // bucketLua is what the scripts that write a bucket share: bucket_mend

@@ -24,7 +24,9 @@ import "github.com/redis/go-redis/v9"
 // deletes again when one fails (see casLua), and the schedule's entries,
 // which it checks with TYPE (see scheduleLua); only a finishing move, once
 // in a record's life, checks the leaderboard's and ratings' keys with TYPE,
-// and createScript, once per record, checks every key it touches.
+// and createScript, once per record, checks every key it touches. Most
+// moves take moveScript instead (see Redis.plainMove), which writes the
+// record alone: it reads it first, and records the nonce as casScript does.
 
 // headLua reads the head of a stored record as encodeRecord writes it,
 // without decoding the JSON: record_head returns the write token, the id
@@ -249,6 +251,37 @@ return {1}
 //	{-3, key}      a leaderboard, rating or index key holds the wrong type
 //	{-4, field}    a count to increment is not a whole number
 var casScript = redis.NewScript(liveLua + scheduleLua + headLua + casLua)
+
+// moveScript is casScript for a write that changes the record alone (see
+// Redis.plainMove): most moves of a game. It reads the record's head,
+// records the request's nonce and writes the record, keeping its expiry
+// (KEEPTTL), which the channel's keys and the index entry share with it:
+// all were set by the game's first write of the slot of time (see
+// ttlRefresh), which took casScript. Every reply is one of casScript's.
+//
+//	KEYS[1] the record   KEYS[2] the request's nonce, when ARGV[5] is given
+//	ARGV[1] expected version   ARGV[2] new JSON   ARGV[3] write token   ARGV[4] expected game id
+//	ARGV[5] the nonce's TTL in ms, absent for none
+var moveScript = redis.NewScript(headLua + moveLua)
+
+// moveLua checks what casLua checks, in its order, with the same replies:
+// the nonce is recorded before the version is compared and deleted again
+// on a mismatch, so that a replayed request is refused as one.
+const moveLua = `
+local cur, op, id, version, wrong = record_read(KEYS[1])
+if wrong then return {-2, redis.call('TYPE', KEYS[1]).ok} end
+if cur == nil then return {-1} end
+if not op then return {0, cur} end
+if op == ARGV[3] then return {2} end
+local kn = ARGV[5] and KEYS[2]
+if kn and not redis.call('SET', kn, '1', 'PX', ARGV[5], 'NX') then return {3} end
+if id ~= ARGV[4] or tostring(version) ~= ARGV[1] and tonumber(version) ~= tonumber(ARGV[1]) then
+  if kn then redis.call('DEL', kn) end
+  return {0, cur or redis.call('GET', KEYS[1])}
+end
+redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+return {1}
+`
 
 // casLua reads the record's head only (record_read), and the whole record
 // only to return it on a mismatch. The last finished games are pointed at

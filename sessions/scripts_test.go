@@ -312,7 +312,9 @@ func TestRedisNonceOfARefusedMove(t *testing.T) {
 // TestRedisMoveExpiries shows when a move sets the expiries of the
 // channel's keys beside the records: not on every move, but when a key is
 // created again (here, deleted behind the store's back) and at the first
-// move of each slot of time, which also binds the players again.
+// move of each slot of time, which also binds the players again. A plain
+// move of the same slot (see Redis.plainMove) writes the record alone, and
+// leaves a lost key lost until a write that writes it.
 func TestRedisMoveExpiries(t *testing.T) {
 	c, prefix, clk, s, rec := clockedGame(t)
 	ctx := t.Context()
@@ -340,11 +342,20 @@ func TestRedisMoveExpiries(t *testing.T) {
 	for _, key := range []string{index, players, due} {
 		lives("after the first move", key)
 	}
-	// Keys lost behind the store's back: the next move (same slot) creates
-	// the index and the schedule again, each with its expiry.
+	// Keys lost behind the store's back: a plain move of the same slot
+	// (its timer put off) leaves them lost...
 	c.Del(ctx, index, due, players)
 	clk.Advance(time.Second)
 	if _, err := s.Update(ctx, k, rec.ID, timed(1)); err != nil {
+		t.Fatal(err)
+	}
+	if n := c.Exists(ctx, index, due).Val(); n != 0 {
+		t.Errorf("a plain move wrote %d of the index and the schedule", n)
+	}
+	// ...and a move of the same slot that writes them (its timer brought
+	// forward) creates them again, each with its expiry.
+	clk.Advance(time.Second)
+	if _, err := s.Update(ctx, k, rec.ID, timedMove(2, clk.Now().Add(time.Minute))); err != nil {
 		t.Fatal(err)
 	}
 	lives("index written again", index)
@@ -354,7 +365,7 @@ func TestRedisMoveExpiries(t *testing.T) {
 		c.PExpire(ctx, key, time.Hour)
 	}
 	clk.Advance(time.Second)
-	if _, err := s.Update(ctx, k, rec.ID, timed(2)); err != nil {
+	if _, err := s.Update(ctx, k, rec.ID, timed(3)); err != nil {
 		t.Fatal(err)
 	}
 	if d := pttl(index); d > time.Hour {
@@ -363,7 +374,7 @@ func TestRedisMoveExpiries(t *testing.T) {
 	// ...and the first move of the next slot sets them, and binds the
 	// players again.
 	clk.Advance(time.Minute)
-	if _, err := s.Update(ctx, k, rec.ID, timed(3)); err != nil {
+	if _, err := s.Update(ctx, k, rec.ID, timed(4)); err != nil {
 		t.Fatal(err)
 	}
 	for _, key := range []string{index, players, due} {
@@ -374,10 +385,6 @@ func TestRedisMoveExpiries(t *testing.T) {
 	}
 }
 
-// TestRedisPutOffTimerNeedsNoHint shows that a move that only puts off a
-// timer leaves the schedule's bucket alone, and that the entry is still
-// claimed when its new time comes; a later move that brings it forward
-// hints the bucket again.
 func TestRedisPutOffTimerNeedsNoHint(t *testing.T) {
 	c, prefix, clk, s, rec := clockedGame(t)
 	ctx := t.Context()
