@@ -45,6 +45,17 @@ func claimOne(t *testing.T, s *sessions.Redis, rec *match.Record, due time.Time)
 	return got[0]
 }
 
+// doneRemoves calls Done on d and wants member's entry in key gone.
+func doneRemoves(t *testing.T, c redis.UniversalClient, s *sessions.Redis, d match.Due, key, member string) {
+	t.Helper()
+	if err := s.Done(t.Context(), d); err != nil {
+		t.Fatal(err)
+	}
+	if got := score(t, c, key, member); !got.IsZero() {
+		t.Fatalf("after Done the entry is due %v, want none", got)
+	}
+}
+
 func claimNone(t *testing.T, s *sessions.Redis, when string) {
 	t.Helper()
 	if got, err := s.Claim(t.Context(), 10, 2*time.Minute); err != nil || len(got) != 0 {
@@ -77,14 +88,9 @@ func TestRedisLazyTimerClaim(t *testing.T) {
 	claimNone(t, s, "just before the timer")
 	clk.Advance(later.Sub(clk.Now()))
 	d := claimOne(t, s, rec, later.Truncate(time.Millisecond))
-	if err := s.Done(ctx, d); err != nil {
-		t.Fatal(err)
-	}
 	// The record still carries the timer, at the entry's time: Done
 	// removes it, as for a timer the worker found stale or fired.
-	if got := score(t, c, due, m); !got.IsZero() {
-		t.Fatalf("after Done the entry is due %v, want none", got)
-	}
+	doneRemoves(t, c, s, d, due, m)
 }
 
 // TestRedisLazyTimerLate: a Claim made after both the entry's old time and
@@ -100,12 +106,7 @@ func TestRedisLazyTimerLate(t *testing.T) {
 	clk.Advance(later.Add(time.Minute).Sub(clk.Now()))
 	d := claimOne(t, s, rec, later)
 	claimNone(t, s, "while it is leased")
-	if err := s.Done(ctx, d); err != nil {
-		t.Fatal(err)
-	}
-	if got := score(t, c, due, m); !got.IsZero() {
-		t.Fatalf("after Done the entry is due %v, want none", got)
-	}
+	doneRemoves(t, c, s, d, due, m)
 }
 
 // TestRedisLazyTimerMoveDuringLease: a plain move between a worker's
