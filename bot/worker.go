@@ -18,7 +18,9 @@ type Schedule interface {
 	// Claim leases up to max due entries to the caller for lease. An
 	// entry not Done by the end of its lease is claimed again.
 	Claim(ctx context.Context, max int, lease time.Duration) ([]match.Due, error)
-	// Done removes a claimed entry, if the lease is still the caller's.
+	// Done removes a claimed entry, if the lease is still the caller's;
+	// a store may instead put it off to the time its record now carries
+	// for the timer (sessions.Redis's lazy timers).
 	Done(ctx context.Context, d match.Due) error
 	// Renew extends the lease of a claimed entry to lease from now, if it
 	// is still the caller's; otherwise it returns an error matching
