@@ -7,6 +7,7 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -198,20 +199,28 @@ func TestRemindersOnceWhenRateLimited(t *testing.T) {
 
 // hanging is a platform whose every post hangs past the client's timeout
 // (it is received, and may be shown, but never answered): it counts the
-// posts it received per channel.
+// posts it received per channel. Its client gives up on a post only once
+// the platform has received it (then after timeout), with the error a
+// client's timeout gives: a post that gave up before it arrived would be
+// another case, and a loaded machine made the test meet it.
 type hanging struct {
-	srv    *httptest.Server
-	client *http.Client
+	srv     *httptest.Server
+	timeout time.Duration
 
-	mu    sync.Mutex
-	posts map[string]int
+	mu       sync.Mutex
+	posts    map[string]int
+	arrived  map[string]chan struct{} // by request id: closed once counted
+	requests int
 }
 
 func newHanging(t *testing.T, timeout time.Duration) *hanging {
-	h := &hanging{posts: map[string]int{}, client: &http.Client{Timeout: timeout}}
+	h := &hanging{posts: map[string]int{}, arrived: map[string]chan struct{}{}, timeout: timeout}
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
 		h.posts[r.URL.Path[1:]]++
+		if c, ok := h.arrived[r.Header.Get("X-Request")]; ok {
+			close(c)
+		}
 		h.mu.Unlock()
 		<-r.Context().Done() // hang until the client gives up
 	}))
@@ -224,16 +233,36 @@ func (h *hanging) Edit(context.Context, match.Key, match.MessageRef, Reply) erro
 }
 
 func (h *hanging) Post(ctx context.Context, k match.Key, _ match.MessageRef, _ Reply) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // gives up the request
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.srv.URL+"/"+k.Channel, nil)
 	if err != nil {
 		return err
 	}
-	resp, err := h.client.Do(req)
-	if err != nil {
-		return fmt.Errorf("hanging: post: %w", err)
+	arrived := make(chan struct{})
+	h.mu.Lock()
+	h.requests++
+	id := strconv.Itoa(h.requests)
+	h.arrived[id] = arrived
+	h.mu.Unlock()
+	req.Header.Set("X-Request", id)
+	answered := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		answered <- err
+	}()
+	select {
+	case <-arrived:
+		time.Sleep(h.timeout)
+		return fmt.Errorf("hanging: post: %w", context.DeadlineExceeded)
+	case err := <-answered:
+		return fmt.Errorf("hanging: post answered: %v", err)
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	resp.Body.Close()
-	return nil
 }
 
 func (h *hanging) count() map[string]int {
