@@ -32,6 +32,33 @@ func timedHarness(t *testing.T) (*harness, *sessions.Memory) {
 	return h, m
 }
 
+// eachTimedStore runs f on timedHarness's memory store and on real Redis
+// with the same options, at once, each with its schedule: on Redis a
+// game's moves within a minute of each other leave their timers' entries
+// early (lazy timers), which the schedule must neither fire early nor lose.
+func eachTimedStore(t *testing.T, f func(t *testing.T, h *harness, sched Schedule)) {
+	t.Run("memory", func(t *testing.T) {
+		t.Parallel()
+		h, m := timedHarness(t)
+		f(t, h, m)
+	})
+	t.Run("redis", func(t *testing.T) {
+		t.Parallel()
+		c := storetest.Redis(t)
+		prefix := storetest.Prefix(t, c)
+		// Redis expires keys on its own clock, so the test clock starts
+		// now, or rather at this minute's start: a test's moves made
+		// within a minute of it then share a slot of time (see
+		// sessions' ttlRefresh), and are plain.
+		clk := storetest.NewClock(time.Now().Truncate(time.Minute))
+		st := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Now: clk.Now})
+		h := newHarness(t, st, clk, prefix)
+		h.svc = New(st, Options{Now: clk.Now, AI: lowestColumn, ChallengeTTL: testTTL, TurnTimeout: testTimeout,
+			RemindAfter: testRemind, IdleAfter: testIdle})
+		f(t, h, st)
+	})
+}
+
 // fired claims what is due, fires each entry and marks it done, and
 // returns the notices with their kinds.
 func fired(t *testing.T, h *harness, sched Schedule) (kinds []string, notices []Notice) {
@@ -95,8 +122,9 @@ func TestChallengeExpires(t *testing.T) {
 	}
 }
 
-func TestTurnTimers(t *testing.T) {
-	h, m := timedHarness(t)
+func TestTurnTimers(t *testing.T) { eachTimedStore(t, testTurnTimers) }
+
+func testTurnTimers(t *testing.T, h *harness, m Schedule) {
 	r := h.start("UA", "UB")
 	r = h.drops(r, 4) // UB to move
 	h.clock.Advance(testRemind)
@@ -127,8 +155,9 @@ func TestTurnTimers(t *testing.T) {
 	wantFired(t, h, m)
 }
 
-func TestMoveCancelsReminder(t *testing.T) {
-	h, m := timedHarness(t)
+func TestMoveCancelsReminder(t *testing.T) { eachTimedStore(t, testMoveCancelsReminder) }
+
+func testMoveCancelsReminder(t *testing.T, h *harness, m Schedule) {
 	r := h.start("UA", "UB")
 	r = h.drops(r, 4)
 	h.clock.Advance(testRemind - time.Second)
@@ -141,6 +170,38 @@ func TestMoveCancelsReminder(t *testing.T) {
 		t.Fatalf("reminder notifies %v, want UA, whose turn it is now", n.Post.Notify)
 	}
 	_ = r
+}
+
+// TestQuickMovesPutTimersOff: moves a few seconds apart put the turn's
+// timers off, and each fires once, at its time: on Redis the later moves'
+// entries stay where the first put them (lazy timers), and the schedule
+// finds them early and puts them off.
+func TestQuickMovesPutTimersOff(t *testing.T) {
+	eachTimedStore(t, func(t *testing.T, h *harness, m Schedule) {
+		r := h.start("UA", "UB")
+		r = h.drops(r, 4) // UB to move
+		first := h.clock.Now()
+		for range 4 {
+			h.clock.Advance(5 * time.Second)
+			r = h.drops(r, 3)
+		}
+		last := h.clock.Now() // UB to move again, 20 s after the first drop
+		h.clock.Advance(first.Add(testRemind).Sub(h.clock.Now()))
+		wantFired(t, h, m)
+		h.clock.Advance(last.Add(testRemind).Sub(h.clock.Now()) - time.Millisecond)
+		wantFired(t, h, m)
+		h.clock.Advance(time.Millisecond)
+		n := wantFired(t, h, m, "remind")[0]
+		if n.Post == nil || !slices.Equal(n.Post.Notify, []string{"UB"}) {
+			t.Fatalf("reminder %+v, want one notifying UB", n.Post)
+		}
+		h.clock.Advance(testRemind)
+		wantFired(t, h, m)
+		h.clock.Advance(last.Add(testTimeout).Sub(h.clock.Now()) - time.Millisecond)
+		wantFired(t, h, m)
+		h.clock.Advance(time.Millisecond)
+		wantFired(t, h, m, "timeout")
+	})
 }
 
 func TestTakebackExpires(t *testing.T) {
@@ -161,8 +222,9 @@ func TestTakebackExpires(t *testing.T) {
 	wantFired(t, h, m, "remind")
 }
 
-func TestIdleGameAbandoned(t *testing.T) {
-	h, m := timedHarness(t)
+func TestIdleGameAbandoned(t *testing.T) { eachTimedStore(t, testIdleGameAbandoned) }
+
+func testIdleGameAbandoned(t *testing.T, h *harness, m Schedule) {
 	r := h.start("UA", "UB")
 	h.clock.Advance(testIdle - testTimeout)
 	wantFired(t, h, m, "remind", "timeout")
