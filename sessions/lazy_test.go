@@ -64,7 +64,7 @@ func claimNone(t *testing.T, s *sessions.Redis, when string) {
 }
 
 // TestRedisLazyTimerClaim: a plain move that puts a timer off leaves its
-// entry where it was (one script of three commands, see Redis.plainMove);
+// entry where it was (one script of three commands, see plainMove);
 // a Claim at the old time hands out nothing and puts the entry off to the
 // timer's time, when a Claim hands it out.
 func TestRedisLazyTimerClaim(t *testing.T) {

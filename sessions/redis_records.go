@@ -322,15 +322,15 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 		return false, nil, fmt.Errorf("sessions: update %s: %w: %w", k, match.ErrInvalid, err)
 	}
 	now := s.cfg.now()
+	sched := newScheduleChange(cur, next)
+	refresh := s.ttlRefresh(cur, now)
+	if t.IsZero() && plainMove(cur, next, now, refresh, sched) {
+		return s.move(ctx, cur, next, b, op)
+	}
 	ttl := s.cfg.ttl(next)
 	entry := "-"
 	if next.Active(now) {
 		entry = newIndexEntry(next, now, ttl)
-	}
-	sched := newScheduleChange(cur, next)
-	refresh := s.ttlRefresh(cur, now)
-	if t.IsZero() && s.plainMove(cur, next, now, refresh, sched) {
-		return s.move(ctx, cur, next, b, op)
 	}
 	// finishedBy's players are next's bound ones, which a finishing write
 	// (entry "-") always passes.
@@ -394,23 +394,13 @@ func (s *Redis) cas(ctx context.Context, cur, next *match.Record, t match.Tally)
 // active with the same players, status and expiry, so that the index entry
 // and the players' bindings stay as they are but for the entry's
 // deadline, which with the record's expiry stays that of the slot's first
-// write; and a schedule change that only puts off pending timers of cur.
-//
-// Those timers' entries are then left where they are, due before their
-// timers: lazy timers. The rule that keeps them safe is that every pending
-// timer of a stored record has an entry due no later than the timer (or
-// one under a lease whose Done re-arms it), and a write that brings a
-// timer earlier, adds or removes one takes casScript. An entry found early
-// is put off to its timer's time under the lease that found it, by Claim
-// before it hands it out and by Done after a worker found it stale (see
-// doneScript), so nothing fires early and nothing is lost. The game's
-// first write of the next slot, by casScript, writes the entries where
-// they belong, so an entry is early by at most a slot (a minute).
-func (s *Redis) plainMove(cur, next *match.Record, now time.Time, refresh bool, sched scheduleChange) bool {
+// write (see redis_ttl.go); and a schedule change that only puts off
+// pending timers of cur, whose entries are left early (lazy timers: why
+// that is safe is at the top of schedule.go).
+func plainMove(cur, next *match.Record, now time.Time, refresh bool, sched scheduleChange) bool {
 	return !refresh && len(sched.Remove) == 0 && !sched.hint &&
 		cur.Active(now) && next.Active(now) && cur.Status == next.Status &&
-		expiresMS(cur.ExpiresAt) == expiresMS(next.ExpiresAt) &&
-		s.cfg.ttl(cur) == s.cfg.ttl(next) && slices.Equal(cur.Bound(), next.Bound())
+		expiresMS(cur.ExpiresAt) == expiresMS(next.ExpiresAt) && slices.Equal(cur.Bound(), next.Bound())
 }
 
 // move writes next over cur with moveScript (see plainMove): b is next

@@ -59,7 +59,7 @@ import (
 // look.
 
 // Lazy timers (Redis only; the memory store keeps its entries exact): a
-// plain move (see Redis.plainMove) puts the turn's timers off without
+// plain move (see plainMove) puts the turn's timers off without
 // moving their entries, so an entry may be due before its timer. What holds
 // instead is that every pending timer of a stored record has an entry due
 // no later than the timer, or one under a lease whose Done checks it: a

@@ -147,7 +147,7 @@ return out
 // holds its lease and the entry is still due when it was claimed (a record
 // write that moved it cancelled the lease); but when the record still
 // carries the entry's timer pending at a later time (a move put it off
-// without moving the entry: lazy timers, see Redis.plainMove), it puts the
+// without moving the entry: lazy timers, see plainMove), it puts the
 // entry off to that time instead, so the timer is not lost. Given now
 // (ARGV[5]) it is Claim's check of an entry it just claimed, and changes
 // nothing else: an entry put off to a time already come stays leased, due

@@ -25,7 +25,7 @@ import "github.com/redis/go-redis/v9"
 // which it checks with TYPE (see scheduleLua); only a finishing move, once
 // in a record's life, checks the leaderboard's and ratings' keys with TYPE,
 // and createScript, once per record, checks every key it touches. Most
-// moves take moveScript instead (see Redis.plainMove), which writes the
+// moves take moveScript instead (see plainMove), which writes the
 // record alone: it reads it first, and records the nonce as casScript does.
 
 // headLua reads the head of a stored record as encodeRecord writes it,
@@ -253,7 +253,7 @@ return {1}
 var casScript = redis.NewScript(liveLua + scheduleLua + headLua + casLua)
 
 // moveScript is casScript for a write that changes the record alone (see
-// Redis.plainMove): most moves of a game. It reads the record's head,
+// plainMove): most moves of a game. It reads the record's head,
 // records the request's nonce and writes the record, keeping its expiry
 // (KEEPTTL), which the channel's keys and the index entry share with it:
 // all were set by the game's first write of the slot of time (see

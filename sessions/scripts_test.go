@@ -313,7 +313,7 @@ func TestRedisNonceOfARefusedMove(t *testing.T) {
 // channel's keys beside the records: not on every move, but when a key is
 // created again (here, deleted behind the store's back) and at the first
 // move of each slot of time, which also binds the players again. A plain
-// move of the same slot (see Redis.plainMove) writes the record alone, and
+// move of the same slot (see plainMove) writes the record alone, and
 // leaves a lost key lost until a write that writes it.
 func TestRedisMoveExpiries(t *testing.T) {
 	c, prefix, clk, s, rec := clockedGame(t)
