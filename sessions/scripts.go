@@ -21,7 +21,7 @@ import "github.com/redis/go-redis/v9"
 // first write, since a refused write changes nothing. casScript is built so
 // that every key a move writes is either read first or written first (the
 // index), but for the nonce's, which it records before its checks and
-// deletes again when one fails (see casLua), and the schedule's entries,
+// deletes again when one fails (see casLua and record_cas), and the schedule's entries,
 // which it checks with TYPE (see scheduleLua); only a finishing move, once
 // in a record's life, checks the leaderboard's and ratings' keys with TYPE,
 // and createScript, once per record, checks every key it touches. Most
@@ -48,6 +48,14 @@ import "github.com/redis/go-redis/v9"
 // a string, which nothing was written to. A match on a prefix is a match on
 // the whole value, with the same captures: the pattern is anchored at the
 // start, and the version's digits must be followed by a comma.
+//
+// record_cas is the check both compare-and-set scripts make before their
+// writes (casLua, moveLua): the record read as record_read reads it, a
+// resend of this write (token), then the request's nonce kn recorded with
+// its TTL nttl (when kn is given) before the id and version are compared,
+// the nonce deleted again on a mismatch, so that a replayed request is
+// refused as one. It returns casScript's reply when the write must not go
+// on, nil when it may.
 const headLua = `
 local function record_head(s)
   local op, p = string.match(s, '^{"schema":%d+,"op":"([^"\\]*)","key":{()')
@@ -69,6 +77,19 @@ local function record_read(key)
   local ok, r = pcall(cjson.decode, cur)
   if ok and type(r) == 'table' then op, id, version = r['op'], r['id'], r['version'] end
   return cur, op, id, version
+end
+local function record_cas(kr, token, id, version, kn, nttl)
+  local cur, op, rid, rversion, wrong = record_read(kr)
+  if wrong then return {-2, redis.call('TYPE', kr).ok} end
+  if cur == nil then return {-1} end
+  if not op then return {0, cur} end
+  if op == token then return {2} end
+  if kn and not redis.call('SET', kn, '1', 'PX', nttl, 'NX') then return {3} end
+  if rid ~= id or tostring(rversion) ~= version and tonumber(rversion) ~= tonumber(version) then
+    if kn then redis.call('DEL', kn) end
+    return {0, cur or redis.call('GET', kr)}
+  end
+  return nil
 end
 `
 
@@ -264,21 +285,10 @@ var casScript = redis.NewScript(liveLua + scheduleLua + headLua + casLua)
 //	ARGV[5] the nonce's TTL in ms, absent for none
 var moveScript = redis.NewScript(headLua + moveLua)
 
-// moveLua checks what casLua checks, in its order, with the same replies:
-// the nonce is recorded before the version is compared and deleted again
-// on a mismatch, so that a replayed request is refused as one.
+// moveLua makes casLua's checks (record_cas) and writes the record.
 const moveLua = `
-local cur, op, id, version, wrong = record_read(KEYS[1])
-if wrong then return {-2, redis.call('TYPE', KEYS[1]).ok} end
-if cur == nil then return {-1} end
-if not op then return {0, cur} end
-if op == ARGV[3] then return {2} end
-local kn = ARGV[5] and KEYS[2]
-if kn and not redis.call('SET', kn, '1', 'PX', ARGV[5], 'NX') then return {3} end
-if id ~= ARGV[4] or tostring(version) ~= ARGV[1] and tonumber(version) ~= tonumber(ARGV[1]) then
-  if kn then redis.call('DEL', kn) end
-  return {0, cur or redis.call('GET', KEYS[1])}
-end
+local checked = record_cas(KEYS[1], ARGV[3], ARGV[4], ARGV[1], ARGV[5] and KEYS[2], ARGV[5])
+if checked then return checked end
 redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
 return {1}
 `
@@ -315,18 +325,11 @@ if opt ~= '' then
   if string.find(opt, 'f', 1, true) then kf, fttl, ai = KEYS[nk], ARGV[ai], ai + 1 end
 end
 local si = ai
-local cur, op, id, version, wrong = record_read(kr)
-if wrong then return {-2, redis.call('TYPE', kr).ok} end
-if cur == nil then return {-1} end
-if not op then return {0, cur} end
-if op == ARGV[4] then return {2} end
-if kn and not redis.call('SET', kn, '1', 'PX', nttl, 'NX') then return {3} end
+local checked = record_cas(kr, ARGV[4], ARGV[5], ARGV[1], kn, nttl)
+if checked then return checked end
 local function undo(r)
   if kn then redis.call('DEL', kn) end
   return r
-end
-if id ~= ARGV[5] or tostring(version) ~= ARGV[1] and tonumber(version) ~= tonumber(ARGV[1]) then
-  return undo({0, cur or redis.call('GET', kr)})
 end
 local ls, bad = sched_read(kd, kl, si)
 if not ls then return undo({-3, bad}) end
