@@ -35,7 +35,7 @@ func (n Notice) IsZero() bool { return n.Edit == nil && n.Post == nil }
 // the notice again without writing. It returns match.ErrNoGame when the
 // record is gone.
 func (s *Service) Fire(ctx context.Context, d match.Due) (Notice, error) {
-	if d.Kind == match.TimerRoundLimit || d.Kind == match.TimerTournamentStart {
+	if d.Kind.OfTournament() {
 		return s.fireTournament(ctx, d) // a tournament's, not a record's (tournamentclock.go)
 	}
 	now := s.opt.Now()

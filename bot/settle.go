@@ -39,7 +39,7 @@ const parkLease = time.Hour
 // carries it (settled, or the game gone) it removes the entry.
 func (s *Service) parked(ctx context.Context, sched Schedule, notifiers map[string]Notifier, d match.Due, log *slog.Logger) bool {
 	r, ok := notifiers[d.Key.Platform].(Reacher)
-	if !ok || r.Reaches(d.Key) || d.Kind == match.TimerRoundLimit || d.Kind == match.TimerTournamentStart {
+	if !ok || r.Reaches(d.Key) || d.Kind.OfTournament() {
 		// A tournament's own entry is carried out even where its notice
 		// cannot go: no record carries it for Settle to find, and the
 		// start or the adjudication must happen; the next command shows it.

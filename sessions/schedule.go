@@ -462,7 +462,7 @@ func putOff(res []any) (due time.Time, leased, ok bool) {
 func (s *Redis) early(ctx context.Context, k match.Key, got []match.Due, now, next int64) ([]match.Due, int64) {
 	kept := got[:0]
 	for _, d := range got {
-		if d.Kind == match.TimerRoundLimit || d.Kind == match.TimerTournamentStart {
+		if d.Kind.OfTournament() {
 			kept = append(kept, d) // a tournament's, whose entries are never lazy
 			continue
 		}

@@ -245,3 +245,14 @@ func TestStarted(t *testing.T) {
 		}
 	}
 }
+
+// TestTimerKindOfTournament: the round's limit and the tournament's start
+// are a tournament's kinds, and no record's kind is.
+func TestTimerKindOfTournament(t *testing.T) {
+	for k := TimerNone; k <= LastTimerKind; k++ {
+		want := k == TimerRoundLimit || k == TimerTournamentStart
+		if got := k.OfTournament(); got != want {
+			t.Errorf("%v.OfTournament() = %v, want %v", k, got, want)
+		}
+	}
+}

@@ -36,6 +36,12 @@ func (k TimerKind) String() string {
 	return fmt.Sprintf("timer(%d)", uint8(k))
 }
 
+// OfTournament reports whether k is a kind of a channel's tournament,
+// whose entry no record carries.
+func (k TimerKind) OfTournament() bool {
+	return k == TimerRoundLimit || k == TimerTournamentStart
+}
+
 // ParseTimerKind returns the kind named s (as String writes it), or
 // TimerNone.
 func ParseTimerKind(s string) TimerKind {
