@@ -26,10 +26,15 @@ const (
 func timedHarness(t *testing.T) (*harness, *sessions.Memory) {
 	clk := storetest.NewClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	m := storetest.NewMemory(t, sessions.Options{Now: clk.Now})
-	h := newHarness(t, m, clk, "")
-	h.svc = New(m, Options{Now: clk.Now, AI: lowestColumn, ChallengeTTL: testTTL, TurnTimeout: testTimeout,
+	return newTimedHarness(t, m, clk, ""), m
+}
+
+// newTimedHarness is a harness on st with every timer on.
+func newTimedHarness(t *testing.T, st Store, clk *storetest.Clock, prefix string) *harness {
+	h := newHarness(t, st, clk, prefix)
+	h.svc = New(st, Options{Now: clk.Now, AI: lowestColumn, ChallengeTTL: testTTL, TurnTimeout: testTimeout,
 		RemindAfter: testRemind, IdleAfter: testIdle})
-	return h, m
+	return h
 }
 
 // eachTimedStore runs f on timedHarness's memory store and on real Redis
@@ -52,10 +57,7 @@ func eachTimedStore(t *testing.T, f func(t *testing.T, h *harness, sched Schedul
 		// sessions' ttlRefresh), and are plain.
 		clk := storetest.NewClock(time.Now().Truncate(time.Minute))
 		st := storetest.NewRedis(t, c, sessions.Options{Prefix: prefix, Now: clk.Now})
-		h := newHarness(t, st, clk, prefix)
-		h.svc = New(st, Options{Now: clk.Now, AI: lowestColumn, ChallengeTTL: testTTL, TurnTimeout: testTimeout,
-			RemindAfter: testRemind, IdleAfter: testIdle})
-		f(t, h, st)
+		f(t, newTimedHarness(t, st, clk, prefix), st)
 	})
 }
 
